@@ -1,0 +1,1 @@
+"""Hardware knowledge: chips, the atom catalogue, descriptors, ptxas."""

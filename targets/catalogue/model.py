@@ -1,0 +1,219 @@
+"""The catalogue's data model: rows of legal atom forms, and the matcher that explains illegal ones.
+
+A `Row` is one line of the reference tables (`../shared/reference/ptx-mma.md`): for each dimension
+(shape, element types, qualifiers, ...) the set of legal values, plus the targets that accept the
+row, the minimum PTX `.version` and the operands. A concrete `Atom` picks one value per dimension.
+`Family.match` filters the rows dimension by dimension in a fixed order; the first dimension that
+leaves no row is the diagnostic, with the legal values that were left before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product as cartesian
+from typing import Any, Callable, Iterable, Mapping
+
+from ..chips import ALL_TARGET_NAMES, CHIPS_BY_NAME, chip, format_versions
+
+REGISTER = "register"
+SMEM_DESC = "smem_desc"
+TMEM = "tmem"
+
+
+class AtomError(ValueError):
+    """An atom that is not legal: the message names the family, the dimension, the value received
+    and the legal set."""
+
+
+@dataclass(frozen=True)
+class OperandSpec:
+    role: str  # A, B, C, D, E (sparse metadata), SFA, SFB (scale factors)
+    residency: str  # register, smem_desc or tmem
+    regs: int  # registers per thread (0 for descriptors and TMEM addresses)
+    reg_type: str  # PTX register type: .b32, .f32, .f64, .b64 (descriptor), .b16
+
+
+@dataclass(frozen=True)
+class Dim:
+    key: str
+    label: str
+    fmt: Callable[[Any], str] = str
+    in_spelling: bool = True  # False for dimensions ptxas cannot see (e.g. tcgen05 M/N in idesc)
+
+
+@dataclass(frozen=True)
+class Row:
+    family: str
+    tier: str
+    dims: tuple[tuple[str, frozenset], ...]
+    targets: frozenset[str]
+    min_version: tuple[int, int]
+    note: str = ""
+
+    def allowed(self, key: str) -> frozenset:
+        for k, v in self.dims:
+            if k == key:
+                return v
+        raise KeyError(f"row of {self.family} has no dimension {key}")
+
+
+def row(family: str, tier: str, targets: Iterable[str], version: tuple[int, int], note: str = "", **dims: Any) -> Row:
+    """A row; a scalar dimension value means the singleton set."""
+
+    def as_set(v: Any) -> frozenset:
+        if isinstance(v, (set, frozenset, list, range)):
+            return frozenset(v)
+        return frozenset([v])
+
+    targets = frozenset(targets)
+    for t in targets:
+        chip(t)
+    return Row(family, tier, tuple((k, as_set(v)) for k, v in dims.items()), targets, version, note)
+
+
+@dataclass(frozen=True)
+class Atom:
+    """One concrete atom: a family and one value per dimension."""
+
+    family: str
+    values: tuple[tuple[str, Any], ...]
+
+    def __getitem__(self, key: str) -> Any:
+        for k, v in self.values:
+            if k == key:
+                return v
+        raise KeyError(key)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.values:
+            if k == key:
+                return v
+        return default
+
+    def as_dict(self) -> dict[str, Any]:
+        return dict(self.values)
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A legal atom: the row that admits it and everything the tools and lowering need."""
+
+    atom: Atom
+    row: Row
+    targets: frozenset[str]
+    min_version: tuple[int, int]
+
+
+def describe_int_set(label: str, values: Iterable[int]) -> str:
+    vals = sorted(set(values))
+    if len(vals) >= 3:
+        step = vals[1] - vals[0]
+        if vals[0] == step and all(b - a == step for a, b in zip(vals, vals[1:])):
+            return f"{label} must be a multiple of {step} in [{vals[0]}, {vals[-1]}]"
+    return f"{label} must be one of {compress_ints(vals)}"
+
+
+def compress_ints(vals: list[int]) -> str:
+    """8, 16, 24, 32, 48..256 step 16: runs of four or more equal steps are folded."""
+    parts: list[str] = []
+    i = 0
+    while i < len(vals):
+        j = i + 1
+        if j < len(vals):
+            step = vals[j] - vals[i]
+            while j + 1 < len(vals) and vals[j + 1] - vals[j] == step:
+                j += 1
+            if j - i >= 3:
+                parts.append(f"{vals[i]}..{vals[j]} step {step}")
+                i = j + 1
+                continue
+        parts.append(str(vals[i]))
+        i += 1
+    return ", ".join(parts)
+
+
+@dataclass
+class Family:
+    """How one atom family is spelled, diagnosed and laid out."""
+
+    name: str  # "mma", "mma.sp", "wgmma", ...
+    label: str  # for diagnostics, e.g. "mma.sync"
+    dims: tuple[Dim, ...]
+    spell: Callable[[Atom], str]
+    operands: Callable[[Atom], tuple[OperandSpec, ...]]
+    context: Callable[[dict[str, Any]], str]  # words for the already-matched dimensions
+    rows: list[Row] = field(default_factory=list)
+
+    def dim(self, key: str) -> Dim:
+        return next(d for d in self.dims if d.key == key)
+
+    def match(self, values: Mapping[str, Any]) -> list[Row]:
+        """The rows that admit `values`; raises AtomError naming the first dimension that fails."""
+        rows = list(self.rows)
+        matched: dict[str, Any] = {}
+        for d in self.dims:
+            if d.key not in values:
+                continue
+            v = values[d.key]
+            kept = [r for r in rows if v in r.allowed(d.key)]
+            if not kept:
+                legal = set().union(*(r.allowed(d.key) for r in rows))
+                raise AtomError(self._illegal(d, v, legal, matched))
+            rows = kept
+            matched[d.key] = v
+        return rows
+
+    def _illegal(self, d: Dim, v: Any, legal: set, matched: dict[str, Any]) -> str:
+        ctx = self.context(matched)
+        where = f" for {ctx}" if ctx else ""
+        if legal and all(isinstance(x, int) and not isinstance(x, bool) for x in legal):
+            legal_text = describe_int_set(d.label, legal)
+        else:
+            legal_text = f"legal {d.label}: " + ", ".join(sorted(d.fmt(x) for x in legal))
+        return f"{self.label}: {d.label}={d.fmt(v)} is not legal{where}; {legal_text}"
+
+    def resolve(self, values: Mapping[str, Any], target: str | None = None) -> Resolved:
+        """Check shape, types and qualifiers, then the target; return the admitting row."""
+        atom = Atom(self.name, tuple((d.key, values[d.key]) for d in self.dims if d.key in values))
+        missing = [d.key for d in self.dims if d.key not in values]
+        if missing:
+            raise AtomError(f"{self.label}: missing {', '.join(missing)}")
+        rows = self.match(values)
+        targets = frozenset().union(*(r.targets for r in rows))
+        if target is not None:
+            chip(target)
+            accepting = [r for r in rows if target in r.targets]
+            if not accepting:
+                raise AtomError(
+                    f"{self.label}: target {target} does not support {self.spell(atom)}; "
+                    f"it needs one of {format_targets(targets)}"
+                )
+            rows = accepting
+        best = min(rows, key=lambda r: r.min_version)
+        return Resolved(atom, best, targets, best.min_version)
+
+    def atoms(self) -> Iterable[tuple[Atom, Row]]:
+        """Every concrete atom of every row (dimensions that ptxas cannot see included)."""
+        for r in self.rows:
+            keys = [d.key for d in self.dims]
+            pools = [sorted(r.allowed(k), key=_sort_key) for k in keys]
+            for combo in cartesian(*pools):
+                yield Atom(self.name, tuple(zip(keys, combo))), r
+
+
+def _sort_key(x: Any) -> tuple:
+    return (str(type(x)), x if not isinstance(x, (tuple, type(None))) else str(x))
+
+
+def format_targets(targets: Iterable[str]) -> str:
+    return ", ".join(t for t in ALL_TARGET_NAMES if t in set(targets))
+
+
+def version_text(v: tuple[int, int]) -> str:
+    return format_versions(v)
+
+
+__all__ = [
+    "AtomError", "Atom", "Dim", "Family", "OperandSpec", "REGISTER", "Resolved", "Row", "SMEM_DESC",
+    "TMEM", "describe_int_set", "format_targets", "row", "CHIPS_BY_NAME",
+]

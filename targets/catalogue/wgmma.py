@@ -1,0 +1,102 @@
+"""SM90a warpgroup `wgmma.mma_async` atoms (reference tables C1-C5): sm_90a only, M = 64."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..chips import only
+from .elements import FP8, INT8
+from .mma_sync import bool_text, opt_text
+from .model import REGISTER, SMEM_DESC, Atom, Dim, Family, OperandSpec, row
+
+SM90A = only("sm_90a")
+N_FLOAT = range(8, 257, 8)
+N_INT = frozenset([8, 16, 24, 32, *range(48, 257, 16)])
+
+DIMS = (
+    Dim("sparse", "sparse", bool_text),
+    Dim("a", "A type"),
+    Dim("b", "B type"),
+    Dim("d", "D type"),
+    Dim("m", "M"),
+    Dim("n", "N"),
+    Dim("k", "K"),
+    Dim("satfinite", "satfinite", bool_text),
+    Dim("bitop", "bit operation", opt_text),
+    Dim("a_residency", "A residency", in_spelling=False),
+    Dim("trans_a", "imm-trans-a", opt_text, in_spelling=False),
+    Dim("trans_b", "imm-trans-b", opt_text, in_spelling=False),
+    Dim("scale_a", "imm-scale-a", opt_text, in_spelling=False),
+    Dim("scale_b", "imm-scale-b", opt_text, in_spelling=False),
+    Dim("selector", "sparsity selector", opt_text, in_spelling=False),
+)
+
+
+def spell(atom: Atom) -> str:
+    sp = ".sp" if atom["sparse"] else ""
+    s = f"wgmma.mma_async{sp}.sync.aligned.m{atom['m']}n{atom['n']}k{atom['k']}"
+    if atom["satfinite"]:
+        s += ".satfinite"
+    s += f".{atom['d']}.{atom['a']}.{atom['b']}"
+    if atom["bitop"]:
+        s += f".{atom['bitop']}.popc"
+    return s
+
+
+def operands(atom: Atom) -> tuple[OperandSpec, ...]:
+    n = atom["n"]
+    d_regs = n // 4 if atom["d"] == "f16" else n // 2
+    d_type = ".f32" if atom["d"] == "f32" else ".b32"
+    if atom.get("a_residency", SMEM_DESC) == REGISTER:
+        a = OperandSpec("A", REGISTER, 4, ".b32")
+    else:
+        a = OperandSpec("A", SMEM_DESC, 0, ".b64")
+    ops = [a, OperandSpec("B", SMEM_DESC, 0, ".b64"), OperandSpec("D", REGISTER, d_regs, d_type)]
+    if atom["sparse"]:
+        ops.append(OperandSpec("E", REGISTER, 1, ".b32"))
+    return tuple(ops)
+
+
+def context(m: dict[str, Any]) -> str:
+    parts = []
+    if m.get("sparse"):
+        parts.append("sparse")
+    if "a" in m:
+        parts.append(m["a"] if m.get("b", m["a"]) == m["a"] else f"{m['a']} x {m['b']}")
+    if "d" in m:
+        parts.append(f"-> {m['d']}")
+    return " ".join(parts)
+
+
+WGMMA = Family("wgmma", "sm90 wgmma", DIMS, spell, operands, context)
+
+NEGATE = frozenset([1, -1])
+
+
+def _rows(a, b, d, k, n, *, version, sparse_version=(8, 2), transposable=False, negatable=True,
+          satfinite=False, bitop=None, sparse_selector=None):
+    for sparse in (False, True):
+        if sparse and sparse_selector is None:
+            continue
+        for residency in (SMEM_DESC, REGISTER):
+            WGMMA.rows.append(row(
+                "wgmma", "sm90a", SM90A, max(version, sparse_version) if sparse else version,
+                sparse=sparse, a=a, b=b, d=d, m=64, n=n, k=k * 2 if sparse else k, satfinite=satfinite,
+                bitop=bitop, a_residency=residency,
+                # trans-a exists only with A in SMEM; transposes only for f16/bf16 (reference C3)
+                trans_a=frozenset([0, 1]) if transposable and residency == SMEM_DESC else (0 if transposable else None),
+                trans_b=frozenset([0, 1]) if transposable else None,
+                scale_a=NEGATE if negatable else None, scale_b=NEGATE if negatable else None,
+                selector=sparse_selector if sparse else None))
+
+
+_rows("f16", "f16", frozenset(["f16", "f32"]), 16, N_FLOAT, version=(8, 0), transposable=True, sparse_selector=range(2))
+_rows("bf16", "bf16", "f32", 16, N_FLOAT, version=(8, 0), transposable=True, sparse_selector=range(2))
+_rows("tf32", "tf32", "f32", 8, N_FLOAT, version=(8, 0), sparse_selector=range(2))
+_rows(frozenset(FP8), frozenset(FP8), frozenset(["f16", "f32"]), 32, N_FLOAT, version=(8, 0), sparse_selector=range(1))
+for _a in INT8:
+    for _b in INT8:
+        # mixed signedness needs PTX 8.4 (reference C1)
+        _rows(_a, _b, "s32", 32, N_INT, version=(8, 0) if _a == _b else (8, 4), negatable=False,
+              satfinite=frozenset([False, True]), sparse_selector=range(1))
+_rows("b1", "b1", "s32", 256, N_INT, version=(8, 0), negatable=False, bitop="and")

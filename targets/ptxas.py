@@ -1,0 +1,117 @@
+"""ptxas from the PyPI wheels: the oracle that every catalogue form is checked against.
+
+`nvidia-cuda-nvcc-cu12==12.9.86` is the only wheel with sm_70 (`.version` <= 8.8);
+`nvidia-cuda-nvcc==13.5.37` covers sm_75..sm_121f including sm_110 (`.version` <= 9.2).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib.util import find_spec
+from pathlib import Path
+
+from .chips import chip
+
+
+class PtxasNotFound(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class Ptxas:
+    path: Path
+    release: tuple[int, int]
+    max_version: tuple[int, int]
+
+    def supports(self, target: str) -> bool:
+        return target != "sm_70" or self.release < (13, 0)
+
+
+def _wheel_ptxas(package: str) -> Path | None:
+    spec = find_spec(package) if _parent_importable(package) else None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for loc in spec.submodule_search_locations:
+        p = Path(loc) / "bin" / "ptxas"
+        if p.is_file():
+            return p
+    return None
+
+
+def _parent_importable(package: str) -> bool:
+    try:
+        return find_spec(package.split(".")[0]) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+@lru_cache(maxsize=None)
+def _probe(path: Path) -> Ptxas:
+    out = subprocess.run([str(path), "--version"], capture_output=True, text=True, check=True).stdout
+    m = re.search(r"release (\d+)\.(\d+)", out)
+    if not m:
+        raise PtxasNotFound(f"{path}: cannot read the release from --version")
+    release = (int(m.group(1)), int(m.group(2)))
+    # the highest .version each release accepts: 12.9 -> 8.8, 13.0 -> 9.0 (reference); 13.5.37 accepts
+    # up to 9.5 (checked here; the reference's "9.2" is the ISA text it was read from)
+    max_version = {(12, 9): (8, 8), (13, 0): (9, 0), (13, 5): (9, 5)}.get(release, (8, 8) if release < (13, 0) else (9, 0))
+    return Ptxas(path, release, max_version)
+
+
+@lru_cache(maxsize=None)
+def available() -> tuple[Ptxas, ...]:
+    """Every ptxas found: the wheels first, then $MMATOM_PTXAS, then PATH."""
+    paths: list[Path] = []
+    for pkg in ("nvidia.cu13", "nvidia.cuda_nvcc"):
+        p = _wheel_ptxas(pkg)
+        if p:
+            paths.append(p)
+    if os.environ.get("MMATOM_PTXAS"):
+        paths.append(Path(os.environ["MMATOM_PTXAS"]))
+    if shutil.which("ptxas"):
+        paths.append(Path(shutil.which("ptxas")))  # type: ignore[arg-type]
+    seen, out = set(), []
+    for p in paths:
+        if p.resolve() not in seen:
+            seen.add(p.resolve())
+            out.append(_probe(p))
+    return tuple(out)
+
+
+def for_target(target: str) -> Ptxas:
+    """The newest ptxas that has `target` (sm_70 only exists before CUDA 13)."""
+    chip(target)
+    usable = [p for p in available() if p.supports(target)]
+    if not usable:
+        raise PtxasNotFound(
+            f"no ptxas for {target}: install the test extra (pip install -e '.[test]'), "
+            "which brings nvidia-cuda-nvcc-cu12==12.9.86 (sm_70) and nvidia-cuda-nvcc==13.5.37"
+        )
+    return max(usable, key=lambda p: p.release)
+
+
+@dataclass(frozen=True)
+class AssembleResult:
+    ok: bool
+    log: str
+    error_lines: frozenset[int]  # 1-based PTX lines that ptxas reported errors on
+
+
+def assemble(ptx: str, target: str) -> AssembleResult:
+    tool = for_target(target)
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "k.ptx"
+        src.write_text(ptx)
+        proc = subprocess.run(
+            [str(tool.path), f"-arch={target}", str(src), "-o", os.devnull],
+            capture_output=True, text=True,
+        )
+    log = (proc.stdout + proc.stderr).replace(str(src), "k.ptx")
+    lines = frozenset(int(m) for m in re.findall(r"k\.ptx, line (\d+); error", log))
+    return AssembleResult(proc.returncode == 0, log, lines)

@@ -1,0 +1,1 @@
+"""The command-line tools: thin wrappers over the library."""
