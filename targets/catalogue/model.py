@@ -206,7 +206,14 @@ def _sort_key(x: Any) -> tuple:
 
 
 def format_targets(targets: Iterable[str]) -> str:
-    return ", ".join(t for t in ALL_TARGET_NAMES if t in set(targets))
+    """`sm_80 or later` for a baseline feature, else the targets in order."""
+    from ..chips import ALL_CHIPS, from_arch
+
+    targets = frozenset(targets)
+    for c in ALL_CHIPS:
+        if c.variant == "" and targets == from_arch(c.arch):
+            return f"{c.name} or later"
+    return ", ".join(t for t in ALL_TARGET_NAMES if t in targets)
 
 
 def version_text(v: tuple[int, int]) -> str:

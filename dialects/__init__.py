@@ -1,0 +1,1 @@
+"""IR: the `mma` dialect of atoms (and, later, the `nvvm` subset we emit)."""

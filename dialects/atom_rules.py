@@ -1,0 +1,183 @@
+"""The verifier of every atom op: read the op into catalogue dimensions, then check, in order,
+residency (each operand's memory space), the shape lattice and target (the catalogue's rows), and
+layouts (fragments against canonical TV layouts, SMEM descriptors against the layout algebra).
+
+The rules are the catalogue's; this module only translates between IR and catalogue values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from xdsl.ir import Attribute, Operation
+from xdsl.utils.exceptions import VerifyException
+
+from mmatom.layout import NotationError, parse_any_layout, parse_layout
+from mmatom.targets.catalogue import Atom, AtomError, family
+from mmatom.targets.catalogue.elements import BITS, INT4, INT8
+from mmatom.targets.catalogue.fragments import operand_extent, tv_layouts
+from mmatom.targets.catalogue.model import REGISTER, SMEM_DESC, TMEM
+from mmatom.targets.descriptors import DescriptorError, SmemOperand, check_layout
+
+from . import mma as d
+
+RESIDENCY_OF = {d.FragmentType: REGISTER, d.SmemDescType: SMEM_DESC, d.TmemType: TMEM}
+TYPE_SYNTAX = {REGISTER: "!mma.frag", SMEM_DESC: "!mma.smem_desc", TMEM: "!mma.tmem"}
+TARGET_ATTR = "mma.target"
+
+
+def module_target(op: Operation) -> str | None:
+    """The chip named by the nearest enclosing `mma.target` attribute."""
+    cur: Operation | None = op.parent_op()
+    while cur is not None:
+        attr = cur.attributes.get(TARGET_ATTR)
+        if isinstance(attr, d.TargetAttr):
+            return attr.chip_name.data
+        cur = cur.parent_op()
+    return None
+
+
+def _elem(t: Attribute) -> str:
+    return t.elem.data  # type: ignore[attr-defined]
+
+
+def _residency(t: Attribute) -> str:
+    return RESIDENCY_OF[type(t)]
+
+
+def _str(prop: Any) -> str | None:
+    return None if prop is None else prop.data
+
+
+def _int(prop: Any) -> int | None:
+    return None if prop is None else prop.value.data
+
+
+def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute]]:
+    """(family, dimension values, operand types by role) for an atom op."""
+    if isinstance(op, d.SyncOp):
+        types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type}
+        la, lb = _str(op.layout_a) or "row", _str(op.layout_b) or "col"
+        return "mma", dict(
+            shape=op.shape.mnk, kind=_str(op.kind), a=_elem(op.a.type), b=_elem(op.b.type),
+            acc=(_elem(op.d.type), _elem(op.c.type)), layout=(la, lb), satfinite=op.satfinite is not None,
+            bitop=_str(op.bitop), rounding=_str(op.rounding)), types
+    if isinstance(op, d.SparseOp):
+        types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type, "E": op.e.type}
+        return "mma.sp", dict(
+            sparse_mode="sp::ordered_metadata" if op.ordered_metadata is not None else "sp", shape=op.shape.mnk,
+            kind=_str(op.kind), a=_elem(op.a.type), b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)),
+            satfinite=op.satfinite is not None, selector=_int(op.selector)), types
+    if isinstance(op, d.BlockScaleOp):
+        types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type, "SFA": op.sfa.type, "SFB": op.sfb.type}
+        if op.e is not None:
+            types["E"] = op.e.type
+        return "mma.block_scale", dict(
+            sparse_mode="sp::ordered_metadata" if op.e is not None else None, kind=op.kind.data,
+            scale_vec=op.scale_vec.data, scale_type=_elem(op.sfa.type), shape=op.shape.mnk, a=_elem(op.a.type),
+            b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)), selector=_int(op.selector) or 0,
+            byte_id=_int(op.byte_id) or 0, thread_id_a=_int(op.thread_id_a) or 0,
+            thread_id_b=_int(op.thread_id_b) or 0), types
+    if isinstance(op, d.WgmmaOp):
+        types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type}
+        if op.e is not None:
+            types["E"] = op.e.type
+        a, b = _elem(op.a.type), _elem(op.b.type)
+        m, n, k = op.shape.mnk
+        transposable = a in ("f16", "bf16")
+        integer = a in INT8 + INT4 + ("b1",)
+
+        def trans(t: Attribute) -> int | None:
+            mn = isinstance(t, d.SmemDescType) and t.major.data == "mn"
+            return (1 if mn else 0) if transposable else (1 if mn else None)
+
+        default_scale = None if integer else 1
+        return "wgmma", dict(
+            sparse=op.e is not None, a=a, b=b, d=_elem(op.d.type), m=m, n=n, k=k,
+            satfinite=op.satfinite is not None, bitop=_str(op.bitop), a_residency=_residency(op.a.type),
+            trans_a=trans(op.a.type), trans_b=trans(op.b.type),
+            scale_a=_int(op.scale_a) if op.scale_a is not None else default_scale,
+            scale_b=_int(op.scale_b) if op.scale_b is not None else default_scale,
+            selector=_int(op.selector) if op.e is not None else None), types
+    if isinstance(op, d.Tcgen05MmaOp):
+        types = {"A": op.a.type, "B": op.b.type, "D": op.d.type}
+        for role, v in (("E", op.e), ("SFA", op.sfa), ("SFB", op.sfb)):
+            if v is not None:
+                types[role] = v.type
+        m, n, k = op.shape.mnk
+        scale_type = _elem(op.sfa.type) if op.sfa is not None else _str(op.scale_type)
+        return "tcgen05.mma", dict(
+            sparse=op.e is not None, cta_group=_int(op.cta_group), kind=op.kind.data, scale_vec=_str(op.scale_vec),
+            a=_elem(op.a.type), b=_elem(op.b.type), d=_elem(op.d.type), scale_type=scale_type, m=m, n=n, k=k,
+            a_residency=_residency(op.a.type)), types
+    raise VerifyException(f"{op.name} is not an atom op")
+
+
+def verify_atom_op(op: Operation) -> None:
+    fam_name, values, types = atom_values(op)
+    fam = family(fam_name)
+    atom = Atom(fam_name, tuple((dim.key, values[dim.key]) for dim in fam.dims if dim.key in values))
+    _check_roles(op, fam.label, types)
+    _check_residency(fam, atom, types)
+    try:
+        fam.resolve(values, module_target(op))
+    except AtomError as err:
+        raise VerifyException(str(err)) from None
+    _check_layouts(fam.label, atom, types)
+
+
+def _check_roles(op: Operation, label: str, types: dict[str, Attribute]) -> None:
+    for role, t in types.items():
+        declared = getattr(t, "role", None)
+        if declared is None:
+            continue
+        want = "C" if role == "D" and declared.data == "C" else role
+        if declared.data not in (role, want):
+            raise VerifyException(f"{label}: operand {role} has a fragment of role {declared.data}; expected role {role}")
+
+
+def _check_residency(fam, atom: Atom, types: dict[str, Attribute]) -> None:
+    specs = {s.role: s for s in fam.operands(atom)}
+    for role, t in types.items():
+        spec = specs.get(role)
+        if spec is None:
+            raise VerifyException(f"{fam.label}: operand {role} is not taken by {fam.spell(atom)}")
+        got = _residency(t)
+        if got != spec.residency:
+            legal = sorted({spec.residency} | ({REGISTER, SMEM_DESC} if fam.name == "wgmma" and role == "A" else set())
+                           | ({SMEM_DESC, TMEM} if fam.name == "tcgen05.mma" and role == "A" else set()))
+            raise VerifyException(
+                f"{fam.label}: operand {role} is a {TYPE_SYNTAX[got]} ({got}); {role} must be in "
+                + " or ".join(f"{r} ({TYPE_SYNTAX[r]})" for r in legal))
+    for role in specs:
+        if role not in types:
+            raise VerifyException(f"{fam.label}: operand {role} is missing")
+
+
+def _check_layouts(label: str, atom: Atom, types: dict[str, Attribute]) -> None:
+    canonical = tv_layouts(atom)
+    for role, t in types.items():
+        if isinstance(t, d.FragmentType):
+            want = canonical.get("C" if role == "D" else role)
+            if want is None:
+                continue
+            try:
+                got = parse_layout(t.layout.data)
+            except NotationError as err:
+                raise VerifyException(f"{label}: operand {role}: {err}") from None
+            if not got.equivalent(want):
+                raise VerifyException(
+                    f"{label}: operand {role} layout {got} is not the canonical TV layout {want} "
+                    f"of {family(atom.family).spell(atom)}")
+        elif isinstance(t, d.SmemDescType):
+            rows, k = operand_extent(atom, role)
+            op = SmemOperand(rows, k, BITS[t.elem.data], t.major.data, t.swizzle.data)
+            if atom.family == "wgmma" and t.swizzle.data == "128b_base32b":
+                raise VerifyException(f"{label}: operand {role}: swizzle 128b_base32b exists only on SM100 descriptors")
+            try:
+                check_layout(parse_any_layout(t.layout.data), op)
+            except (DescriptorError, NotationError) as err:
+                raise VerifyException(f"{label}: operand {role}: {err}") from None
+        elif isinstance(t, d.TmemType) and role == "D":
+            n = atom["n"]
+            if t.cols.value.data != n:
+                raise VerifyException(f"{label}: operand D is a TMEM tile of {t.cols.value.data} columns; N={n} needs {n}")

@@ -1,0 +1,396 @@
+"""The `mma` dialect: tensor-core MMA atoms for every tier, with operands typed by residency.
+
+Types:
+  !mma.frag<ROLE, ELEM, "TV layout">          a register fragment (ROLE: A, B, C, D, E, SFA, SFB)
+  !mma.smem_desc<ROLE, ELEM, MAJOR, SWIZZLE, "SMEM layout">   a shared-memory matrix descriptor view
+  !mma.tmem<ELEM, ROWSxCOLS>                  a tensor-memory address
+Attributes:
+  #mma.target<sm_90a>                         the chip, on the enclosing module (`mma.target = ...`)
+  <m16n8k16>                                  an MMA shape (printed inside op syntax)
+Ops, one per atom family: mma.sync, mma.sp, mma.block_scale, mma.wgmma, mma.tcgen05.
+
+Every verifier reads the catalogue (`mmatom.targets.catalogue`); see `dialects/atom_rules.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, UnitAttr, i32
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    ParsePropInAttrDict,
+    IRDLOperation,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from mmatom.layout import NotationError, parse_any_layout, parse_layout
+from mmatom.targets.catalogue.elements import ALL_ELEMENT_TYPES
+from mmatom.targets.chips import UnknownChip, chip
+from mmatom.targets.descriptors import MAJORS, SWIZZLE_BYTES
+
+ROLES = ("A", "B", "C", "D", "E", "SFA", "SFB")
+
+
+def _parse_word(parser: AttrParser, what: str) -> str:
+    word = parser.parse_optional_identifier()
+    if word is None:
+        word = parser.parse_optional_str_literal()
+    if word is None:
+        parser.raise_error(f"expected {what}")
+    return word
+
+
+# -- attributes -----------------------------------------------------------------------------------
+
+@irdl_attr_definition
+class TargetAttr(ParametrizedAttribute):
+    """The chip a module is compiled for: `#mma.target<sm_90a>`."""
+
+    name = "mma.target"
+    chip_name: StringAttr
+
+    def __init__(self, name: str | StringAttr):
+        super().__init__(StringAttr(name) if isinstance(name, str) else name)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            name = _parse_word(parser, "a target such as sm_90a")
+            try:
+                chip(name)
+            except UnknownChip as err:
+                parser.raise_error(str(err), pos, parser.pos)
+        return (StringAttr(name),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.chip_name.data}>")
+
+    def verify(self) -> None:
+        try:
+            chip(self.chip_name.data)
+        except UnknownChip as err:
+            raise VerifyException(str(err)) from None
+
+
+@irdl_attr_definition
+class ShapeAttr(ParametrizedAttribute):
+    """An MMA shape, written `<m16n8k16>`."""
+
+    name = "mma.shape"
+    m: IntegerAttr
+    n: IntegerAttr
+    k: IntegerAttr
+
+    def __init__(self, m: int, n: int, k: int):
+        super().__init__(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32))
+
+    @property
+    def mnk(self) -> tuple[int, int, int]:
+        return (self.m.value.data, self.n.value.data, self.k.value.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        import re
+
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            word = _parse_word(parser, "a shape such as m16n8k16")
+            m = re.fullmatch(r"m(\d+)n(\d+)k(\d+)", word)
+            if not m:
+                parser.raise_error(f"'{word}' is not a shape; expected mMnNkK such as m16n8k16", pos, parser.pos)
+        return tuple(IntegerAttr(int(x), i32) for x in m.groups())
+
+    def print_parameters(self, printer: Printer) -> None:
+        m, n, k = self.mnk
+        printer.print_string(f"<m{m}n{n}k{k}>")
+
+
+# -- types by residency ---------------------------------------------------------------------------
+
+def _check_elem(elem: str) -> None:
+    if elem not in ALL_ELEMENT_TYPES:
+        raise VerifyException(f"unknown element type '{elem}'; known: {', '.join(ALL_ELEMENT_TYPES)}")
+
+
+@irdl_attr_definition
+class FragmentType(ParametrizedAttribute, TypeAttribute):
+    """A register fragment: each thread's values of an operand, placed by a CuTe TV layout."""
+
+    name = "mma.frag"
+    role: StringAttr
+    elem: StringAttr
+    layout: StringAttr
+
+    def __init__(self, role: str, elem: str, layout: str):
+        super().__init__(StringAttr(role), StringAttr(elem), StringAttr(layout))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            role = _parse_word(parser, "an operand role (A, B, C, D, E, SFA, SFB)")
+            parser.parse_punctuation(",")
+            elem = _parse_word(parser, "an element type")
+            parser.parse_punctuation(",")
+            layout = parser.parse_str_literal("a TV layout in CuTe notation")
+        return (StringAttr(role), StringAttr(elem), StringAttr(layout))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f'<{self.role.data}, {self.elem.data}, "{self.layout.data}">')
+
+    def verify(self) -> None:
+        if self.role.data not in ROLES:
+            raise VerifyException(f"fragment role '{self.role.data}' is not one of {', '.join(ROLES)}")
+        _check_elem(self.elem.data)
+        try:
+            parse_layout(self.layout.data)
+        except NotationError as err:
+            raise VerifyException(f"fragment layout: {err}") from None
+
+
+@irdl_attr_definition
+class SmemDescType(ParametrizedAttribute, TypeAttribute):
+    """A shared-memory matrix descriptor viewing an operand tile laid out in SMEM."""
+
+    name = "mma.smem_desc"
+    role: StringAttr
+    elem: StringAttr
+    major: StringAttr
+    swizzle: StringAttr
+    layout: StringAttr
+
+    def __init__(self, role: str, elem: str, major: str, swizzle: str, layout: str):
+        super().__init__(StringAttr(role), StringAttr(elem), StringAttr(major), StringAttr(swizzle), StringAttr(layout))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            role = _parse_word(parser, "an operand role (A or B)")
+            parser.parse_punctuation(",")
+            elem = _parse_word(parser, "an element type")
+            parser.parse_punctuation(",")
+            major = _parse_word(parser, "a major mode (k or mn)")
+            parser.parse_punctuation(",")
+            swizzle = _parse_word(parser, "a swizzle (none, 32b, 64b, 128b, 128b_base32b)")
+            parser.parse_punctuation(",")
+            layout = parser.parse_str_literal("an SMEM layout in CuTe notation")
+        return tuple(StringAttr(x) for x in (role, elem, major, swizzle, layout))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f'<{self.role.data}, {self.elem.data}, {self.major.data}, {self.swizzle.data}, "{self.layout.data}">')
+
+    def verify(self) -> None:
+        if self.role.data not in ("A", "B"):
+            raise VerifyException(f"an SMEM descriptor views A or B, not '{self.role.data}'")
+        _check_elem(self.elem.data)
+        if self.major.data not in MAJORS:
+            raise VerifyException(f"major mode '{self.major.data}' is not one of k, mn")
+        if self.swizzle.data not in SWIZZLE_BYTES:
+            raise VerifyException(f"swizzle '{self.swizzle.data}' is not one of {', '.join(SWIZZLE_BYTES)}")
+        try:
+            parse_any_layout(self.layout.data)
+        except NotationError as err:
+            raise VerifyException(f"SMEM layout: {err}") from None
+
+
+@irdl_attr_definition
+class TmemType(ParametrizedAttribute, TypeAttribute):
+    """A tensor-memory address of a ROWSxCOLS tile of ELEM: `!mma.tmem<f32, 128x256>`."""
+
+    name = "mma.tmem"
+    elem: StringAttr
+    rows: IntegerAttr
+    cols: IntegerAttr
+
+    def __init__(self, elem: str, rows: int, cols: int):
+        super().__init__(StringAttr(elem), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            elem = _parse_word(parser, "an element type")
+            parser.parse_punctuation(",")
+            dims = parser.parse_shape_dimension_list() if hasattr(parser, "parse_shape_dimension_list") else None
+            if dims is None:
+                rows = parser.parse_integer()
+                word = _parse_word(parser, "x")
+                cols = int(word[1:])
+            else:
+                rows, cols = dims[0], dims[1]
+        return (StringAttr(elem), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.elem.data}, {self.rows.value.data}x{self.cols.value.data}>")
+
+    def verify(self) -> None:
+        _check_elem(self.elem.data)
+
+
+AnyOperand = FragmentType | SmemDescType | TmemType
+
+
+# -- ops ------------------------------------------------------------------------------------------
+
+class AtomOp(IRDLOperation):
+    """Common verification: the catalogue decides (see atom_rules)."""
+
+    irdl_options = (ParsePropInAttrDict(),)
+
+    def verify_(self) -> None:
+        from .atom_rules import verify_atom_op
+
+        verify_atom_op(self)
+
+
+@irdl_op_definition
+class SyncOp(AtomOp):
+    """Dense warp-level mma.sync (SM70..SM120, incl. kind::f8f6f4): D = A x B + C."""
+
+    name = "mma.sync"
+    shape = prop_def(ShapeAttr)
+    a = operand_def(AnyOperand)
+    b = operand_def(AnyOperand)
+    c = operand_def(AnyOperand)
+    d = result_def(AnyOperand)
+    layout_a = opt_prop_def(StringAttr)
+    layout_b = opt_prop_def(StringAttr)
+    kind = opt_prop_def(StringAttr)
+    satfinite = opt_prop_def(UnitAttr)
+    bitop = opt_prop_def(StringAttr)
+    rounding = opt_prop_def(StringAttr)
+
+    assembly_format = (
+        "$shape $a `,` $b `,` $c (`satfinite` $satfinite^)? attr-dict"
+        " `:` type($a) `,` type($b) `,` type($c) `->` type($d)"
+    )
+
+    def __init__(self, shape: tuple[int, int, int], a: SSAValue, b: SSAValue, c: SSAValue, d_type: Attribute, *,
+                 layout: tuple[str, str] = ("row", "col"), kind: str | None = None, satfinite: bool = False,
+                 bitop: str | None = None, rounding: str | None = None):
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape)}
+        if layout != ("row", "col"):
+            props["layout_a"], props["layout_b"] = StringAttr(layout[0]), StringAttr(layout[1])
+        for key, val in (("kind", kind), ("bitop", bitop), ("rounding", rounding)):
+            if val:
+                props[key] = StringAttr(val)
+        if satfinite:
+            props["satfinite"] = UnitAttr()
+        super().__init__(operands=[a, b, c], result_types=[d_type], properties=props)
+
+
+@irdl_op_definition
+class SparseOp(AtomOp):
+    """Sparse mma.sp / mma.sp::ordered_metadata: A is 2:4 (1:2, 4:8) compressed, E its metadata."""
+
+    name = "mma.sp"
+    shape = prop_def(ShapeAttr)
+    selector = prop_def(IntegerAttr)
+    a = operand_def(AnyOperand)
+    b = operand_def(AnyOperand)
+    c = operand_def(AnyOperand)
+    e = operand_def(AnyOperand)
+    d = result_def(AnyOperand)
+    kind = opt_prop_def(StringAttr)
+    satfinite = opt_prop_def(UnitAttr)
+    ordered_metadata = opt_prop_def(UnitAttr)
+
+    assembly_format = (
+        "$shape $a `,` $b `,` $c `,` $e `selector` `=` $selector (`ordered_metadata` $ordered_metadata^)?"
+        " (`satfinite` $satfinite^)? attr-dict"
+        " `:` type($a) `,` type($b) `,` type($c) `,` type($e) `->` type($d)"
+    )
+
+
+@irdl_op_definition
+class BlockScaleOp(AtomOp):
+    """SM120/121 block-scaled mma.sync: each K-block of A and B scaled by SFA/SFB."""
+
+    name = "mma.block_scale"
+    shape = prop_def(ShapeAttr)
+    kind = prop_def(StringAttr)
+    scale_vec = prop_def(StringAttr)
+    a = operand_def(AnyOperand)
+    b = operand_def(AnyOperand)
+    c = operand_def(AnyOperand)
+    sfa = operand_def(AnyOperand)
+    sfb = operand_def(AnyOperand)
+    e = opt_operand_def(AnyOperand)
+    d = result_def(AnyOperand)
+    byte_id = opt_prop_def(IntegerAttr)
+    thread_id_a = opt_prop_def(IntegerAttr)
+    thread_id_b = opt_prop_def(IntegerAttr)
+    selector = opt_prop_def(IntegerAttr)
+
+    assembly_format = (
+        "$shape $kind $scale_vec $a `,` $b `,` $c `,` `scales` `(` $sfa `,` $sfb `)`"
+        " (`metadata` `(` $e^ `:` type($e) `)`)? attr-dict"
+        " `:` type($a) `,` type($b) `,` type($c) `,` type($sfa) `,` type($sfb) `->` type($d)"
+    )
+
+
+@irdl_op_definition
+class WgmmaOp(AtomOp):
+    """SM90a warpgroup wgmma.mma_async: A from SMEM (descriptor) or registers, B from SMEM."""
+
+    name = "mma.wgmma"
+    shape = prop_def(ShapeAttr)
+    a = operand_def(AnyOperand)
+    b = operand_def(AnyOperand)
+    c = operand_def(AnyOperand)
+    e = opt_operand_def(AnyOperand)
+    d = result_def(AnyOperand)
+    scale_a = opt_prop_def(IntegerAttr)
+    scale_b = opt_prop_def(IntegerAttr)
+    satfinite = opt_prop_def(UnitAttr)
+    bitop = opt_prop_def(StringAttr)
+    selector = opt_prop_def(IntegerAttr)
+
+    assembly_format = (
+        "$shape $a `,` $b `,` $c (`metadata` `(` $e^ `:` type($e) `)`)? (`satfinite` $satfinite^)? attr-dict"
+        " `:` type($a) `,` type($b) `,` type($c) `->` type($d)"
+    )
+
+
+@irdl_op_definition
+class Tcgen05MmaOp(AtomOp):
+    """SM100/103/110 tcgen05.mma: D in tensor memory, A from SMEM or TMEM, B from SMEM."""
+
+    name = "mma.tcgen05"
+    shape = prop_def(ShapeAttr)
+    kind = prop_def(StringAttr)
+    cta_group = prop_def(IntegerAttr)
+    a = operand_def(AnyOperand)
+    b = operand_def(AnyOperand)
+    d = operand_def(AnyOperand)
+    e = opt_operand_def(AnyOperand)
+    sfa = opt_operand_def(AnyOperand)
+    sfb = opt_operand_def(AnyOperand)
+    scale_vec = opt_prop_def(StringAttr)
+    scale_type = opt_prop_def(StringAttr)
+
+    irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
+
+    assembly_format = (
+        "$shape $kind `cta_group` `=` $cta_group $a `,` $b `,` $d"
+        " (`metadata` `(` $e^ `:` type($e) `)`)? (`scales` `(` $sfa^ `,` $sfb `:` type($sfa) `,` type($sfb) `)`)?"
+        " attr-dict `:` type($a) `,` type($b) `,` type($d)"
+    )
+
+
+MMA = Dialect(
+    "mma",
+    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, Tcgen05MmaOp],
+    [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType],
+)

@@ -1,0 +1,204 @@
+"""Canonical thread-value (TV) layouts of every atom's operands, in CuTe's convention.
+
+A TV layout maps (thread, value) to a linear index of the operand tile: `m + M*k` for A (M x K),
+`n + N*k` for B (B seen as N x K), `m + M*n` for C/D. The layouts are built from the ISA's fragment
+rules (`../shared/reference/ptx-fragments.md` sections 1 and 3): with P elements per 32-bit register,
+
+  m16n8 A: register r holds row g + 8*(r & 1), columns P*t + [0, P) + 4P*(r >> 1)
+  m16n8/m8n8 B: register r holds column g, rows P*t + [0, P) + 4P*r
+  m16n8 C: c_i at row g + 8*(i >> 1), column 2t + (i & 1)
+
+(g = lane / 4, t = lane % 4; the warpgroup forms add 16 rows per warp). Each builder reads the
+strides off these rules and then checks the layout against the rule for every (thread, value) pair,
+so a layout that disagrees with its rule cannot be constructed.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from mmatom.layout import Layout, parse_layout
+from mmatom.layout.int_tuple import crd2idx, idx2crd
+
+from .elements import container_bits
+from .model import Atom
+
+ElementOf = Callable[[int, int], tuple[int, int]]  # (thread, value) -> (row, col) in the PTX view
+
+
+class FragmentError(AssertionError):
+    pass
+
+
+def _strip_unit_modes(shape: tuple, stride: tuple) -> tuple:
+    kept = [(s, d) for s, d in zip(shape, stride) if s != 1]
+    if not kept:
+        return 1, 0
+    if len(kept) == 1:
+        return kept[0]
+    return tuple(s for s, _ in kept), tuple(d for _, d in kept)
+
+
+def _fit(thr_shape: tuple, val_shape: tuple, element: ElementOf, rows: int, index: Callable[[int, int], int]) -> Layout:
+    """Read strides off `element` at unit steps of each mode, then check every (thread, value)."""
+
+    def offset(t: int, v: int) -> int:
+        return index(*element(t, v))
+
+    def unit_strides(shape: tuple, at: Callable[[int], int]) -> tuple:
+        strides, step = [], 1
+        for s in shape:
+            strides.append(at(step) - at(0) if s > 1 else 0)
+            step *= s
+        return tuple(strides)
+
+    thr_stride = unit_strides(thr_shape, lambda t: offset(t, 0))
+    val_stride = unit_strides(val_shape, lambda v: offset(0, v))
+    vs, vd = _strip_unit_modes(val_shape, val_stride)
+    if vs == 1 and len(val_shape) == 1:
+        vs, vd = 1, 0
+    ts, td = _strip_unit_modes(thr_shape, thr_stride)
+    layout = Layout((ts, vs), (td, vd))
+    n_thr = 1
+    for s in thr_shape:
+        n_thr *= s
+    n_val = 1
+    for s in val_shape:
+        n_val *= s
+    for t in range(n_thr):
+        for v in range(n_val):
+            if layout((t, v)) != offset(t, v):
+                raise FragmentError(f"layout {layout} disagrees with the fragment rule at thread {t}, value {v}")
+    return layout
+
+
+def _packing(elem: str, kind: str | None) -> int:
+    return max(1, 32 // container_bits(elem, kind)) if elem != "f64" else 1
+
+
+def _a_m16n8(m: int, k: int, p: int, warps: int = 1) -> Layout:
+    regs = (m * k // (32 * warps)) // p
+    def element(thr: int, v: int) -> tuple[int, int]:
+        lane, w = thr % 32, thr // 32
+        g, t = lane // 4, lane % 4
+        r, e = v // p, v % p
+        return 16 * w + g + 8 * (r & 1), p * t + e + 4 * p * (r >> 1)
+    thr = (4, 8, 4) if warps == 4 else (4, 8)
+    vals = (p, 2, regs // 2) if regs >= 2 else (p,)
+    return _fit(thr, vals, element, m, lambda row, col: row + m * col)
+
+
+def _b_n8(n: int, k: int, p: int) -> Layout:
+    regs = (k * n // 32) // p
+    def element(thr: int, v: int) -> tuple[int, int]:
+        g, t = thr // 4, thr % 4
+        r, e = v // p, v % p
+        return p * t + e + 4 * p * r, g  # (k, n)
+    return _fit((4, 8), (p, regs), element, k, lambda kk, nn: nn + n * kk)
+
+
+def _a_m8(k: int, p: int) -> Layout:
+    def element(thr: int, v: int) -> tuple[int, int]:
+        return thr // 4, p * (thr % 4) + v
+    return _fit((4, 8), (p,), element, 8, lambda row, col: row + 8 * col)
+
+
+def _c_m16n8(warps: int = 1, n: int = 8) -> Layout:
+    m = 16 * warps
+    def element(thr: int, v: int) -> tuple[int, int]:
+        lane, w = thr % 32, thr // 32
+        g, t = lane // 4, lane % 4
+        return 16 * w + g + 8 * ((v >> 1) & 1), 8 * (v >> 2) + 2 * t + (v & 1)
+    thr = (4, 8, 4) if warps == 4 else (4, 8)
+    vals = (2, 2, n // 8) if warps == 4 else (2, 2)
+    return _fit(thr, vals, element, m, lambda row, col: row + m * col)
+
+
+def _c_m8n8() -> Layout:
+    def element(thr: int, v: int) -> tuple[int, int]:
+        return thr // 4, 2 * (thr % 4) + v
+    return _fit((4, 8), (2,), element, 8, lambda row, col: row + 8 * col)
+
+
+# sm_70 quad-pair layouts over 8 logical threads (CuTe SM70_*; reference section 1.1), where logical
+# thread i is lane (i % 4) + 16 * (i // 4) of the quad-pair.
+SM70_QUADPAIR = {
+    ("A", "row"): "(8,4):(1,8)",
+    ("A", "col"): "((4,2),4):((8,4),1)",
+    ("B", "row"): "((4,2),4):((8,4),1)",
+    ("B", "col"): "(8,4):(1,8)",
+    ("C", "f16"): "(8,8):(1,8)",
+    ("C", "f32"): "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))",
+}
+
+
+def tv_layouts(atom: Atom) -> dict[str, Layout]:
+    """TV layouts of A, B and C/D (and scale factors for block-scaled mma.sync) for one atom."""
+    fam = atom.family
+    if fam in ("mma", "mma.sp", "mma.block_scale"):
+        m, n, k = atom["shape"]
+        kind = atom.get("kind")
+        sparse = fam == "mma.sp" or bool(atom.get("sparse_mode"))
+        ka = k // 2 if sparse else k  # sparse A is the compressed M x K/2 matrix
+        pa, pb = _packing(atom["a"], kind), _packing(atom["b"], kind)
+        if (m, n, k) == (8, 8, 4) and atom["a"] == "f16":
+            la, lb = atom["layout"]
+            return {
+                "A": parse_layout(SM70_QUADPAIR[("A", la)]),
+                "B": parse_layout(SM70_QUADPAIR[("B", lb)]),
+                "C": parse_layout(SM70_QUADPAIR[("C", atom["acc"][1])]),
+            }
+        if m == 8:
+            out = {"A": _a_m8(k, pa), "B": _b_n8(n, k, pb), "C": _c_m8n8()}
+        else:
+            out = {"A": _a_m16n8(m, ka, pa), "B": _b_n8(n, k, pb), "C": _c_m16n8()}
+        if fam == "mma.block_scale":
+            chunks = {"1X": 1, "2X": 2, "4X": 4}[atom["scale_vec"]]
+            # CuTe SFALayout / SFBLayout (reference section 4): the stride-0 lane bits are the lanes
+            # the selectors leave unread
+            out["SFA"] = Layout(((2, 2, 8), chunks), ((8, 0, 1), 16))
+            out["SFB"] = Layout(((4, 8), chunks), ((0, 1), 8))
+        return out
+    if fam == "wgmma":
+        n, k = atom["n"], atom["k"]
+        ka = k // 2 if atom["sparse"] else k
+        out = {"C": _c_m16n8(warps=4, n=n)}
+        if atom.get("a_residency") == "register":
+            out["A"] = _a_m16n8(64, ka, _packing(atom["a"], None), warps=4)
+        else:
+            out["A"] = Layout((128, (64, ka)), (0, (1, 64)))
+        out["B"] = Layout((128, (n, k)), (0, (1, n)))
+        return out
+    if fam == "tcgen05.mma":
+        m, n, k = atom["m"], atom["n"], atom["k"]
+        ka = k // 2 if atom["sparse"] else k
+        # one MMA per CTA (pair): the whole tile belongs to the single issuing thread
+        return {
+            "A": Layout((1, (m, ka)), (0, (1, m))),
+            "B": Layout((1, (n, k)), (0, (1, n))),
+            "C": Layout((1, (m, n)), (0, (1, m))),
+        }
+    raise FragmentError(f"no TV layouts for family {fam}")
+
+
+def threads(atom: Atom) -> int:
+    return {"wgmma": 128, "tcgen05.mma": 1}.get(atom.family, 32)
+
+
+def operand_extent(atom: Atom, role: str) -> tuple[int, int]:
+    """(rows, cols) of the tile a TV layout indexes: A is M x K, B is N x K, C is M x N."""
+    if atom.family == "wgmma":
+        m, n, k = 64, atom["n"], atom["k"]
+    elif atom.family == "tcgen05.mma":
+        m, n, k = atom["m"], atom["n"], atom["k"]
+    else:
+        m, n, k = atom["shape"]
+    sparse = atom.family == "mma.sp" or bool(atom.get("sparse_mode")) or bool(atom.get("sparse"))
+    if role == "A":
+        return m, (k // 2 if sparse else k)
+    if role == "B":
+        return n, k
+    return m, n
+
+
+__all__ = ["FragmentError", "operand_extent", "threads", "tv_layouts", "crd2idx", "idx2crd"]

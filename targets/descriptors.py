@@ -1,0 +1,213 @@
+"""Shared-memory matrix descriptors (SM90 wgmma, SM100 tcgen05) built from the layout algebra.
+
+A canonical SMEM operand layout is a CuTe composed layout: a swizzle on byte addresses, over a
+layout from (row, k) of the operand tile (A: M x K, B: N x K) to element offsets. With T = 16 bytes
+of elements and W_e = swizzle width in elements (CUTLASS mma_sm90_desc.hpp, in our words):
+
+  K-major, no swizzle : ((8, R/8), (T, K/T)) : ((T, SBO), (1, LBO))      core matrix 8 rows x 16 B
+  K-major, W-byte swz : ((8, R/8), K)        : ((W_e, SBO), 1)           LBO unused (encoded 1)
+  MN-major, no swizzle: ((T, R/T), (8, K/8)) : ((1, SBO), (T, LBO))
+  MN-major, W-byte swz: ((W_e, R/W_e), (8, K/8)) : ((1, LBO), (W_e, SBO))
+
+Bit layouts: `../shared/reference/ptx-mma.md` C6 (SM90) and D7 (SM100). Seed 004's SM90 layout is
+wrong (every field shifted); these follow the ISA and CUTLASS.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mmatom.layout import ComposedLayout, Layout, Swizzle
+
+SWIZZLE_BYTES = {"none": 0, "32b": 32, "64b": 64, "128b": 128, "128b_base32b": 128}
+SM90_SWIZZLE_CODE = {"none": 0, "128b": 1, "64b": 2, "32b": 3}
+SM100_SWIZZLE_CODE = {"none": 0, "128b_base32b": 1, "128b": 2, "64b": 4, "32b": 6}
+MAJORS = ("k", "mn")
+
+
+class DescriptorError(ValueError):
+    pass
+
+
+def swizzle_of(mode: str) -> Swizzle:
+    """The byte-address swizzle of a descriptor mode: 16-byte chunks XOR-ed with the row index."""
+    width = SWIZZLE_BYTES[mode]
+    if width == 0:
+        return Swizzle(0, 4, 3)
+    if mode == "128b_base32b":
+        return Swizzle(2, 5, 2)  # 32-byte atoms permuted within the 128-byte row
+    return Swizzle({32: 1, 64: 2, 128: 3}[width], 4, 3)
+
+
+def mode_of_swizzle(sw: Swizzle) -> str | None:
+    for mode in SWIZZLE_BYTES:
+        if swizzle_of(mode) == sw or (mode == "none" and sw.bits == 0):
+            return mode
+    return None
+
+
+@dataclass(frozen=True)
+class SmemOperand:
+    """What a descriptor describes: the tile, its element width, major mode and swizzle."""
+
+    rows: int  # M or N
+    k: int
+    elem_bits: int
+    major: str  # "k" or "mn"
+    swizzle: str  # none, 32b, 64b, 128b, 128b_base32b (SM100 only)
+
+    @property
+    def t(self) -> int:
+        return 128 // self.elem_bits
+
+    def width_elems(self) -> int:
+        return SWIZZLE_BYTES[self.swizzle] * 8 // self.elem_bits
+
+
+def canonical_layout(op: SmemOperand, lbo: int, sbo: int) -> ComposedLayout:
+    """The canonical layout for `op` with LBO/SBO in bytes (element offsets inside)."""
+    to_e = lambda nbytes: nbytes * 8 // op.elem_bits  # noqa: E731
+    t, r, k = op.t, op.rows, op.k
+    if op.major == "k":
+        if op.swizzle == "none":
+            if k % t or r % 8:
+                raise DescriptorError(f"a {r}x{k} K-major tile does not split into 8-row x 16-byte core matrices")
+            layout = Layout(((8, r // 8), (t, k // t)), ((t, to_e(sbo)), (1, to_e(lbo))))
+        else:
+            w = op.width_elems()
+            if k > w:
+                raise DescriptorError(
+                    f"K={k} spans {k * op.elem_bits // 8} bytes, more than one {op.swizzle} swizzle row")
+            layout = Layout(((8, r // 8), k), ((w, to_e(sbo)), 1))
+    else:
+        if op.swizzle == "none":
+            if r % t or k % 8:
+                raise DescriptorError(f"a {r}x{k} MN-major tile does not split into 16-byte x 8 core matrices")
+            layout = Layout(((t, r // t), (8, k // 8)), ((1, to_e(sbo)), (t, to_e(lbo))))
+        else:
+            w = op.width_elems()
+            if r % w and r > w:
+                raise DescriptorError(f"{r} rows are not a multiple of the {op.swizzle} width ({w} elements)")
+            layout = Layout(((min(w, r), max(1, r // w)), (8, k // 8)), ((1, to_e(lbo)), (w, to_e(sbo))))
+    return ComposedLayout(swizzle_of(op.swizzle), 0, layout)
+
+
+def _byte_addresses(layout: ComposedLayout | Layout, op: SmemOperand) -> list[int]:
+    """Swizzled byte address of every element, in (row, k) colexicographic order."""
+    out = []
+    inner = layout.layout if isinstance(layout, ComposedLayout) else layout
+    sw = layout.swizzle if isinstance(layout, ComposedLayout) else Swizzle(0, 4, 3)
+    off = layout.offset if isinstance(layout, ComposedLayout) else 0
+    for kk in range(op.k):
+        for row in range(op.rows):
+            e = off + inner((row, kk)) if _rank2(inner) else off + inner(row + op.rows * kk)
+            out.append(sw(e * op.elem_bits // 8))
+    return out
+
+
+def _rank2(layout: Layout) -> bool:
+    return isinstance(layout.shape, tuple) and len(layout.shape) == 2
+
+
+def derive_offsets(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[int, int]:
+    """Read LBO and SBO (bytes) off a layout, from the steps the canonical form assigns them."""
+    inner = layout.layout if isinstance(layout, ComposedLayout) else layout
+    at = lambda row, kk: inner((row, kk)) * op.elem_bits // 8  # noqa: E731
+    base = at(0, 0)
+    if op.major == "k":
+        sbo = at(8, 0) - base if op.rows > 8 else 0
+        lbo = at(0, op.t) - base if (op.swizzle == "none" and op.k > op.t) else 16
+    elif op.swizzle == "none":
+        sbo = at(op.t, 0) - base if op.rows > op.t else 0
+        lbo = at(0, 8) - base if op.k > 8 else 16
+    else:
+        w = op.width_elems()
+        lbo = at(w, 0) - base if op.rows > w else 16
+        sbo = at(0, 8) - base if op.k > 8 else 0
+    return lbo, sbo
+
+
+def check_layout(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[int, int]:
+    """The (LBO, SBO) that make `layout` the canonical layout of `op`; DescriptorError if none does."""
+    sw = layout.swizzle if isinstance(layout, ComposedLayout) else Swizzle(0, 4, 3)
+    declared_mode = mode_of_swizzle(sw)
+    if declared_mode is None or (declared_mode != op.swizzle and not (sw.bits == 0 and op.swizzle == "none")):
+        raise DescriptorError(
+            f"descriptor swizzle {op.swizzle} disagrees with the SMEM layout's {sw}"
+            f" ({declared_mode or 'not a tensor-core swizzle'}); the tensor core would read permuted data")
+    if layout.size() != op.rows * op.k:
+        raise DescriptorError(f"SMEM layout has {layout.size()} elements; the tile is {op.rows}x{op.k}")
+    lbo, sbo = derive_offsets(layout, op)
+    for name, v in (("LBO", lbo), ("SBO", sbo)):
+        if v < 0 or v % 16:
+            raise DescriptorError(f"{name}={v} bytes is not a non-negative multiple of 16")
+    canon = canonical_layout(op, lbo, sbo)
+    if _byte_addresses(canon, op) != _byte_addresses(layout, op):
+        raise DescriptorError(
+            f"SMEM layout {layout} is not the canonical {op.major.upper()}-major {op.swizzle} layout "
+            f"{canon} (LBO={lbo}, SBO={sbo} bytes)")
+    return lbo, sbo
+
+
+# -- bit packing ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class DescriptorFields:
+    start_address: int  # bytes
+    lbo: int  # bytes
+    sbo: int  # bytes
+    base_offset: int  # 3 bits
+    swizzle: str
+    lbo_mode: int = 0  # SM100 only: 0 relative, 1 absolute
+    fixed_46_48: int = 0  # SM100: must be 0b001
+
+
+def _enc(x: int, what: str) -> int:
+    if x % 16 or not 0 <= x < (1 << 18):
+        raise DescriptorError(f"{what}={x} bytes is not a 16-byte multiple below 256 KiB")
+    return (x & 0x3FFFF) >> 4
+
+
+def encode_sm90(f: DescriptorFields) -> int:
+    if f.swizzle not in SM90_SWIZZLE_CODE:
+        raise DescriptorError(f"SM90 descriptors have no {f.swizzle} swizzle; legal: none, 32b, 64b, 128b")
+    return (_enc(f.start_address, "start address") | (_enc(f.lbo, "LBO") << 16) | (_enc(f.sbo, "SBO") << 32)
+            | ((f.base_offset & 7) << 49) | (SM90_SWIZZLE_CODE[f.swizzle] << 62))
+
+
+def decode_sm90(desc: int) -> DescriptorFields:
+    code = (desc >> 62) & 3
+    return DescriptorFields(
+        start_address=(desc & 0x3FFF) << 4, lbo=((desc >> 16) & 0x3FFF) << 4, sbo=((desc >> 32) & 0x3FFF) << 4,
+        base_offset=(desc >> 49) & 7, swizzle={v: k for k, v in SM90_SWIZZLE_CODE.items()}[code])
+
+
+def encode_sm100(f: DescriptorFields) -> int:
+    if f.swizzle not in SM100_SWIZZLE_CODE:
+        raise DescriptorError(f"SM100 descriptors have no {f.swizzle} swizzle")
+    return (_enc(f.start_address, "start address") | (_enc(f.lbo, "LBO") << 16) | (_enc(f.sbo, "SBO") << 32)
+            | (0b001 << 46) | ((f.base_offset & 7) << 49) | ((f.lbo_mode & 1) << 52)
+            | (SM100_SWIZZLE_CODE[f.swizzle] << 61))
+
+
+def decode_sm100(desc: int) -> DescriptorFields:
+    code = (desc >> 61) & 7
+    names = {v: k for k, v in SM100_SWIZZLE_CODE.items()}
+    if code not in names:
+        raise DescriptorError(f"swizzle code {code} at bits 61-63 is invalid on SM100 (3, 5, 7 are reserved)")
+    return DescriptorFields(
+        start_address=(desc & 0x3FFF) << 4, lbo=((desc >> 16) & 0x3FFF) << 4, sbo=((desc >> 32) & 0x3FFF) << 4,
+        base_offset=(desc >> 49) & 7, swizzle=names[code], lbo_mode=(desc >> 52) & 1,
+        fixed_46_48=(desc >> 46) & 7)
+
+
+def base_offset(start_address: int, swizzle: str) -> int:
+    """(pattern start >> 7) & 7: zero when the swizzle pattern starts on its repeat boundary."""
+    return 0 if swizzle == "none" else (start_address >> 7) & 7
+
+
+def make_descriptor(layout: ComposedLayout | Layout, op: SmemOperand, start_address: int, arch: str = "sm90") -> int:
+    """Check `layout` against `op` and pack the descriptor the tensor core needs to read it."""
+    lbo, sbo = check_layout(layout, op)
+    fields = DescriptorFields(start_address, lbo, sbo, base_offset(start_address, op.swizzle), op.swizzle)
+    return encode_sm90(fields) if arch == "sm90" else encode_sm100(fields)
