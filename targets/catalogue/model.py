@@ -174,10 +174,15 @@ class Family:
 
     def resolve(self, values: Mapping[str, Any], target: str | None = None) -> Resolved:
         """Check shape, types and qualifiers, then the target; return the admitting row."""
-        atom = Atom(self.name, tuple((d.key, values[d.key]) for d in self.dims if d.key in values))
         missing = [d.key for d in self.dims if d.key not in values]
         if missing:
             raise AtomError(f"{self.label}: missing {', '.join(missing)}")
+        return self.resolve_partial(values, target)
+
+    def resolve_partial(self, values: Mapping[str, Any], target: str | None = None) -> Resolved:
+        """As resolve, with the dimensions absent from `values` left free (for a bare PTX spelling,
+        which does not carry selectors, residencies or descriptor-borne shapes)."""
+        atom = Atom(self.name, tuple((d.key, values[d.key]) for d in self.dims if d.key in values))
         rows = self.match(values)
         targets = frozenset().union(*(r.targets for r in rows))
         if target is not None:
@@ -186,7 +191,7 @@ class Family:
             if not accepting:
                 raise AtomError(
                     f"{self.label}: target {target} does not support {self.spell(atom)}; "
-                    f"it needs one of {format_targets(targets)}"
+                    f"it needs {format_targets(targets)}"
                 )
             rows = accepting
         best = min(rows, key=lambda r: r.min_version)
@@ -213,7 +218,8 @@ def format_targets(targets: Iterable[str]) -> str:
     for c in ALL_CHIPS:
         if c.variant == "" and targets == from_arch(c.arch):
             return f"{c.name} or later"
-    return ", ".join(t for t in ALL_TARGET_NAMES if t in targets)
+    listed = [t for t in ALL_TARGET_NAMES if t in targets]
+    return listed[0] if len(listed) == 1 else "one of " + ", ".join(listed)
 
 
 def version_text(v: tuple[int, int]) -> str:

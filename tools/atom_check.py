@@ -1,0 +1,37 @@
+"""Judge one exact PTX spelling for a target with the dialect's own rules (the catalogue matcher
+that every atom op's verifier calls), at the newest PTX .version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mmatom.targets.catalogue import AtomError, family, version_text
+from mmatom.targets.catalogue.spelling import parse
+
+
+@dataclass(frozen=True)
+class Verdict:
+    instruction: str
+    legal: bool
+    detail: str
+
+    def line(self) -> str:
+        return f"{'legal' if self.legal else 'illegal'} {self.instruction}: {self.detail}"
+
+
+def check_instruction(instruction: str, target: str) -> Verdict:
+    ins = instruction.strip().rstrip(";")
+    try:
+        fam_name, values = parse(ins)
+        fam = family(fam_name)
+        resolved = fam.resolve_partial(values, target)
+    except AtomError as err:
+        return Verdict(ins, False, str(err))
+    v = max(resolved.min_version, _target_version(target))
+    return Verdict(ins, True, f"{target}, needs PTX .version {version_text(v)}")
+
+
+def _target_version(target: str) -> tuple[int, int]:
+    from mmatom.targets.chips import chip
+
+    return chip(target).min_ptx_version
