@@ -142,7 +142,10 @@ def check_layout(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[int,
         if v < 0 or v % 16:
             raise DescriptorError(f"{name}={v} bytes is not a non-negative multiple of 16")
     canon = canonical_layout(op, lbo, sbo)
-    if _byte_addresses(canon, op) != _byte_addresses(layout, op):
+    addresses = _byte_addresses(layout, op)
+    if op.elem_bits >= 8 and len(set(addresses)) != len(addresses):
+        raise DescriptorError(f"SMEM layout {layout} maps elements of the tile to overlapping addresses")
+    if _byte_addresses(canon, op) != addresses:
         raise DescriptorError(
             f"SMEM layout {layout} is not the canonical {op.major.upper()}-major {op.swizzle} layout "
             f"{canon} (LBO={lbo}, SBO={sbo} bytes)")
