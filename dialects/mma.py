@@ -3,6 +3,7 @@
 Types:
   !mma.frag<ROLE, ELEM, "TV layout">          a register fragment (ROLE: A, B, C, D, E, SFA, SFB)
   !mma.smem_desc<ROLE, ELEM, MAJOR, SWIZZLE, "SMEM layout">   a shared-memory matrix descriptor view
+                                              (MAJOR: k, mn; SWIZZLE: none, sw32, sw64, sw128, sw128_base32b)
   !mma.tmem<ELEM, ROWSxCOLS>                  a tensor-memory address
 Attributes:
   #mma.target<sm_90a>                         the chip, on the enclosing module (`mma.target = ...`)
@@ -40,6 +41,9 @@ from mmatom.targets.chips import UnknownChip, chip
 from mmatom.targets.descriptors import MAJORS, SWIZZLE_BYTES
 
 ROLES = ("A", "B", "C", "D", "E", "SFA", "SFB")
+# descriptor swizzle modes as written in IR (an identifier cannot start with a digit)
+SWIZZLE_SYNTAX = {"none": "none", "32b": "sw32", "64b": "sw64", "128b": "sw128", "128b_base32b": "sw128_base32b"}
+SWIZZLE_FROM_SYNTAX = {v: k for k, v in SWIZZLE_SYNTAX.items()}
 
 
 def _parse_word(parser: AttrParser, what: str) -> str:
@@ -182,14 +186,20 @@ class SmemDescType(ParametrizedAttribute, TypeAttribute):
             parser.parse_punctuation(",")
             major = _parse_word(parser, "a major mode (k or mn)")
             parser.parse_punctuation(",")
-            swizzle = _parse_word(parser, "a swizzle (none, 32b, 64b, 128b, 128b_base32b)")
+            pos = parser.pos
+            spelled = _parse_word(parser, "a swizzle (none, sw32, sw64, sw128, sw128_base32b)")
+            swizzle = SWIZZLE_FROM_SYNTAX.get(spelled)
+            if swizzle is None:
+                parser.raise_error(f"'{spelled}' is not a swizzle; expected one of {', '.join(SWIZZLE_FROM_SYNTAX)}",
+                                   pos, parser.pos)
             parser.parse_punctuation(",")
             layout = parser.parse_str_literal("an SMEM layout in CuTe notation")
         return tuple(StringAttr(x) for x in (role, elem, major, swizzle, layout))
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(
-            f'<{self.role.data}, {self.elem.data}, {self.major.data}, {self.swizzle.data}, "{self.layout.data}">')
+            f'<{self.role.data}, {self.elem.data}, {self.major.data}, {SWIZZLE_SYNTAX[self.swizzle.data]}, '
+            f'"{self.layout.data}">')
 
     def verify(self) -> None:
         if self.role.data not in ("A", "B"):
@@ -307,7 +317,7 @@ class SparseOp(AtomOp):
     ordered_metadata = opt_prop_def(UnitAttr)
 
     assembly_format = (
-        "$shape $a `,` $b `,` $c `,` $e `selector` `=` $selector (`ordered_metadata` $ordered_metadata^)?"
+        "$shape $a `,` $b `,` $c `,` $e `selector` `(` $selector `)` (`ordered_metadata` $ordered_metadata^)?"
         " (`satfinite` $satfinite^)? attr-dict"
         " `:` type($a) `,` type($b) `,` type($c) `,` type($e) `->` type($d)"
     )
@@ -383,7 +393,7 @@ class Tcgen05MmaOp(AtomOp):
     irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
 
     assembly_format = (
-        "$shape $kind `cta_group` `=` $cta_group $a `,` $b `,` $d"
+        "$shape $kind `cta_group` `(` $cta_group `)` $a `,` $b `,` $d"
         " (`metadata` `(` $e^ `:` type($e) `)`)? (`scales` `(` $sfa^ `,` $sfb `:` type($sfa) `,` type($sfb) `)`)?"
         " attr-dict `:` type($a) `,` type($b) `,` type($d)"
     )

@@ -89,7 +89,7 @@ def split_chunks(text: str, split: bool) -> list[tuple[str, int]]:
     if not split:
         return [(text, 0)]
     chunks, offset = [], 0
-    for chunk in re.split(r"^// -----\s*$", text, flags=re.M):
+    for chunk in re.split(r"^// -----[ \t]*$", text, flags=re.M):
         chunks.append((chunk, offset))
         offset += chunk.count("\n")
     return chunks

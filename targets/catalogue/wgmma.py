@@ -24,8 +24,8 @@ DIMS = (
     Dim("satfinite", "satfinite", bool_text),
     Dim("bitop", "bit operation", opt_text),
     Dim("a_residency", "A residency", in_spelling=False),
-    Dim("trans_a", "imm-trans-a", opt_text, in_spelling=False),
-    Dim("trans_b", "imm-trans-b", opt_text, in_spelling=False),
+    Dim("trans_a", "A major (imm-trans-a)", lambda v: "mn" if v == 1 else "k", in_spelling=False),
+    Dim("trans_b", "B major (imm-trans-b)", lambda v: "mn" if v == 1 else "k", in_spelling=False),
     Dim("scale_a", "imm-scale-a", opt_text, in_spelling=False),
     Dim("scale_b", "imm-scale-b", opt_text, in_spelling=False),
     Dim("selector", "sparsity selector", opt_text, in_spelling=False),
@@ -51,7 +51,9 @@ def operands(atom: Atom) -> tuple[OperandSpec, ...]:
         a = OperandSpec("A", REGISTER, 4, ".b32")
     else:
         a = OperandSpec("A", SMEM_DESC, 0, ".b64")
-    ops = [a, OperandSpec("B", SMEM_DESC, 0, ".b64"), OperandSpec("D", REGISTER, d_regs, d_type)]
+    # C is the accumulator read in place: the same registers as D
+    ops = [a, OperandSpec("B", SMEM_DESC, 0, ".b64"), OperandSpec("C", REGISTER, d_regs, d_type),
+           OperandSpec("D", REGISTER, d_regs, d_type)]
     if atom["sparse"]:
         ops.append(OperandSpec("E", REGISTER, 1, ".b32"))
     return tuple(ops)

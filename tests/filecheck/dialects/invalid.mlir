@@ -1,0 +1,160 @@
+// RUN: mmatom-opt %s --split-input-file --verify-diagnostics
+// One invalid case per verifier rule, with its exact diagnostic.
+
+builtin.module attributes {mma.target = #mma.target<sm_75>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.sync' op mma.sync: target sm_75 does not support mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32; it needs sm_80 or later}}
+  %d = mma.sync <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.sync' op mma.sync: D/C types=f16/f32 is not legal for m16n8k16 f16; legal D/C types: f16/f16, f32/f32}}
+  %d = mma.sync <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f16, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.sync' op mma.sync: shape=m16n8k12 is not legal; legal shape: m16n8k128, m16n8k16, m16n8k256, m16n8k32, m16n8k4, m16n8k64, m16n8k8, m8n8k128, m8n8k16, m8n8k32, m8n8k4}}
+  %d = mma.sync <m16n8k12> %a, %b, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.sync' op mma.sync: satfinite=yes is not legal for m16n8k16 f16 D/C f32/f32; legal satfinite: no}}
+  %d = mma.sync <m16n8k16> %a, %b, %c satfinite : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.sync' op mma.sync: layouts=col/col is not legal for m16n8k16 f16 D/C f32/f32; legal layouts: row/col}}
+  %d = mma.sync <m16n8k16> %a, %b, %c {layout_a = "col"} : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,128,8))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.sync' op mma.sync: operand A layout ((4,8),(2,2,2)):((32,1),(16,128,8)) is not the canonical TV layout ((4,8),(2,2,2)):((32,1),(16,8,128)) of mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32}}
+  %d = mma.sync <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,128,8))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.sync' op mma.sync: operand A is a !mma.smem_desc (smem_desc); A must be in register (!mma.frag)}}
+  %d = mma.sync <m16n8k16> %sa, %b, %c : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.sync' op mma.sync: operand B has a fragment of role A; expected role B}}
+  %d = mma.sync <m16n8k16> %a, %a, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,4)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  %e = "test.op"() : () -> !mma.frag<E, u8, "((4,8),1):((1,4),0)">
+  // expected-error@+1 {{'mma.sp' op mma.sp: sparsity selector=2 is not legal for m16n8k32 f16 D/C f32/f32; sparsity selector must be one of 0, 1}}
+  %d = mma.sp <m16n8k32> %a, %b, %c, %e selector(2 : i64) : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,4)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">, !mma.frag<E, u8, "((4,8),1):((1,4),0)"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">
+  %wc = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+  // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: N=63 is not legal for f16 -> f32; N must be a multiple of 8 in [8, 256]}}
+  %d = mma.wgmma <m64n63k16> %sa, %sb, %wc : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">, !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">
+  %wc = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+  // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: target sm_90 does not support wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16; it needs sm_90a}}
+  %d = mma.wgmma <m64n64k16> %sa, %sb, %wc : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">, !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw64, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">
+  %wc = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+  // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: operand B: descriptor swizzle 64b disagrees with the SMEM layout's Sw<3,4,3> (128b); the tensor core would read permuted data}}
+  %d = mma.wgmma <m64n64k16> %sa, %sb, %wc : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw64, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">, !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "(64,16):(1,64)">
+  %wc = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+  // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: operand B: SMEM layout (64,16):(1,64) is not the canonical K-major none layout Sw<0,4,3> o 0 o ((8,8),(8,2)):((8,8),(1,512)) (LBO=1024, SBO=16 bytes)}}
+  %d = mma.wgmma <m64n64k16> %sa, %sb, %wc : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "(64,16):(1,64)">, !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, tf32, mn, none, "((4,16),(8,1)):((1,32),(4,0))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, tf32, k, none, "((8,8),(4,2)):((4,64),(1,32))">
+  %wc = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+  // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: A major (imm-trans-a)=mn is not legal for tf32 -> f32; legal A major (imm-trans-a): k}}
+  %d = mma.wgmma <m64n64k8> %sa, %sb, %wc : !mma.smem_desc<A, tf32, mn, none, "((4,16),(8,1)):((1,32),(4,0))">, !mma.smem_desc<B, tf32, k, none, "((8,8),(4,2)):((4,64),(1,32))">, !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, s8, k, none, "((8,8),(16,2)):((16,256),(1,128))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, s8, k, none, "((8,8),(16,2)):((16,256),(1,128))">
+  %wc = "test.op"() : () -> !mma.frag<C, s32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+  // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: imm-scale-a=-1 is not legal for s8 -> s32; legal imm-scale-a: none}}
+  %d = mma.wgmma <m64n64k32> %sa, %sb, %wc {scale_a = -1 : i32} : !mma.smem_desc<A, s8, k, none, "((8,8),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, s8, k, none, "((8,8),(16,2)):((16,256),(1,128))">, !mma.frag<C, s32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))"> -> !mma.frag<D, s32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x256>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: target sm_90a does not support tcgen05.mma.cta_group::1.kind::f16; it needs one of sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f}}
+  mma.tcgen05 <m128n256k16> "f16" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">, !mma.tmem<f32, 128x256>
+}
