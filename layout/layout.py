@@ -148,6 +148,15 @@ def coalesce(layout: Layout, profile: IntTuple | None = None) -> Layout:
 Tiler = Layout | int | Sequence["Tiler"] | None
 
 
+def _by_mode(op, a: Layout, tilers: Sequence) -> Layout:
+    """Apply `op` mode by mode: mode i of A with tiler i; A's extra modes pass through."""
+    if len(a) < len(tilers):
+        raise LayoutError(f"{op.__name__}: tiler {tilers} has more modes than {a}")
+    return make_layout(
+        chain((op(a[i], tilers[i]) for i in range(len(tilers))), (a[i] for i in range(len(tilers), len(a))))
+    )
+
+
 def _as_layout(x: Layout | int) -> Layout:
     return Layout(x) if is_int(x) else x  # type: ignore[arg-type]
 
@@ -159,14 +168,7 @@ def composition(a: Layout, b: Tiler) -> Layout:
     if is_int(b):
         return composition(a, Layout(b))
     if isinstance(b, (tuple, list)):
-        if len(a) < len(b):
-            raise LayoutError(f"composition: tiler {b} has more modes than {a}")
-        return make_layout(
-            chain(
-                (composition(a[i], b[i]) for i in range(len(b))),
-                (a[i] for i in range(len(b), len(a))),
-            )
-        )
+        return _by_mode(composition, a, b)
     assert isinstance(b, Layout)
     if is_tuple(b.shape):
         return make_layout(composition(a, bi) for bi in b)
@@ -251,14 +253,7 @@ def logical_divide(a: Layout, b: Tiler) -> Layout:
     if is_int(b):
         return logical_divide(a, Layout(b))
     if isinstance(b, (tuple, list)):
-        if len(a) < len(b):
-            raise LayoutError(f"logical_divide: tiler {b} has more modes than {a}")
-        return make_layout(
-            chain(
-                (logical_divide(a[i], b[i]) for i in range(len(b))),
-                (a[i] for i in range(len(b), len(a))),
-            )
-        )
+        return _by_mode(logical_divide, a, b)
     return composition(a, make_layout(b, complement(b, a.size())))
 
 
@@ -269,14 +264,7 @@ def logical_product(a: Layout, b: Tiler) -> Layout:
     if is_int(b):
         return logical_product(a, Layout(b))
     if isinstance(b, (tuple, list)):
-        if len(a) < len(b):
-            raise LayoutError(f"logical_product: tiler {b} has more modes than {a}")
-        return make_layout(
-            chain(
-                (logical_product(a[i], b[i]) for i in range(len(b))),
-                (a[i] for i in range(len(b), len(a))),
-            )
-        )
+        return _by_mode(logical_product, a, b)
     return make_layout(a, composition(complement(a, a.size() * b.cosize()), b))
 
 
