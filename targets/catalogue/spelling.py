@@ -18,6 +18,17 @@ class SpellingError(AtomError):
     pass
 
 
+def _scale_qualifier(tok: str) -> tuple[str, object] | None:
+    """`.kind::X`, `.block_scale`, `.scale_vec::NX`: spelled alike by mma.sync and tcgen05.mma."""
+    if tok.startswith("kind::"):
+        return "kind", tok[len("kind::"):]
+    if tok == "block_scale":
+        return "block_scale", True
+    if tok.startswith("scale_vec::"):
+        return "scale_vec", tok[len("scale_vec::"):]
+    return None
+
+
 def _split(spelling: str) -> list[str]:
     """Qualifiers split on dots, keeping `::` groups (`kind::f8f6f4`, `sp::ordered_metadata`)."""
     return [t for t in spelling.strip().rstrip(";").split(".") if t != ""]
@@ -71,12 +82,14 @@ def _parse_mma(spelling: str, toks: list[str]) -> tuple[str, dict[str, Any]]:
                 layout_b = tok
             else:
                 raise SpellingError(f"'{spelling}': more than two layouts")
-        elif tok.startswith("kind::"):
-            kind = tok[len("kind::"):]
-        elif tok == "block_scale":
-            block_scale = True
-        elif tok.startswith("scale_vec::"):
-            scale_vec = tok[len("scale_vec::"):]
+        elif (q := _scale_qualifier(tok)) is not None:
+            key, val = q
+            if key == "kind":
+                kind = val
+            elif key == "block_scale":
+                block_scale = True
+            else:
+                scale_vec = val
         elif tok == "satfinite":
             satfinite = True
         elif tok in ("xor", "and"):
@@ -168,12 +181,14 @@ def _parse_tcgen05(spelling: str, toks: list[str]) -> tuple[str, dict[str, Any]]
                 cta_group = int(tok[len("cta_group::"):])
             except ValueError:
                 raise SpellingError(f"'{spelling}': bad .{tok}") from None
-        elif tok.startswith("kind::"):
-            kind = tok[len("kind::"):]
-        elif tok == "block_scale":
-            block_scale = True
-        elif tok.startswith("scale_vec::"):
-            scale_vec = tok[len("scale_vec::"):]
+        elif (q := _scale_qualifier(tok)) is not None:
+            key, val = q
+            if key == "kind":
+                kind = val
+            elif key == "block_scale":
+                block_scale = True
+            else:
+                scale_vec = val
         elif tok in ("block16", "block32"):
             scale_vec = tok
         else:
