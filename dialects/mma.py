@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, UnitAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr, UnitAttr, i32
+from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -322,6 +323,18 @@ class SparseOp(AtomOp):
         " `:` type($a) `,` type($b) `,` type($c) `,` type($e) `->` type($d)"
     )
 
+    def __init__(self, shape: tuple[int, int, int], a: SSAValue, b: SSAValue, c: SSAValue, e: SSAValue,
+                 d_type: Attribute, *, selector: int = 0, ordered_metadata: bool = True, kind: str | None = None,
+                 satfinite: bool = False):
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "selector": IntegerAttr(selector, i32)}
+        if kind:
+            props["kind"] = StringAttr(kind)
+        if satfinite:
+            props["satfinite"] = UnitAttr()
+        if ordered_metadata:
+            props["ordered_metadata"] = UnitAttr()
+        super().__init__(operands=[a, b, c, e], result_types=[d_type], properties=props)
+
 
 @irdl_op_definition
 class BlockScaleOp(AtomOp):
@@ -349,6 +362,19 @@ class BlockScaleOp(AtomOp):
         " `:` type($a) `,` type($b) `,` type($c) `,` type($sfa) `,` type($sfb) `->` type($d)"
     )
 
+    def __init__(self, shape: tuple[int, int, int], kind: str, scale_vec: str, a: SSAValue, b: SSAValue,
+                 c: SSAValue, sfa: SSAValue, sfb: SSAValue, d_type: Attribute, *, e: SSAValue | None = None,
+                 selector: int | None = None, byte_id: int | None = None, thread_id_a: int | None = None,
+                 thread_id_b: int | None = None):
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": StringAttr(kind),
+                                       "scale_vec": StringAttr(scale_vec)}
+        for key, val in (("selector", selector), ("byte_id", byte_id), ("thread_id_a", thread_id_a),
+                         ("thread_id_b", thread_id_b)):
+            if val is not None:
+                props[key] = IntegerAttr(val, i32)
+        super().__init__(operands=[a, b, c, sfa, sfb, [e] if e is not None else []], result_types=[d_type],
+                         properties=props)
+
 
 @irdl_op_definition
 class WgmmaOp(AtomOp):
@@ -371,6 +397,19 @@ class WgmmaOp(AtomOp):
         "$shape $a `,` $b `,` $c (`metadata` `(` $e^ `:` type($e) `)`)? (`satfinite` $satfinite^)? attr-dict"
         " `:` type($a) `,` type($b) `,` type($c) `->` type($d)"
     )
+
+    def __init__(self, shape: tuple[int, int, int], a: SSAValue, b: SSAValue, c: SSAValue, d_type: Attribute, *,
+                 e: SSAValue | None = None, selector: int | None = None, scale_a: int | None = None,
+                 scale_b: int | None = None, satfinite: bool = False, bitop: str | None = None):
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape)}
+        for key, val in (("selector", selector), ("scale_a", scale_a), ("scale_b", scale_b)):
+            if val is not None:
+                props[key] = IntegerAttr(val, i32)
+        if satfinite:
+            props["satfinite"] = UnitAttr()
+        if bitop:
+            props["bitop"] = StringAttr(bitop)
+        super().__init__(operands=[a, b, c, [e] if e is not None else []], result_types=[d_type], properties=props)
 
 
 @irdl_op_definition
@@ -398,9 +437,136 @@ class Tcgen05MmaOp(AtomOp):
         " attr-dict `:` type($a) `,` type($b) `,` type($d)"
     )
 
+    def __init__(self, shape: tuple[int, int, int], kind: str, cta_group: int, a: SSAValue, b: SSAValue,
+                 d: SSAValue, *, e: SSAValue | None = None, sfa: SSAValue | None = None, sfb: SSAValue | None = None,
+                 scale_vec: str | None = None, scale_type: str | None = None):
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": StringAttr(kind),
+                                       "cta_group": IntegerAttr(cta_group, i32)}
+        for key, val in (("scale_vec", scale_vec), ("scale_type", scale_type)):
+            if val:
+                props[key] = StringAttr(val)
+        opt = lambda v: [v] if v is not None else []  # noqa: E731
+        super().__init__(operands=[a, b, d, opt(e), opt(sfa), opt(sfb)], properties=props)
+
+
+# -- kernel-level ops that feed atoms -------------------------------------------------------------
+#
+# A fragment moves between memory and registers by two layouts: its TV layout (thread, value) ->
+# tile index, and a memory layout (row, col) -> element offset of the tile, both CuTe layouts. The
+# tile is the operand as the catalogue sees it: A is M x K, B is N x K, C/D is M x N; its index is
+# row + ROWS * col, so the memory layout's shape must be (ROWS, COLS) of that tile.
+
+
+def _check_memory_layout(op_name: str, frag: FragmentType, layout: StringAttr) -> None:
+    try:
+        mem = parse_layout(layout.data)
+        tv = parse_layout(frag.layout.data)
+    except NotationError as err:
+        raise VerifyException(f"{op_name}: layout: {err}") from None
+    if mem.rank() != 2:
+        raise VerifyException(f"{op_name}: memory layout {mem} must have rank 2, (rows, cols) of the tile")
+    if mem.size() != tv.cosize():
+        raise VerifyException(
+            f"{op_name}: memory layout {mem} covers {mem.size()} elements; the fragment's TV layout {tv} "
+            f"indexes a tile of {tv.cosize()}")
+    from mmatom.lowering.fragment_access import FragmentAccessError, plan_access
+
+    try:
+        plan_access(frag, mem)
+    except FragmentAccessError as err:
+        raise VerifyException(f"{op_name}: {err}") from None
+
+
+@irdl_op_definition
+class LoadFragmentOp(IRDLOperation):
+    """Each thread loads its fragment values of a tile at `ptr + offset` (elements) placed by `layout`."""
+
+    name = "mma.load_fragment"
+    ptr = operand_def(LLVMPointerType)
+    offset = opt_operand_def(IntegerType)
+    layout = prop_def(StringAttr)
+    res = result_def(FragmentType)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$ptr (`[` $offset^ `]`)? `layout` `(` $layout `)` attr-dict `:` type($ptr) (`,` type($offset)^)?"
+        " `->` type($res)"
+    )
+
+    def __init__(self, ptr: SSAValue, layout: str, frag_type: FragmentType, offset: SSAValue | None = None):
+        super().__init__(operands=[ptr, [offset] if offset is not None else []], result_types=[frag_type],
+                         properties={"layout": StringAttr(layout)})
+
+    def verify_(self) -> None:
+        _check_memory_layout(self.name, self.res.type, self.layout)
+
+
+@irdl_op_definition
+class StoreFragmentOp(IRDLOperation):
+    """Each thread stores its fragment values to a tile at `ptr + offset` (elements) placed by `layout`."""
+
+    name = "mma.store_fragment"
+    value = operand_def(FragmentType)
+    ptr = operand_def(LLVMPointerType)
+    offset = opt_operand_def(IntegerType)
+    layout = prop_def(StringAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$value `,` $ptr (`[` $offset^ `]`)? `layout` `(` $layout `)` attr-dict `:` type($value) `,` type($ptr)"
+        " (`,` type($offset)^)?"
+    )
+
+    def __init__(self, value: SSAValue, ptr: SSAValue, layout: str, offset: SSAValue | None = None):
+        super().__init__(operands=[value, ptr, [offset] if offset is not None else []],
+                         properties={"layout": StringAttr(layout)})
+
+    def verify_(self) -> None:
+        _check_memory_layout(self.name, self.value.type, self.layout)
+
+
+FILLABLE = {"f32": "f32", "s32": "i32", "f64": "f64"}
+
+
+@irdl_op_definition
+class FillOp(IRDLOperation):
+    """Every value of a fragment set to one scalar (e.g. a zero accumulator)."""
+
+    name = "mma.fill"
+    value = operand_def()
+    res = result_def(FragmentType)
+    assembly_format = "$value attr-dict `:` type($value) `->` type($res)"
+
+    def __init__(self, value: SSAValue, frag_type: FragmentType):
+        super().__init__(operands=[value], result_types=[frag_type])
+
+    def verify_(self) -> None:
+        elem = self.res.type.elem.data
+        if elem not in FILLABLE:
+            raise VerifyException(
+                f"mma.fill: a {elem} fragment cannot be filled; fill takes {', '.join(FILLABLE)} fragments")
+        if str(self.value.type) != FILLABLE[elem]:
+            raise VerifyException(f"mma.fill: a {elem} fragment is filled from {FILLABLE[elem]}, not {self.value.type}")
+
+
+def fragment_type(atom, role: str) -> FragmentType:
+    """The fragment type of `role` (A, B, C, D, E, SFA, SFB) of a catalogue atom, canonical layout included."""
+    from mmatom.targets.catalogue.fragments import tv_layouts
+
+    layouts = tv_layouts(atom)
+    layout = layouts["C" if role == "D" else role]
+    if role in ("A", "B"):
+        elem = atom["a" if role == "A" else "b"]
+    elif role in ("C", "D"):
+        d_elem, c_elem = atom["acc"] if "acc" in atom.as_dict() else (atom["d"], atom["d"])
+        elem = d_elem if role == "D" else c_elem
+    elif role == "E":
+        elem = "u32"
+    else:
+        elem = atom["scale_type"]
+    return FragmentType(role, elem, str(layout))
+
 
 MMA = Dialect(
     "mma",
-    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, Tcgen05MmaOp],
+    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp],
     [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType],
 )

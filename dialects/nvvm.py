@@ -1,0 +1,283 @@
+"""The subset of upstream MLIR's NVVM dialect that mmatom emits, with upstream's op names and syntax.
+
+What we print here must parse in upstream MLIR (checked by tests/oracle against the torch-mlir wheel,
+LLVM 24.0.0git). Upstream spells these ops with an attribute dictionary:
+
+  %d = nvvm.mma.sync A[%a0, %a1] B[%b0] C[%c0, %c1, %c2, %c3]
+         {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>,
+          multiplicandAPtxType = #nvvm.mma_type<f16>, multiplicandBPtxType = #nvvm.mma_type<f16>,
+          shape = #nvvm.shape<m = 16, n = 8, k = 8>}
+         : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+  %d = nvvm.mma.sp.sync A[...] B[...] C[...] sparseMetadata[%e] selector[%sel] {orderedMetadata, ...} : ...
+  %t = nvvm.read.ptx.sreg.tid.x : i32
+  nvvm.barrier
+
+Register operand types follow upstream: f16 pairs as vector<2xf16>; bf16, tf32, integer, fp8 and b1
+fragments as i32; f32, s32 (i32) and f64 scalars.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import ClassVar
+
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr, UnitAttr, i32
+from xdsl.dialects.llvm import LLVMStructType
+from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_attr_definition,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.parser import AttrParser, Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+# -- attributes -----------------------------------------------------------------------------------
+
+
+class _WordAttr(ParametrizedAttribute):
+    """An upstream enum attribute written `#nvvm.<mnemonic><word>`."""
+
+    WORDS: ClassVar[tuple[str, ...]] = ()
+    value: StringAttr
+
+    def __init__(self, value: str):
+        super().__init__(StringAttr(value))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            word = parser.parse_identifier()
+            if word not in cls.WORDS:
+                parser.raise_error(f"'{word}' is not one of {', '.join(cls.WORDS)}", pos, parser.pos)
+        return (StringAttr(word),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.value.data}>")
+
+    def verify(self) -> None:
+        if self.value.data not in self.WORDS:
+            raise VerifyException(f"#{self.name}: '{self.value.data}' is not one of {', '.join(self.WORDS)}")
+
+
+@irdl_attr_definition
+class MMALayoutAttr(_WordAttr):
+    name = "nvvm.mma_layout"
+    WORDS: ClassVar[tuple[str, ...]] = ("row", "col")
+
+
+@irdl_attr_definition
+class MMATypeAttr(_WordAttr):
+    name = "nvvm.mma_type"
+    WORDS: ClassVar[tuple[str, ...]] = ("f16", "f32", "tf32", "bf16", "s8", "u8", "s32", "s4", "u4", "b1", "f64",
+             "e4m3", "e5m2", "e3m2", "e2m3", "e2m1")
+
+
+@irdl_attr_definition
+class MMAIntOverflowAttr(_WordAttr):
+    name = "nvvm.mma_int_overflow"
+    WORDS: ClassVar[tuple[str, ...]] = ("wrapped", "satfinite")
+
+
+@irdl_attr_definition
+class MMAB1OpAttr(_WordAttr):
+    name = "nvvm.mma_b1op"
+    WORDS: ClassVar[tuple[str, ...]] = ("none", "xor_popc", "and_popc")
+
+
+@irdl_attr_definition
+class MMAKindAttr(_WordAttr):
+    name = "nvvm.mma_kind"
+    WORDS: ClassVar[tuple[str, ...]] = ("f8f6f4",)
+
+
+@irdl_attr_definition
+class MMAShapeAttr(ParametrizedAttribute):
+    """`#nvvm.shape<m = 16, n = 8, k = 16>`."""
+
+    name = "nvvm.shape"
+    m: IntegerAttr
+    n: IntegerAttr
+    k: IntegerAttr
+
+    def __init__(self, m: int, n: int, k: int):
+        super().__init__(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32))
+
+    @property
+    def mnk(self) -> tuple[int, int, int]:
+        return (self.m.value.data, self.n.value.data, self.k.value.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        values = {}
+        with parser.in_angle_brackets():
+            for i, key in enumerate("mnk"):
+                if i:
+                    parser.parse_punctuation(",")
+                pos = parser.pos
+                got = parser.parse_identifier()
+                if got != key:
+                    parser.raise_error(f"expected '{key} = ...' in #nvvm.shape", pos, parser.pos)
+                parser.parse_punctuation("=")
+                values[key] = parser.parse_integer()
+        return tuple(IntegerAttr(values[k], i32) for k in "mnk")
+
+    def print_parameters(self, printer: Printer) -> None:
+        m, n, k = self.mnk
+        printer.print_string(f"<m = {m}, n = {n}, k = {k}>")
+
+
+# -- mma.sync / mma.sp.sync -------------------------------------------------------------------------
+
+
+def _parse_group(parser: Parser, label: str) -> list[SSAValue]:
+    parser.parse_characters(label)
+    return parser.parse_comma_separated_list(parser.Delimiter.SQUARE, parser.parse_unresolved_operand)
+
+
+def _print_group(printer: Printer, label: str, values: Sequence[SSAValue]) -> None:
+    printer.print_string(f" {label}[")
+    printer.print_list(values, printer.print_operand)
+    printer.print_string("]")
+
+
+class _MmaBase(IRDLOperation):
+    irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
+
+    shape = prop_def(MMAShapeAttr)
+    multiplicandAPtxType = opt_prop_def(MMATypeAttr)
+    multiplicandBPtxType = opt_prop_def(MMATypeAttr)
+    intOverflowBehavior = opt_prop_def(MMAIntOverflowAttr)
+    res = result_def(LLVMStructType)
+
+    GROUPS: ClassVar[tuple[tuple[str, str], ...]] = (("A", "operandA"), ("B", "operandB"), ("C", "operandC"))
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        groups = [_parse_group(parser, label) for label, _ in cls.GROUPS]
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        pos = parser.pos
+        in_types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        if len(in_types) != 3:
+            parser.raise_error(f"expected one type per A, B, C group, got {len(in_types)}", pos, parser.pos)
+        parser.parse_punctuation("->")
+        res_type = parser.parse_type()
+        # the type list names one type per A/B/C group; sparse metadata and selector are i32
+        typed = [parser.resolve_operands(g, [t] * len(g), parser.pos) for g, t in zip(groups[:3], in_types)]
+        typed += [parser.resolve_operands(g, [i32] * len(g), parser.pos) for g in groups[3:]]
+        prop_names = set(cls.get_irdl_definition().properties)
+        props = {k: v for k, v in attrs.items() if k in prop_names}
+        others = {k: v for k, v in attrs.items() if k not in prop_names}
+        operands = typed[:3] + [g[0] for g in typed[3:]]  # metadata and selector are single operands
+        return cls.build(operands=operands, result_types=[res_type], properties=props, attributes=others)
+
+    def print(self, printer: Printer) -> None:
+        for label, field in self.GROUPS:
+            vals = getattr(self, field)
+            _print_group(printer, label, vals if isinstance(vals, Sequence) else [vals])
+        attrs = dict(self.properties)
+        attrs.pop("operandSegmentSizes", None)
+        attrs.update(self.attributes)
+        printer.print_op_attributes(dict(sorted(attrs.items())))
+        printer.print_string(" : (")
+        printer.print_list([getattr(self, f)[0].type for _, f in self.GROUPS[:3]], printer.print_attribute)
+        printer.print_string(") -> ")
+        printer.print_attribute(self.res.type)
+
+    def verify_(self) -> None:
+        for label, field in self.GROUPS[:3]:
+            vals = getattr(self, field)
+            if not vals:
+                raise VerifyException(f"{self.name}: the {label} group is empty")
+            if len({v.type for v in vals}) != 1:
+                raise VerifyException(f"{self.name}: the {label} group mixes types")
+        c_type = self.operandC[0].type
+        if any(t != c_type for t in self.res.type.types.data):
+            raise VerifyException(f"{self.name}: result struct elements must all be {c_type}")
+
+
+@irdl_op_definition
+class MmaOp(_MmaBase):
+    """`nvvm.mma.sync`: a warp-level dense MMA on register fragments."""
+
+    name = "nvvm.mma.sync"
+    operandA = var_operand_def()
+    operandB = var_operand_def()
+    operandC = var_operand_def()
+    layoutA = prop_def(MMALayoutAttr)
+    layoutB = prop_def(MMALayoutAttr)
+    b1Op = opt_prop_def(MMAB1OpAttr)
+
+
+@irdl_op_definition
+class MmaSpOp(_MmaBase):
+    """`nvvm.mma.sp.sync`: sparse A (compressed) with 32-bit metadata and a sparsity selector."""
+
+    name = "nvvm.mma.sp.sync"
+    operandA = var_operand_def()
+    operandB = var_operand_def()
+    operandC = var_operand_def()
+    sparseMetadata = operand_def(IntegerType)
+    sparsitySelector = operand_def(IntegerType)
+    orderedMetadata = opt_prop_def(UnitAttr)
+    kind = opt_prop_def(MMAKindAttr)
+
+    GROUPS: ClassVar[tuple[tuple[str, str], ...]] = _MmaBase.GROUPS + (("sparseMetadata", "sparseMetadata"), ("selector", "sparsitySelector"))
+
+
+
+# -- special registers and barriers ---------------------------------------------------------------
+
+SPECIAL_REGISTERS = tuple(
+    [f"{r}.{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "xyz"] + ["laneid", "warpid"]
+)
+
+
+class SpecialRegisterOp(IRDLOperation):
+    """`nvvm.read.ptx.sreg.<reg> : i32`."""
+
+    res = result_def(IntegerType)
+    assembly_format = "attr-dict `:` type($res)"
+
+    def __init__(self):
+        super().__init__(result_types=[i32])
+
+    @property
+    def register(self) -> str:
+        """The PTX special register read, without the `%`."""
+        return self.name.removeprefix("nvvm.read.ptx.sreg.")
+
+
+def _sreg_class(reg: str) -> type[SpecialRegisterOp]:
+    cls_name = "Read" + "".join(p.capitalize() for p in re.split(r"[._]", reg)) + "Op"
+    cls = type(cls_name, (SpecialRegisterOp,), {"name": f"nvvm.read.ptx.sreg.{reg}", "__doc__": f"Reads %{reg}."})
+    return irdl_op_definition(cls)
+
+
+SREG_OPS: dict[str, type[SpecialRegisterOp]] = {reg: _sreg_class(reg) for reg in SPECIAL_REGISTERS}
+
+
+@irdl_op_definition
+class BarrierOp(IRDLOperation):
+    """`nvvm.barrier`: the CTA-wide barrier (bar.sync 0) in its operand-free form."""
+
+    name = "nvvm.barrier"
+    assembly_format = "attr-dict"
+
+
+NVVM = Dialect(
+    "nvvm",
+    [MmaOp, MmaSpOp, BarrierOp, *SREG_OPS.values()],
+    [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr],
+)

@@ -1,0 +1,115 @@
+"""How a thread reaches its fragment values in memory: the plan behind load/store_fragment.
+
+Given a fragment's TV layout ((thread, value) -> tile index) and a memory layout ((row, col) -> element
+offset), the element offset of value v of thread t is mem(tv(t, v)). For every layout we emit, this
+splits into a thread part and a value part, offset(t, v) = T(t) + V(v), with T itself a CuTe layout
+over the thread mode (so T(t) is a sum of (t / divisor % extent) * stride terms). The plan checks
+that split for every (t, v) instead of assuming it.
+
+Registers: a 32-bit register holds 32 / bits values (64-bit for f64). When its values are consecutive
+in memory it moves with one access of the register's width; otherwise each value moves on its own
+(8- and 16-bit elements only: sub-byte values must be contiguous within their register).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mmatom.layout import Layout, parse_layout
+from mmatom.layout.int_tuple import flatten, prefix_product
+from mmatom.targets.catalogue.elements import BITS
+
+
+class FragmentAccessError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class ThreadTerm:
+    divisor: int
+    extent: int
+    stride: int  # elements
+
+
+@dataclass(frozen=True)
+class RegisterAccess:
+    index: int  # register number in the fragment
+    offsets: tuple[int, ...]  # value part V(v) of each of its values, in elements
+    contiguous: bool  # one access of the register's width
+
+
+@dataclass(frozen=True)
+class AccessPlan:
+    threads: int  # threads the TV layout spans (8: an SM70 quad pair, 32: a warp, 128: a warpgroup)
+    thread_terms: tuple[ThreadTerm, ...]
+    registers: tuple[RegisterAccess, ...]
+    bits: int  # element width
+    values_per_register: int
+
+
+def values_per_register(elem: str) -> int:
+    bits = BITS[elem]
+    return 1 if bits >= 32 else 32 // bits
+
+
+def plan_access(frag, mem: Layout | str) -> AccessPlan:
+    """The access plan of a fragment type (anything with .elem and .layout) through `mem`."""
+    mem = parse_layout(mem) if isinstance(mem, str) else mem
+    tv = parse_layout(frag.layout.data)
+    elem = frag.elem.data
+    bits = BITS[elem]
+    per_reg = values_per_register(elem)
+    thr, val = tv[0], tv[1]
+    n_thr, n_val = thr.size(), val.size()
+
+    def offset(t: int, v: int) -> int:
+        return mem(_colex(tv((t, v)), mem))
+
+    base = offset(0, 0)
+    value_part = [offset(0, v) - base for v in range(n_val)]
+    shape = flatten(thr.shape) if isinstance(thr.shape, tuple) else (thr.shape,)
+    divisors = flatten(prefix_product(thr.shape)) if isinstance(thr.shape, tuple) else (1,)
+    terms = []
+    for extent, divisor in zip(shape, divisors):
+        if extent == 1:
+            continue
+        stride = offset(divisor, 0) - base
+        if stride:
+            terms.append(ThreadTerm(divisor, extent, stride))
+
+    def thread_part(t: int) -> int:
+        return sum((t // term.divisor % term.extent) * term.stride for term in terms)
+
+    for t in range(n_thr):
+        for v in range(n_val):
+            if offset(t, v) != base + thread_part(t) + value_part[v]:
+                raise FragmentAccessError(
+                    f"memory layout {mem} does not split into thread and value offsets for TV layout {tv} "
+                    f"(thread {t}, value {v})")
+    if base:
+        raise FragmentAccessError(f"memory layout {mem} does not start the tile at offset 0")
+    if n_val % per_reg:
+        raise FragmentAccessError(f"{n_val} {elem} values do not fill whole registers of {per_reg}")
+    regs = []
+    for r in range(n_val // per_reg):
+        offs = tuple(value_part[r * per_reg:(r + 1) * per_reg])
+        contiguous = all(o == offs[0] + i for i, o in enumerate(offs))
+        if per_reg > 1 and not contiguous and bits < 8:
+            raise FragmentAccessError(
+                f"register {r} of the {elem} fragment holds values at element offsets {list(offs)}; "
+                f"{bits}-bit values must be contiguous in memory within a register (use a layout whose "
+                f"register values are consecutive)")
+        if contiguous and per_reg > 1:
+            if offs[0] % per_reg or any(term.stride % per_reg for term in terms):
+                contiguous = False  # not aligned to the register width: move values one by one
+                if bits < 8:
+                    raise FragmentAccessError(
+                        f"register {r} of the {elem} fragment is not aligned to 32 bits in memory layout {mem}")
+        regs.append(RegisterAccess(r, offs, contiguous))
+    return AccessPlan(n_thr, tuple(terms), tuple(regs), bits, per_reg)
+
+
+def _colex(index: int, mem: Layout) -> tuple[int, int]:
+    """Tile index row + ROWS * col -> (row, col) for a memory layout of shape (ROWS, COLS)."""
+    rows = mem[0].size()
+    return index % rows, index // rows

@@ -1,0 +1,86 @@
+"""Register-tier atoms (SM70/75 mma.sync, SM80 dense and sparse, SM89 fp8, SM90 f64) -> nvvm.
+
+`mma.sync` becomes `nvvm.mma.sync` and `mma.sp` becomes `nvvm.mma.sp.sync`, with upstream's attribute
+names; the D registers come back out of the result struct with llvm.extractvalue. Upstream has no
+attribute for the f64 rounding qualifier (.rn/.rz/.rm/.rp): we carry it as the discardable attribute
+`mma.rounding`, which upstream MLIR parses and ignores.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import DenseArrayBase, StringAttr, UnitAttr, i64
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mmatom.dialects import mma, nvvm
+from mmatom.dialects.atom_rules import atom_values
+
+from .fragments import as_fragment, fragment_registers
+from .ir_builder import OpList
+
+B1_OPS = {"xor": "xor_popc", "and": "and_popc"}
+ROUNDING_ATTR = "mma.rounding"
+
+
+def _common_props(values: dict) -> dict:
+    m, n, k = values["shape"]
+    props = {
+        "shape": nvvm.MMAShapeAttr(m, n, k),
+        "multiplicandAPtxType": nvvm.MMATypeAttr(values["a"]),
+        "multiplicandBPtxType": nvvm.MMATypeAttr(values["b"]),
+    }
+    if values.get("satfinite"):
+        props["intOverflowBehavior"] = nvvm.MMAIntOverflowAttr("satfinite")
+    return props
+
+
+def _unpack_result(ops: OpList, struct, d_type) -> list:
+    return [ops.add(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), struct, t))
+            for i, t in enumerate(struct.type.types.data)]
+
+
+class LowerSync(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.SyncOp, rewriter: PatternRewriter) -> None:
+        _, values, _ = atom_values(op)
+        a, b, c = (fragment_registers(v, op) for v in (op.a, op.b, op.c))
+        props = _common_props(values)
+        la, lb = values["layout"]
+        props["layoutA"], props["layoutB"] = nvvm.MMALayoutAttr(la), nvvm.MMALayoutAttr(lb)
+        if values.get("bitop"):
+            props["b1Op"] = nvvm.MMAB1OpAttr(B1_OPS[values["bitop"]])
+        attrs = {ROUNDING_ATTR: StringAttr(values["rounding"])} if values.get("rounding") else {}
+        ops = OpList()
+        struct_t = llvm.LLVMStructType.from_type_list([c[0].type] * _d_registers(op, c))
+        struct = ops.add(nvvm.MmaOp.build(operands=[a, b, c], result_types=[struct_t], properties=props,
+                                          attributes=attrs))
+        d = as_fragment(ops, _unpack_result(ops, struct, c[0].type), op.d.type)
+        rewriter.replace_op(op, ops.ops, [d])
+
+
+class LowerSparse(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.SparseOp, rewriter: PatternRewriter) -> None:
+        _, values, _ = atom_values(op)
+        a, b, c, e = (fragment_registers(v, op) for v in (op.a, op.b, op.c, op.e))
+        props = _common_props(values)
+        if values["sparse_mode"] == "sp::ordered_metadata":
+            props["orderedMetadata"] = UnitAttr()
+        if values.get("kind"):
+            props["kind"] = nvvm.MMAKindAttr(values["kind"])
+        ops = OpList()
+        selector = ops.add(arith.ConstantOp.from_int_and_width(values["selector"] or 0, 32))
+        struct_t = llvm.LLVMStructType.from_type_list([c[0].type] * _d_registers(op, c))
+        struct = ops.add(nvvm.MmaSpOp.build(operands=[a, b, c, e[0], selector], result_types=[struct_t],
+                                            properties=props))
+        d = as_fragment(ops, _unpack_result(ops, struct, c[0].type), op.d.type)
+        rewriter.replace_op(op, ops.ops, [d])
+
+
+def _d_registers(op, c_regs) -> int:
+    from .registers import register_count
+
+    return register_count(op.d.type)
+
+
+MMA_SYNC_PATTERNS = (LowerSync(), LowerSparse())
