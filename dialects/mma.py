@@ -463,6 +463,8 @@ def _check_memory_layout(op_name: str, frag: FragmentType, layout: StringAttr) -
         tv = parse_layout(frag.layout.data)
     except NotationError as err:
         raise VerifyException(f"{op_name}: layout: {err}") from None
+    if tv.rank() != 2:
+        raise VerifyException(f"{op_name}: fragment layout {tv} must have rank 2, (threads, values)")
     if mem.rank() != 2:
         raise VerifyException(f"{op_name}: memory layout {mem} must have rank 2, (rows, cols) of the tile")
     if mem.size() != tv.cosize():

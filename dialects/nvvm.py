@@ -202,9 +202,8 @@ class _MmaBase(IRDLOperation):
                 raise VerifyException(f"{self.name}: the {label} group is empty")
             if len({v.type for v in vals}) != 1:
                 raise VerifyException(f"{self.name}: the {label} group mixes types")
-        c_type = self.operandC[0].type
-        if any(t != c_type for t in self.res.type.types.data):
-            raise VerifyException(f"{self.name}: result struct elements must all be {c_type}")
+        if len(set(self.res.type.types.data)) != 1:
+            raise VerifyException(f"{self.name}: result struct elements must share one type")
 
 
 @irdl_op_definition

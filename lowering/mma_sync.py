@@ -17,6 +17,7 @@ from mmatom.dialects.atom_rules import atom_values
 
 from .fragments import as_fragment, fragment_registers
 from .ir_builder import OpList
+from .registers import register_count, register_type
 
 B1_OPS = {"xor": "xor_popc", "and": "and_popc"}
 ROUNDING_ATTR = "mma.rounding"
@@ -34,7 +35,7 @@ def _common_props(values: dict) -> dict:
     return props
 
 
-def _unpack_result(ops: OpList, struct, d_type) -> list:
+def _unpack_result(ops: OpList, struct) -> list:
     return [ops.add(llvm.ExtractValueOp(DenseArrayBase.from_list(i64, [i]), struct, t))
             for i, t in enumerate(struct.type.types.data)]
 
@@ -51,10 +52,10 @@ class LowerSync(RewritePattern):
             props["b1Op"] = nvvm.MMAB1OpAttr(B1_OPS[values["bitop"]])
         attrs = {ROUNDING_ATTR: StringAttr(values["rounding"])} if values.get("rounding") else {}
         ops = OpList()
-        struct_t = llvm.LLVMStructType.from_type_list([c[0].type] * _d_registers(op, c))
+        struct_t = _result_struct(op)
         struct = ops.add(nvvm.MmaOp.build(operands=[a, b, c], result_types=[struct_t], properties=props,
                                           attributes=attrs))
-        d = as_fragment(ops, _unpack_result(ops, struct, c[0].type), op.d.type)
+        d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
         rewriter.replace_op(op, ops.ops, [d])
 
 
@@ -70,17 +71,17 @@ class LowerSparse(RewritePattern):
             props["kind"] = nvvm.MMAKindAttr(values["kind"])
         ops = OpList()
         selector = ops.add(arith.ConstantOp.from_int_and_width(values["selector"] or 0, 32))
-        struct_t = llvm.LLVMStructType.from_type_list([c[0].type] * _d_registers(op, c))
+        struct_t = _result_struct(op)
         struct = ops.add(nvvm.MmaSpOp.build(operands=[a, b, c, e[0], selector], result_types=[struct_t],
                                             properties=props))
-        d = as_fragment(ops, _unpack_result(ops, struct, c[0].type), op.d.type)
+        d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
         rewriter.replace_op(op, ops.ops, [d])
 
 
-def _d_registers(op, c_regs) -> int:
-    from .registers import register_count
-
-    return register_count(op.d.type)
+def _result_struct(op) -> llvm.LLVMStructType:
+    """D's registers as upstream's result struct (D may differ from C: m8n8k4 f32.f16.f16.f16)."""
+    d = op.d.type
+    return llvm.LLVMStructType.from_type_list([register_type(d.elem.data)] * register_count(d))
 
 
 MMA_SYNC_PATTERNS = (LowerSync(), LowerSparse())

@@ -9,6 +9,7 @@ BITS = {
     "e3m2": 6, "e2m3": 6, "e2m1": 4,
     "s4": 4, "u4": 4, "b1": 1,
     "ue8m0": 8, "ue4m3": 8,
+    "b32": 32,  # an opaque 32-bit word: sparse metadata
 }
 
 FP8 = ("e4m3", "e5m2")

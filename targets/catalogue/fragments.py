@@ -15,6 +15,7 @@ so a layout that disagrees with its rule cannot be constructed.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Callable
 
 from mmatom.layout import Layout, parse_layout
@@ -152,6 +153,8 @@ def tv_layouts(atom: Atom) -> dict[str, Layout]:
             out = {"A": _a_m8(k, pa), "B": _b_n8(n, k, pb), "C": _c_m8n8()}
         else:
             out = {"A": _a_m16n8(m, ka, pa), "B": _b_n8(n, k, pb), "C": _c_m16n8()}
+        if sparse:
+            out["E"] = Layout((32, 1), (1, 0))  # one 32-bit metadata word per lane; see sparse_metadata for its bits
         if fam == "mma.block_scale":
             chunks = {"1X": 1, "2X": 2, "4X": 4}[atom["scale_vec"]]
             # CuTe SFALayout / SFBLayout (reference section 4): the stride-0 lane bits are the lanes
@@ -181,6 +184,61 @@ def tv_layouts(atom: Atom) -> dict[str, Layout]:
     raise FragmentError(f"no TV layouts for family {fam}")
 
 
+@dataclass(frozen=True)
+class MetadataField:
+    """One 4-bit field of a lane's metadata word and the chunk of sparse A it selects within."""
+
+    lane: int
+    nibble: int  # bits [4*nibble + 3 : 4*nibble] of the lane's word
+    row: int
+    col: int  # first (dense, logical-K) column of the chunk
+    width: int  # dense columns in the chunk: 4 (2:4), 2 (1:2, tf32) or 8 (4:8 pair-wise, 4-bit types)
+
+
+def sparse_metadata(atom: Atom) -> list[MetadataField]:
+    """Which lane and nibble of the metadata operand governs each chunk of A, for the atom's selector
+    (reference ptx-fragments.md section 2.3; the ISA's sparse metadata figures). Lanes outside the
+    selector's set do not contribute (their words are ignored by the hardware)."""
+    m, n, k = atom["shape"]
+    a = atom["a"]
+    bits = container_bits(a, atom.get("kind"))
+    f = atom.get("selector") or 0
+    width = {16: 4, 32: 2, 8: 4, 4: 8}[bits]
+    out = []
+    for lane in range(32):
+        g, q = lane // 4, lane % 4
+        for c in range(8):  # every form uses all 8 nibbles of each contributing lane
+            place = _metadata_place(a, bits, k, f, g, q, c)
+            if place is not None:
+                out.append(MetadataField(lane, c, place[0], place[1], width))
+    covered = sorted((fld.row, fld.col) for fld in out)
+    if covered != sorted((r, col) for r in range(m) for col in range(0, k, width)):
+        raise FragmentError(f"sparse metadata fields of {atom} do not cover every chunk of A exactly once")
+    return out
+
+
+def _metadata_place(a: str, bits: int, k: int, f: int, g: int, q: int, c: int) -> tuple[int, int] | None:
+    if bits == 16 and k == 16 or bits == 32 and k == 8:  # one lane per quad: q == f
+        if q != f:
+            return None
+        step = 4 if bits == 16 else 2
+        return g + 8 * (c >> 2), step * (c & 3)
+    if bits == 16 and k == 32 or bits == 32 and k == 16:  # a pair: q = 2f + h
+        if q >> 1 != f:
+            return None
+        h = q & 1
+        half, step = (16, 4) if bits == 16 else (8, 2)
+        return g + 8 * (c >> 2), half * h + step * (c & 3)
+    if bits == 8 and k == 32 or bits == 4 and k == 64:  # pair, one row per lane
+        if q >> 1 != f:
+            return None
+        h = q & 1
+        return g + 8 * h, (4 if bits == 8 else 8) * c
+    if bits == 8 and k == 64 or bits == 4 and k == 128:  # all four lanes
+        return g + 8 * (q & 1), (32 if bits == 8 else 64) * (q >> 1) + (4 if bits == 8 else 8) * c
+    raise FragmentError(f"no sparse metadata rule for {a} with K={k}")
+
+
 def threads(atom: Atom) -> int:
     return {"wgmma": 128, "tcgen05.mma": 1}.get(atom.family, 32)
 
@@ -201,4 +259,4 @@ def operand_extent(atom: Atom, role: str) -> tuple[int, int]:
     return m, n
 
 
-__all__ = ["FragmentError", "operand_extent", "threads", "tv_layouts", "crd2idx", "idx2crd"]
+__all__ = ["FragmentError", "MetadataField", "sparse_metadata", "operand_extent", "threads", "tv_layouts", "crd2idx", "idx2crd"]

@@ -1,0 +1,152 @@
+"""Conformance: every atom of a family, as a generated single-atom kernel, assembled by ptxas for every
+target the catalogue claims and, on a GPU, run and checked against a float64 reference.
+
+Families: `register` (this session: SM70..SM90 mma.sync / mma.sp). `wgmma`, `tcgen05` and `sm120`
+are issues 4 and 5.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mmatom.targets.catalogue import Atom
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str  # kernel symbol
+    label: str  # PTX spelling (+ selector)
+    atom: Atom
+    targets: tuple[str, ...]  # targets the catalogue claims
+
+
+@dataclass
+class Outcome:
+    case: Case
+    passed: bool
+    detail: str
+    error: float | None = None
+
+
+@dataclass
+class Report:
+    family: str
+    mode: str  # "assemble" or "run"
+    outcomes: list[Outcome] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def failed(self) -> list[Outcome]:
+        return [o for o in self.outcomes if not o.passed]
+
+    def lines(self) -> list[str]:
+        out = [f"{'PASS' if o.passed else 'FAIL'}  {o.case.label}  {o.detail}" for o in self.outcomes]
+        out.append(f"{len(self.outcomes) - len(self.failed)} passed, {len(self.failed)} failed")
+        return out
+
+
+FAMILIES = ("register",)
+
+
+def family_module(name: str):
+    if name == "register":
+        from . import register
+
+        return register
+    raise KeyError(f"unknown conformance family '{name}'; known: {', '.join(FAMILIES)} "
+                   f"(wgmma, tcgen05 and sm120 are not built yet)")
+
+
+def _lowered_functions(fam, cases: list[Case]):
+    """name -> (PTX function text, atoms): each kernel lowered once at its first claimed target."""
+    from mmatom.targets.compiler import lower
+    from mmatom.targets.ptx_emitter import PTXEmitter
+
+    out = {}
+    by_target: dict[str, list[Case]] = {}
+    for c in cases:
+        by_target.setdefault(c.targets[0], []).append(c)
+    for target, group in by_target.items():
+        module = lower(fam.build_module(group, target))
+        for name, text, atoms in PTXEmitter(module).functions():
+            out[name] = (text, atoms)
+    return out
+
+
+def assemble(family: str, progress: Callable[[str], None] | None = None) -> Report:
+    """ptxas every case for every target the catalogue claims (one PTX module per target)."""
+    from mmatom.targets import ptxas
+    from mmatom.targets.catalogue import resolve
+    from mmatom.targets.chips import ALL_TARGET_NAMES, chip
+    from mmatom.targets.ptx_emitter import ptx_header
+
+    start = time.perf_counter()
+    fam = family_module(family)
+    cases = fam.cases()
+    functions = _lowered_functions(fam, cases)
+    failures: dict[str, list[str]] = {}
+    for target in ALL_TARGET_NAMES:
+        group = [c for c in cases if target in c.targets]
+        if not group:
+            continue
+        version = max([chip(target).min_ptx_version] + [resolve(a, target).min_version for c in group
+                                                        for a in functions[c.name][1]])
+        text = ptx_header(target, version)
+        starts = []
+        for c in group:
+            starts.append((text.count("\n") + 1, c))
+            text += functions[c.name][0] + "\n"
+        result = ptxas.assemble(text, target)
+        for line in result.error_lines:
+            owner = max((s for s in starts if s[0] <= line), key=lambda s: s[0], default=None)
+            if owner:
+                failures.setdefault(owner[1].name, []).append(f"{target}: line {line}")
+        if not result.ok and not result.error_lines:
+            for c in group:
+                failures.setdefault(c.name, []).append(f"{target}: {result.log.strip()[:200]}")
+        if progress:
+            progress(f"{target}: {len(group)} kernels, {'ok' if result.ok else 'errors'}")
+    report = Report(family, "assemble")
+    for c in cases:
+        errs = failures.get(c.name)
+        report.outcomes.append(Outcome(c, not errs, "; ".join(errs) if errs else f"{len(c.targets)} targets"))
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def run(family: str, seed: int | None = None, progress: Callable[[str], None] | None = None) -> Report:
+    """Run every case the GPU's chip supports, with fresh random inputs, and check it."""
+    from mmatom.targets import runtime
+    from mmatom.targets.chips import chip
+    from mmatom.targets.ptx_emitter import ptx_header
+    from mmatom.targets.catalogue import resolve
+
+    start = time.perf_counter()
+    fam = family_module(family)
+    dev = runtime.device()
+    target = dev.chip
+    cases = [c for c in fam.cases() if target in c.targets]
+    functions = _lowered_functions(fam, cases)
+    version = max([chip(target).min_ptx_version] + [resolve(a, target).min_version for c in cases
+                                                    for a in functions[c.name][1]])
+    ptx = ptx_header(target, version) + "\n".join(functions[c.name][0] for c in cases)
+    module = runtime.Module(ptx, label=f"conformance-{family}")
+    rng = np.random.default_rng(seed)
+    report = Report(family, "run")
+    for c in cases:
+        inputs = fam.make_inputs(c, rng)
+        try:
+            params = [runtime.Param("ptr")] * len(inputs.arrays)
+            runtime.launch(module, c.name, params, inputs.arrays, grid=(1,), block=(32,))
+            ok, err, note = fam.check(c, inputs, inputs.arrays[3])
+            report.outcomes.append(Outcome(c, ok, f"max error {err:.2e} ({note})", err))
+        except runtime.CudaError as exc:
+            report.outcomes.append(Outcome(c, False, str(exc)))
+        if progress and len(report.outcomes) % 50 == 0:
+            progress(f"{len(report.outcomes)}/{len(cases)} run")
+    report.seconds = time.perf_counter() - start
+    return report

@@ -1,0 +1,113 @@
+"""Element formats as numpy sees them: draw representable values, encode them to the bits the tensor
+cores read, and decode bits back to float64 for references.
+
+fp8 follows the OCP FP8 definitions the PTX ISA uses: e4m3 (bias 7, no infinities, S.1111.111 is NaN,
+max 448) and e5m2 (bias 15, IEEE-like infinities and NaNs, max 57344). Decoding is exact (a 256-entry
+table built from the definition); tests check it against the formats' stated extremes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .catalogue.elements import BITS
+
+INTEGER = {"s8": (-128, 127), "u8": (0, 255), "s4": (-8, 7), "u4": (0, 15), "b1": (0, 1),
+           "s32": (-(2 ** 31), 2 ** 31 - 1)}
+
+
+def _fp8_table(exp_bits: int, man_bits: int, bias: int, ieee_specials: bool) -> np.ndarray:
+    out = np.empty(256, dtype=np.float64)
+    for code in range(256):
+        sign = -1.0 if code & 0x80 else 1.0
+        e = (code >> man_bits) & ((1 << exp_bits) - 1)
+        m = code & ((1 << man_bits) - 1)
+        if ieee_specials and e == (1 << exp_bits) - 1:
+            out[code] = sign * np.inf if m == 0 else np.nan
+        elif not ieee_specials and e == (1 << exp_bits) - 1 and m == (1 << man_bits) - 1:
+            out[code] = np.nan
+        elif e == 0:
+            out[code] = sign * m * 2.0 ** (1 - bias - man_bits)
+        else:
+            out[code] = sign * (1 + m / (1 << man_bits)) * 2.0 ** (e - bias)
+    return out
+
+
+E4M3 = _fp8_table(4, 3, 7, ieee_specials=False)
+E5M2 = _fp8_table(5, 2, 15, ieee_specials=True)
+FP8_TABLES = {"e4m3": E4M3, "e5m2": E5M2}
+
+
+def decode(elem: str, bits: np.ndarray) -> np.ndarray:
+    """Stored element bits (as produced by `draw`) -> float64 values."""
+    if elem in FP8_TABLES:
+        return FP8_TABLES[elem][bits.astype(np.uint8)]
+    if elem == "f16":
+        return bits.astype(np.uint16).view(np.float16).astype(np.float64)
+    if elem == "bf16":
+        return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+    if elem in ("tf32", "f32"):
+        return bits.astype(np.uint32).view(np.float32).astype(np.float64)
+    if elem == "f64":
+        return bits.astype(np.uint64).view(np.float64)
+    if elem in INTEGER:
+        lo, _ = INTEGER[elem]
+        b = BITS[elem]
+        v = bits.astype(np.int64) & ((1 << b) - 1)
+        return np.where((lo < 0) & (v >= (1 << (b - 1))), v - (1 << b), v).astype(np.float64)
+    raise KeyError(elem)
+
+
+def draw(elem: str, shape: tuple[int, ...], rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    """Random representable values of `elem`, as their stored bits (uint arrays), never NaN or inf."""
+    if elem in FP8_TABLES:
+        table = FP8_TABLES[elem]
+        codes = np.flatnonzero(np.isfinite(table) & (np.abs(table) <= 16))  # moderate magnitudes
+        return rng.choice(codes, size=shape).astype(np.uint8)
+    if elem in INTEGER:
+        lo, hi = INTEGER[elem]
+        if elem == "s32":
+            lo, hi = -1000, 1000
+        return (rng.integers(lo, hi + 1, size=shape) & ((1 << BITS[elem]) - 1)).astype(np.uint64)
+    x = rng.standard_normal(shape) * scale
+    if elem == "f16":
+        return x.astype(np.float16).view(np.uint16)
+    if elem == "bf16":
+        u = x.astype(np.float32).view(np.uint32)
+        return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)  # round to nearest even
+    if elem == "tf32":
+        u = x.astype(np.float32).view(np.uint32)
+        return ((u + 0xFFF + ((u >> 13) & 1)) & ~np.uint32(0x1FFF)).astype(np.uint32)
+    if elem == "f32":
+        return x.astype(np.float32).view(np.uint32)
+    if elem == "f64":
+        return x.view(np.uint64)
+    raise KeyError(elem)
+
+
+def pack(elem: str, flat_bits: np.ndarray) -> bytes:
+    """Elements (stored bits, in memory order) -> the bytes in memory; sub-byte elements fill each byte
+    from its low bits up (element i of a 32-bit register sits at bits [b*i, b*(i+1)))."""
+    b = BITS[elem]
+    if b >= 8:
+        dtype = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[b]
+        return flat_bits.astype(dtype).tobytes()
+    per_byte = 8 // b
+    v = flat_bits.astype(np.uint8).reshape(-1, per_byte) & ((1 << b) - 1)
+    shifts = (np.arange(per_byte) * b).astype(np.uint8)
+    return np.bitwise_or.reduce(v << shifts, axis=1).astype(np.uint8).tobytes()
+
+
+def unpack(elem: str, data: bytes, count: int) -> np.ndarray:
+    b = BITS[elem]
+    if b >= 8:
+        dtype = {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[b]
+        return np.frombuffer(data, dtype=dtype)[:count].astype(np.uint64)
+    per_byte = 8 // b
+    raw = np.frombuffer(data, dtype=np.uint8)
+    shifts = (np.arange(per_byte) * b).astype(np.uint8)
+    return ((raw[:, None] >> shifts) & ((1 << b) - 1)).reshape(-1)[:count].astype(np.uint64)
+
+
+def storage_dtype(elem: str):
+    return {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[max(8, BITS[elem])]

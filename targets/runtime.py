@@ -1,0 +1,247 @@
+"""Run PTX on the GPU through cuda-python (cuda.bindings.driver).
+
+PTX -> cubin by the driver's JIT linker (cuLinkCreate/AddData/Complete): it ships with every driver, so a
+GPU machine needs nothing else, and it always knows the chip it runs on. nvJitLink would be one more
+wheel of the same compiler for no gain here. Cubins are cached on disk under
+$MMATOM_CACHE_DIR (default ~/.cache/mmatom/cubin), keyed by SHA-256 of (PTX text, chip, driver
+version); writes go to a temporary file in the same directory and are renamed into place, so
+concurrent processes never read a partial cubin.
+
+Arguments: torch/cupy device tensors (anything with `__cuda_array_interface__`, or torch's
+`data_ptr()`), numpy arrays (copied to the device before the launch and back after it), Python ints
+and floats for scalar parameters. CUDA errors become `CudaError`, naming the kernel and the call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+
+
+class CudaError(RuntimeError):
+    pass
+
+
+class NoDriverError(CudaError):
+    pass
+
+
+def _driver():
+    try:
+        from cuda.bindings import driver
+    except ImportError as err:
+        raise NoDriverError("cuda-python (cuda.bindings) is not installed; PTX is available without it") from err
+    return driver
+
+
+def _check(result, what: str, kernel: str = "") -> Any:
+    drv = _driver()
+    err, *rest = result if isinstance(result, tuple) else (result,)
+    if err != drv.CUresult.CUDA_SUCCESS:
+        _, name = drv.cuGetErrorName(err)
+        _, text = drv.cuGetErrorString(err)
+        where = f"kernel '{kernel}': " if kernel else ""
+        raise CudaError(f"{where}{what} failed: {name.decode() if name else err} "
+                        f"({text.decode() if text else 'no description'})")
+    if not rest:
+        return None
+    return rest[0] if len(rest) == 1 else tuple(rest)
+
+
+@dataclass
+class Device:
+    """The primary context of one GPU (shared with torch and cupy)."""
+
+    ordinal: int = 0
+    handle: Any = None
+    context: Any = None
+    chip: str = ""
+    driver_version: int = 0
+
+    @classmethod
+    def open(cls, ordinal: int = 0) -> "Device":
+        drv = _driver()
+        try:
+            init = drv.cuInit(0)
+        except Exception as err:  # no libcuda.so
+            raise NoDriverError(f"no CUDA driver on this machine ({err}); compile to PTX only") from None
+        if init[0] != drv.CUresult.CUDA_SUCCESS:
+            raise NoDriverError(f"no usable CUDA driver (cuInit: {init[0]}); compile to PTX only")
+        dev = _check(drv.cuDeviceGet(ordinal), "cuDeviceGet")
+        ctx = _check(drv.cuDevicePrimaryCtxRetain(dev), "cuDevicePrimaryCtxRetain")
+        _check(drv.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+        attr = drv.CUdevice_attribute
+        major = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "attr")
+        minor = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "attr")
+        version = _check(drv.cuDriverGetVersion(), "cuDriverGetVersion")
+        return cls(ordinal, dev, ctx, f"sm_{major}{minor}", version)
+
+    def name(self) -> str:
+        drv = _driver()
+        raw = _check(drv.cuDeviceGetName(256, self.handle), "cuDeviceGetName")
+        return raw.split(b"\0", 1)[0].decode()
+
+
+_DEVICE: Device | None = None
+
+
+def device() -> Device:
+    global _DEVICE
+    if _DEVICE is None:
+        _DEVICE = Device.open()
+    else:
+        _check(_driver().cuCtxSetCurrent(_DEVICE.context), "cuCtxSetCurrent")
+    return _DEVICE
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("MMATOM_CACHE_DIR", Path.home() / ".cache" / "mmatom" / "cubin"))
+
+
+def cache_key(ptx: str, chip: str, toolchain: str) -> str:
+    return hashlib.sha256(f"{chip}\0{toolchain}\0{ptx}".encode()).hexdigest()
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def jit_cubin(ptx: str, label: str) -> bytes:
+    """PTX -> cubin with the driver's JIT linker, for the current context's device."""
+    drv = _driver()
+    log_size = 1 << 14
+    opts = [drv.CUjit_option.CU_JIT_INFO_LOG_BUFFER, drv.CUjit_option.CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+            drv.CUjit_option.CU_JIT_ERROR_LOG_BUFFER, drv.CUjit_option.CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES]
+    info_buf = np.zeros(log_size, dtype=np.uint8)
+    err_buf = np.zeros(log_size, dtype=np.uint8)
+    vals = [info_buf.ctypes.data, log_size, err_buf.ctypes.data, log_size]
+    state = _check(drv.cuLinkCreate(len(opts), opts, vals), "cuLinkCreate", label)
+    try:
+        data = ptx.encode() + b"\0"
+        res = drv.cuLinkAddData(state, drv.CUjitInputType.CU_JIT_INPUT_PTX, data, len(data), b"mmatom.ptx", 0, [], [])
+        if res[0] != drv.CUresult.CUDA_SUCCESS:
+            log = bytes(err_buf).split(b"\0", 1)[0].decode(errors="replace")
+            raise CudaError(f"kernel '{label}': the driver JIT rejected the PTX: {log.strip()}")
+        cubin_ptr, size = _check(drv.cuLinkComplete(state), "cuLinkComplete", label)
+        return ctypes.string_at(int(cubin_ptr), size)
+    finally:
+        drv.cuLinkDestroy(state)
+
+
+def load_cubin(ptx: str, label: str) -> tuple[bytes, bool]:
+    """(cubin, from_cache) for the current device, through the on-disk cache."""
+    dev = device()
+    path = cache_dir() / f"{cache_key(ptx, dev.chip, f'driver-{dev.driver_version}')}.cubin"
+    if path.exists():
+        return path.read_bytes(), True
+    cubin = jit_cubin(ptx, label)
+    _atomic_write(path, cubin)
+    return cubin, False
+
+
+@dataclass
+class Module:
+    """A PTX module loaded on the GPU."""
+
+    ptx: str
+    label: str = "module"
+    _module: Any = None
+    _functions: dict[str, Any] = field(default_factory=dict)
+    from_cache: bool = False
+
+    def function(self, name: str):
+        drv = _driver()
+        if self._module is None:
+            cubin, self.from_cache = load_cubin(self.ptx, self.label)
+            self._module = _check(drv.cuModuleLoadData(cubin), "cuModuleLoadData", self.label)
+        if name not in self._functions:
+            self._functions[name] = _check(drv.cuModuleGetFunction(self._module, name.encode()),
+                                           "cuModuleGetFunction", name)
+        return self._functions[name]
+
+
+@dataclass(frozen=True)
+class Param:
+    kind: str  # "ptr", "u32", "u64", "f32", "f64"
+
+
+_SCALAR = {"u32": ctypes.c_uint32, "u64": ctypes.c_uint64, "f32": ctypes.c_float, "f64": ctypes.c_double}
+
+
+class _DeviceBuffer:
+    """A numpy array's device copy for one launch."""
+
+    def __init__(self, host: np.ndarray, kernel: str):
+        drv = _driver()
+        self.host, self.kernel = host, kernel
+        self.nbytes = max(1, host.nbytes)
+        self.ptr = _check(drv.cuMemAlloc(self.nbytes), "cuMemAlloc", kernel)
+        if host.nbytes:
+            _check(drv.cuMemcpyHtoD(self.ptr, np.ascontiguousarray(host).ctypes.data, host.nbytes), "cuMemcpyHtoD",
+                   kernel)
+
+    def copy_back(self) -> None:
+        drv = _driver()
+        if self.host.nbytes and self.host.flags.writeable:
+            _check(drv.cuMemcpyDtoH(self.host.ctypes.data, self.ptr, self.host.nbytes), "cuMemcpyDtoH", self.kernel)
+
+    def free(self) -> None:
+        _driver().cuMemFree(self.ptr)
+
+
+def _device_pointer(arg: Any) -> int | None:
+    iface = getattr(arg, "__cuda_array_interface__", None)
+    if iface is not None:
+        return int(iface["data"][0])
+    if hasattr(arg, "data_ptr") and getattr(arg, "is_cuda", False):
+        return int(arg.data_ptr())
+    return None
+
+
+def launch(module: Module, name: str, params: Sequence[Param], args: Sequence[Any],
+           grid: tuple[int, ...] = (1,), block: tuple[int, ...] = (32,), shared_bytes: int = 0) -> None:
+    drv = _driver()
+    if len(args) != len(params):
+        raise TypeError(f"kernel '{name}' takes {len(params)} arguments, got {len(args)}")
+    func = module.function(name)
+    holders, buffers = [], []
+    try:
+        for i, (p, a) in enumerate(zip(params, args)):
+            if p.kind == "ptr":
+                ptr = _device_pointer(a)
+                if ptr is None:
+                    if not isinstance(a, np.ndarray):
+                        raise TypeError(f"kernel '{name}' argument {i}: expected a device array or numpy array, "
+                                        f"got {type(a).__name__}")
+                    buf = _DeviceBuffer(a, name)
+                    buffers.append(buf)
+                    ptr = int(buf.ptr)
+                holders.append(ctypes.c_uint64(ptr))
+            else:
+                holders.append(_SCALAR[p.kind](a))
+        arg_ptrs = (ctypes.c_void_p * len(holders))(*[ctypes.addressof(h) for h in holders])
+        g = tuple(grid) + (1,) * (3 - len(grid))
+        b = tuple(block) + (1,) * (3 - len(block))
+        _check(drv.cuLaunchKernel(func, *g, *b, shared_bytes, 0, ctypes.addressof(arg_ptrs), 0), "cuLaunchKernel",
+               name)
+        _check(drv.cuCtxSynchronize(), "cuCtxSynchronize (the kernel faulted)", name)
+        for buf in buffers:
+            buf.copy_back()
+    finally:
+        for buf in buffers:
+            buf.free()
