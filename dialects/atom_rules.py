@@ -157,7 +157,7 @@ def _check_layouts(label: str, atom: Atom, types: dict[str, Attribute]) -> None:
     canonical = tv_layouts(atom)
     for role, t in types.items():
         if isinstance(t, d.FragmentType):
-            want = canonical.get("C" if role == "D" else role)
+            want = canonical.get(role, canonical["C"] if role == "D" else None)
             if want is None:
                 continue
             try:

@@ -554,7 +554,7 @@ def fragment_type(atom, role: str) -> FragmentType:
     from mmatom.targets.catalogue.fragments import tv_layouts
 
     layouts = tv_layouts(atom)
-    layout = layouts["C" if role == "D" else role]
+    layout = layouts.get(role) or layouts["C" if role == "D" else role]
     if role in ("A", "B"):
         elem = atom["a" if role == "A" else "b"]
     elif role in ("C", "D"):

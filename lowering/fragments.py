@@ -108,7 +108,7 @@ class LowerLoadFragment(RewritePattern):
             regs.append(ops.bitcast(word, reg_t))
         assert len(regs) == register_count(frag)
         result = as_fragment(ops, regs, frag)
-        rewriter.replace_op(op, ops.ops, [result])
+        rewriter.replace(op, ops.ops, [result])
 
 
 class LowerStoreFragment(RewritePattern):
@@ -130,7 +130,7 @@ class LowerStoreFragment(RewritePattern):
                 part = ops.add(arith.ShRUIOp(word, ops.const(i * plan.bits))) if i else word
                 narrow = ops.add(arith.TruncIOp(part, _narrow_type(plan.bits)))
                 ops.store(narrow, ops.byte_pointer(op.ptr, _bytes(ops, ops.addi(base, o), plan.bits)))
-        rewriter.replace_op(op, ops.ops, [])
+        rewriter.replace(op, ops.ops, [])
 
 
 class LowerFill(RewritePattern):
@@ -139,7 +139,7 @@ class LowerFill(RewritePattern):
         frag = op.res.type
         regs = [op.value] * register_count(frag)
         ops = OpList()
-        rewriter.replace_op(op, ops.ops + [UnrealizedConversionCastOp.get(regs, [frag])])
+        rewriter.replace(op, ops.ops + [UnrealizedConversionCastOp.get(regs, [frag])])
 
 
 FRAGMENT_PATTERNS = (LowerLoadFragment(), LowerStoreFragment(), LowerFill())

@@ -56,7 +56,7 @@ class LowerSync(RewritePattern):
         struct = ops.add(nvvm.MmaOp.build(operands=[a, b, c], result_types=[struct_t], properties=props,
                                           attributes=attrs))
         d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
-        rewriter.replace_op(op, ops.ops, [d])
+        rewriter.replace(op, ops.ops, [d])
 
 
 class LowerSparse(RewritePattern):
@@ -75,7 +75,7 @@ class LowerSparse(RewritePattern):
         struct = ops.add(nvvm.MmaSpOp.build(operands=[a, b, c, e[0], selector], result_types=[struct_t],
                                             properties=props))
         d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
-        rewriter.replace_op(op, ops.ops, [d])
+        rewriter.replace(op, ops.ops, [d])
 
 
 def _result_struct(op) -> llvm.LLVMStructType:

@@ -1,4 +1,4 @@
-"""Registers mmatom's dialects and passes with xDSL, so plain `xdsl-opt` loads them too."""
+"""Registers mmatom's dialects, passes and targets with xDSL, so plain `xdsl-opt` loads them too."""
 
 from xdsl.universe import Universe
 
@@ -9,4 +9,26 @@ def _mma():
     return MMA
 
 
-MMATOM_UNIVERSE = Universe(all_dialects={"mma": _mma})
+def _nvvm():
+    from mmatom.dialects.nvvm import NVVM
+
+    return NVVM
+
+
+def _lower_mma_to_nvvm():
+    from mmatom.lowering.pipeline import LowerMmaToNvvm
+
+    return LowerMmaToNvvm
+
+
+def _ptx():
+    from mmatom.targets.ptx_emitter import PTXTarget
+
+    return PTXTarget
+
+
+MMATOM_UNIVERSE = Universe(
+    all_dialects={"mma": _mma, "nvvm": _nvvm},
+    all_passes={"lower-mma-to-nvvm": _lower_mma_to_nvvm},
+    all_targets={"ptx": _ptx},
+)

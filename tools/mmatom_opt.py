@@ -22,7 +22,7 @@ from xdsl.parser import Parser
 from xdsl.passes import PassPipeline
 from xdsl.printer import Printer
 from xdsl.universe import Universe
-from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.exceptions import DiagnosticException, ParseError, VerifyException
 
 
 @dataclass(frozen=True)
@@ -104,6 +104,8 @@ def build_arg_parser(passes: list[str]) -> argparse.ArgumentParser:
     p.add_argument("--verify-diagnostics", action="store_true",
                    help="check errors against '// expected-error {{...}}' comments")
     p.add_argument("--print-op-generic", action="store_true")
+    p.add_argument("-t", "--target", default="mlir", choices=["mlir", "ptx"],
+                   help="output: mlir (default) or ptx (an nvvm-level module, e.g. after -p lower-mma-to-nvvm)")
     return p
 
 
@@ -159,17 +161,29 @@ def _process(ctx: Context, chunk: str, name: str, offset: int, pipeline, args) -
     diags = verify_located(module)
     if diags:
         return diags, None
-    if pipeline is not None:
-        try:
+    try:
+        if pipeline is not None:
             pipeline.apply(ctx, module)
-        except VerifyException as err:
-            return [Diagnostic(0, 0, str(err).splitlines()[0])], None
-        diags = verify_located(module)
-        if diags:
-            return diags, None
+            diags = verify_located(module)
+            if diags:
+                return diags, None
+        if args.target == "ptx":
+            from mmatom.targets.ptx_emitter import emit_ptx
+
+            return [], emit_ptx(module)
+    except DiagnosticException as err:  # lowering and emission errors carry the op they are about
+        line, col = _location(getattr(err, "op", None))
+        return [Diagnostic(line, col, str(err).splitlines()[0])], None
     out = StringIO()
     Printer(stream=out, print_generic_format=args.print_op_generic).print_op(module)
     return [], out.getvalue() + "\n"
+
+
+def _location(op) -> tuple[int, int]:
+    loc = getattr(op, "location", None)
+    if isinstance(loc, FileLineColLoc):
+        return loc.line.data, loc.column.data
+    return 0, 0
 
 
 def _match_expected(name: str, expected: list[Diagnostic], got: list[Diagnostic]) -> bool:

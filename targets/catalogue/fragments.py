@@ -134,7 +134,8 @@ SM70_QUADPAIR = {
 
 
 def tv_layouts(atom: Atom) -> dict[str, Layout]:
-    """TV layouts of A, B and C/D (and scale factors for block-scaled mma.sync) for one atom."""
+    """TV layouts of A, B and C (and sparse metadata E, scale factors SFA/SFB where they exist) for one
+    atom. D has C's layout unless a "D" entry says otherwise (SM70 m8n8k4 with f32 D and f16 C)."""
     fam = atom.family
     if fam in ("mma", "mma.sp", "mma.block_scale"):
         m, n, k = atom["shape"]
@@ -144,10 +145,12 @@ def tv_layouts(atom: Atom) -> dict[str, Layout]:
         pa, pb = _packing(atom["a"], kind), _packing(atom["b"], kind)
         if (m, n, k) == (8, 8, 4) and atom["a"] == "f16":
             la, lb = atom["layout"]
+            # D and C may differ (f32.f16.f16.f16): each has the quad-pair layout of its own type
             return {
                 "A": parse_layout(SM70_QUADPAIR[("A", la)]),
                 "B": parse_layout(SM70_QUADPAIR[("B", lb)]),
                 "C": parse_layout(SM70_QUADPAIR[("C", atom["acc"][1])]),
+                "D": parse_layout(SM70_QUADPAIR[("C", atom["acc"][0])]),
             }
         if m == 8:
             out = {"A": _a_m8(k, pa), "B": _b_n8(n, k, pb), "C": _c_m8n8()}

@@ -234,7 +234,7 @@ def error_bound(atom: Atom) -> float:
     if d == "s32":
         return 0.0
     if d == "f64":
-        return 2.0 ** -50
+        return atom["shape"][2] * 2.0 ** -52  # K sequential roundings, directed modes (.rz/.rm/.rp) included
     if d == "f16":
         return 2.0 ** -9
     if a in ("e4m3", "e5m2"):

@@ -108,7 +108,7 @@ def test_every_fragment_layout_is_a_bijection_onto_its_tile():
             assert layout.size() == layout.cosize(), (f.spelling, role, str(layout))
             values = layout.size() // 32
             spec = ops[role]
-            elem = {"A": f.atom["a"], "B": f.atom["b"], "C": f.atom["acc"][1]}[role]
+            elem = {"A": f.atom["a"], "B": f.atom["b"], "C": f.atom["acc"][1], "E": "b32"}[role]
             per_reg = 1 if elem == "f64" else 32 // container_bits(elem, f.atom.get("kind"))
             assert spec.regs == max(1, values // per_reg), (f.spelling, role, values, spec.regs)
 
