@@ -19,6 +19,7 @@ from .fragments import as_fragment, fragment_registers
 from .ir_builder import OpList
 from .registers import register_count, register_type
 
+INTEGER_MULTIPLICANDS = ("s8", "u8", "s4", "u4")
 B1_OPS = {"xor": "xor_popc", "and": "and_popc"}
 ROUNDING_ATTR = "mma.rounding"
 
@@ -30,8 +31,8 @@ def _common_props(values: dict) -> dict:
         "multiplicandAPtxType": nvvm.MMATypeAttr(values["a"]),
         "multiplicandBPtxType": nvvm.MMATypeAttr(values["b"]),
     }
-    if values.get("satfinite"):
-        props["intOverflowBehavior"] = nvvm.MMAIntOverflowAttr("satfinite")
+    if values["a"] in INTEGER_MULTIPLICANDS:  # upstream requires the attribute on every integer form
+        props["intOverflowBehavior"] = nvvm.MMAIntOverflowAttr("satfinite" if values.get("satfinite") else "wrapped")
     return props
 
 

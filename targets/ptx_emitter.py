@@ -152,6 +152,9 @@ class PTXEmitter:
     def _function(self, func: llvm.FuncOp) -> str:
         fn = _Function(func.sym_name.data)
         is_kernel = "nvvm.kernel" in func.attributes
+        if is_kernel and func.linkage.linkage.data != "external":
+            raise PTXEmissionError(func, f"kernel @{fn.name} has {func.linkage.linkage.data} linkage; a kernel entry "
+                                         f"must be external (as upstream NVPTX requires)")
         block = func.body.block
         params = []
         for i, arg in enumerate(block.args):

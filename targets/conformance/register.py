@@ -125,7 +125,8 @@ def build_kernel(case: Case) -> llvm.FuncOp:
                         rounding=atom.get("rounding"))
     ops += [op, mma.StoreFragmentOp(op.d, ptrs["D"], str(mem["C"]), offsets.get("D")), llvm.ReturnOp.create()]
     block.add_ops(ops)
-    func = llvm.FuncOp(case.name, llvm.LLVMFunctionType([GLOBAL] * len(roles)), body=Region(block))
+    func = llvm.FuncOp(case.name, llvm.LLVMFunctionType([GLOBAL] * len(roles)), llvm.LinkageAttr("external"),
+                       body=Region(block))
     func.attributes["nvvm.kernel"] = UnitAttr()
     return func
 
