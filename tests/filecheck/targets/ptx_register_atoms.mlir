@@ -11,7 +11,7 @@
 // CHECK: .reg .b64 	%rd<45>;
 // CHECK: mma.sp::ordered_metadata.sync.aligned.m16n8k32.row.col.f32.f16.f16.f32 {%f5, %f6, %f7, %f8}, {%r14, %r18, %r22, %r26}, {%r40, %r44, %r48, %r52}, {%f1, %f2, %f3, %f4}, %r78, 1;
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
-  llvm.func internal @k133(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>, %4: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  llvm.func @k133(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>, %4: !llvm.ptr<1>) attributes {nvvm.kernel} {
     %5 = mma.load_fragment %0 layout("(16,16):(16,1)") : !llvm.ptr<1> -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
     %6 = mma.load_fragment %1 layout("(8,32):(32,1)") : !llvm.ptr<1> -> !mma.frag<B, f16, "((4,8),(2,4)):((16,1),(8,64))">
     %7 = mma.load_fragment %2 layout("(16,8):(8,1)") : !llvm.ptr<1> -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
@@ -32,7 +32,7 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // CHECK: .reg .b64 	%rd<41>;
 // CHECK: mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16 {%f1, %f2, %f3, %f4, %f5, %f6, %f7, %f8}, {%r27, %r30}, {%r46, %r49}, {%r65, %r68, %r71, %r75};
 builtin.module attributes {mma.target = #mma.target<sm_70>} {
-  llvm.func internal @k6(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  llvm.func @k6(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>) attributes {nvvm.kernel} {
     %4 = nvvm.read.ptx.sreg.laneid : i32
     %5 = arith.constant 2 : i32
     %6 = arith.constant 3 : i32
@@ -62,7 +62,7 @@ builtin.module attributes {mma.target = #mma.target<sm_70>} {
 // CHECK: .reg .b64 	%rd<37>;
 // CHECK: mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 {%r61, %r62, %r63, %r64}, {%r12, %r15, %r18, %r21}, {%r33, %r36}, {%r49, %r52, %r56, %r60};
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
-  llvm.func internal @k51(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  llvm.func @k51(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>) attributes {nvvm.kernel} {
     %4 = mma.load_fragment %0 layout("(16,32):(32,1)") : !llvm.ptr<1> -> !mma.frag<A, s8, "((4,8),(4,2,2)):((64,1),(16,8,256))">
     %5 = mma.load_fragment %1 layout("(8,32):(32,1)") : !llvm.ptr<1> -> !mma.frag<B, s8, "((4,8),(4,2)):((32,1),(8,128))">
     %6 = mma.load_fragment %2 layout("(16,8):(8,1)") : !llvm.ptr<1> -> !mma.frag<C, s32, "((4,8),(2,2)):((32,1),(16,8))">
@@ -81,7 +81,7 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // CHECK: .reg .b64 	%rd<37>;
 // CHECK: mma.sync.aligned.m16n8k256.row.col.s32.b1.b1.s32.xor.popc {%r69, %r70, %r71, %r72}, {%r14, %r18, %r22, %r26}, {%r40, %r44}, {%r57, %r60, %r64, %r68};
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
-  llvm.func internal @k77(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  llvm.func @k77(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>) attributes {nvvm.kernel} {
     %4 = mma.load_fragment %0 layout("(16,256):(256,1)") : !llvm.ptr<1> -> !mma.frag<A, b1, "((4,8),(32,2,2)):((512,1),(16,8,2048))">
     %5 = mma.load_fragment %1 layout("(8,256):(256,1)") : !llvm.ptr<1> -> !mma.frag<B, b1, "((4,8),(32,2)):((256,1),(8,1024))">
     %6 = mma.load_fragment %2 layout("(16,8):(8,1)") : !llvm.ptr<1> -> !mma.frag<C, s32, "((4,8),(2,2)):((32,1),(16,8))">
@@ -100,7 +100,7 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // CHECK: .reg .b64 	%rd<29>;
 // CHECK: mma.sync.aligned.m16n8k32.row.col.f16.e4m3.e5m2.f16 {%r54, %r55}, {%r12, %r15, %r18, %r21}, {%r33, %r36}, {%r49, %r53};
 builtin.module attributes {mma.target = #mma.target<sm_89>} {
-  llvm.func internal @k84(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  llvm.func @k84(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>) attributes {nvvm.kernel} {
     %4 = mma.load_fragment %0 layout("(16,32):(32,1)") : !llvm.ptr<1> -> !mma.frag<A, e4m3, "((4,8),(4,2,2)):((64,1),(16,8,256))">
     %5 = mma.load_fragment %1 layout("(8,32):(32,1)") : !llvm.ptr<1> -> !mma.frag<B, e5m2, "((4,8),(4,2)):((32,1),(8,128))">
     %6 = mma.load_fragment %2 layout("(16,8):(8,1)") : !llvm.ptr<1> -> !mma.frag<C, f16, "((4,8),(2,2)):((32,1),(16,8))">
@@ -120,7 +120,7 @@ builtin.module attributes {mma.target = #mma.target<sm_89>} {
 // CHECK: .reg .f64 	%fd<21>;
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64.rn {%fd17, %fd18, %fd19, %fd20}, {%fd1, %fd2, %fd3, %fd4, %fd5, %fd6, %fd7, %fd8}, {%fd9, %fd10, %fd11, %fd12}, {%fd13, %fd14, %fd15, %fd16};
 builtin.module attributes {mma.target = #mma.target<sm_90>} {
-  llvm.func internal @k107(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  llvm.func @k107(%0: !llvm.ptr<1>, %1: !llvm.ptr<1>, %2: !llvm.ptr<1>, %3: !llvm.ptr<1>) attributes {nvvm.kernel} {
     %4 = mma.load_fragment %0 layout("(16,16):(16,1)") : !llvm.ptr<1> -> !mma.frag<A, f64, "((4,8),(2,4)):((16,1),(8,64))">
     %5 = mma.load_fragment %1 layout("(8,16):(16,1)") : !llvm.ptr<1> -> !mma.frag<B, f64, "((4,8),4):((8,1),32)">
     %6 = mma.load_fragment %2 layout("(16,8):(8,1)") : !llvm.ptr<1> -> !mma.frag<C, f64, "((4,8),(2,2)):((32,1),(16,8))">
