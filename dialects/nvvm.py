@@ -152,6 +152,8 @@ def _print_group(printer: Printer, label: str, values: Sequence[SSAValue]) -> No
 
 
 class _MmaBase(IRDLOperation):
+    # Each subclass declares operandA/B/C itself: xDSL orders a subclass's own operands before
+    # inherited ones, and the operand order must be upstream's (A, B, C, then metadata, selector).
     irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
 
     shape = prop_def(MMAShapeAttr)

@@ -138,8 +138,7 @@ class LowerFill(RewritePattern):
     def match_and_rewrite(self, op: mma.FillOp, rewriter: PatternRewriter) -> None:
         frag = op.res.type
         regs = [op.value] * register_count(frag)
-        ops = OpList()
-        rewriter.replace(op, ops.ops + [UnrealizedConversionCastOp.get(regs, [frag])])
+        rewriter.replace(op, [UnrealizedConversionCastOp.get(regs, [frag])])
 
 
 FRAGMENT_PATTERNS = (LowerLoadFragment(), LowerStoreFragment(), LowerFill())

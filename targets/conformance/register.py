@@ -20,7 +20,7 @@ from xdsl.ir import Block, Region
 
 from mmatom.dialects import mma, nvvm
 from mmatom.layout import Layout
-from mmatom.targets.catalogue import Atom, family, resolve, spelled_forms
+from mmatom.targets.catalogue import Atom, family, spelled_forms
 from mmatom.targets.catalogue.fragments import sparse_metadata, tv_layouts
 from mmatom.targets.numerics import decode, draw, pack, unpack
 
@@ -256,6 +256,3 @@ def check(case: Case, inputs: Inputs, d_image: np.ndarray) -> tuple[bool, float,
     bound = error_bound(atom)
     return err <= bound, err, f"bound {bound:.1e}" if bound else "exact"
 
-
-def resolved_targets(case: Case) -> tuple[str, ...]:
-    return tuple(t for t in case.targets if resolve(case.atom, t))

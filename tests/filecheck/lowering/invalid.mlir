@@ -47,3 +47,22 @@ builtin.module {
     llvm.return
   }
 }
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  // expected-error@+1 {{kernel @local has internal linkage; a kernel entry must be external}}
+  llvm.func internal @local(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {
+    llvm.return
+  }
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  llvm.func @rank(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {
+    // expected-error@+1 {{mma.load_fragment: memory layout 128:1 must have rank 2, (rows, cols) of the tile}}
+    %c = mma.load_fragment %p layout("128:1") : !llvm.ptr<1> -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+    llvm.return
+  }
+}
