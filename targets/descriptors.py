@@ -35,7 +35,9 @@ def swizzle_of(mode: str) -> Swizzle:
     if width == 0:
         return Swizzle(0, 4, 3)
     if mode == "128b_base32b":
-        return Swizzle(2, 5, 2)  # 32-byte atoms permuted within the 128-byte row
+        # 32-byte chunks XOR-ed with the row index mod 4: CUTLASS SWIZZLE_128B_BASE32B = Swizzle<2,5,2>
+        # (cute/arch/mma_sm100_desc.hpp, on byte addresses like the other modes).
+        return Swizzle(2, 5, 2)
     return Swizzle({32: 1, 64: 2, 128: 3}[width], 4, 3)
 
 
@@ -68,6 +70,9 @@ def canonical_layout(op: SmemOperand, lbo: int, sbo: int) -> ComposedLayout:
     """The canonical layout for `op` with LBO/SBO in bytes (element offsets inside)."""
     to_e = lambda nbytes: nbytes * 8 // op.elem_bits  # noqa: E731
     t, r, k = op.t, op.rows, op.k
+    if op.swizzle == "128b_base32b" and op.major == "k":
+        # Neither the ISA's canonical-layout tables nor CUTLASS (Layout_MN_SW128_32B_Atom only) give a K-major atom.
+        raise DescriptorError("swizzle 128b_base32b has only an MN-major canonical layout; K-major is not defined")
     if op.major == "k":
         if op.swizzle == "none":
             if k % t or r % 8:
@@ -88,8 +93,17 @@ def canonical_layout(op: SmemOperand, lbo: int, sbo: int) -> ComposedLayout:
             w = op.width_elems()
             if r % w and r > w:
                 raise DescriptorError(f"{r} rows are not a multiple of the {op.swizzle} width ({w} elements)")
-            layout = Layout(((min(w, r), max(1, r // w)), (8, k // 8)), ((1, to_e(lbo)), (w, to_e(sbo))))
+            group = _k_rows_per_atom(op)
+            if k % group and k > group:
+                raise DescriptorError(f"K={k} is not a multiple of the {op.swizzle} atom's {group} rows")
+            layout = Layout(((min(w, r), max(1, r // w)), (group, max(1, k // group))),
+                            ((1, to_e(lbo)), (w, to_e(sbo))))
     return ComposedLayout(swizzle_of(op.swizzle), 0, layout)
+
+
+def _k_rows_per_atom(op: SmemOperand) -> int:
+    """K rows in one MN-major swizzle atom: 8 (the XOR pattern's period), 4 for 128b_base32b (Swizzle<2,5,2>)."""
+    return 4 if op.swizzle == "128b_base32b" else 8
 
 
 def _byte_addresses(layout: ComposedLayout | Layout, op: SmemOperand) -> list[int]:
@@ -122,8 +136,9 @@ def derive_offsets(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[in
         lbo = at(0, 8) - base if op.k > 8 else 16
     else:
         w = op.width_elems()
+        group = _k_rows_per_atom(op)
         lbo = at(w, 0) - base if op.rows > w else 16
-        sbo = at(0, 8) - base if op.k > 8 else 0
+        sbo = at(0, group) - base if op.k > group else 0
     return lbo, sbo
 
 

@@ -110,6 +110,8 @@ def describe_int_set(label: str, values: Iterable[int]) -> str:
         step = vals[1] - vals[0]
         if vals[0] == step and all(b - a == step for a, b in zip(vals, vals[1:])):
             return f"{label} must be a multiple of {step} in [{vals[0]}, {vals[-1]}]"
+    if len(vals) == 1:
+        return f"{label} must be {vals[0]}"
     return f"{label} must be one of {compress_ints(vals)}"
 
 

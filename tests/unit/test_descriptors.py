@@ -5,7 +5,7 @@ import pytest
 from mmatom.layout import parse_any_layout
 from mmatom.targets.descriptors import (
     DescriptorError, DescriptorFields, SmemOperand, canonical_layout, check_layout, decode_sm100, decode_sm90,
-    encode_sm100, encode_sm90, make_descriptor,
+    encode_sm100, encode_sm90, make_descriptor, swizzle_of,
 )
 
 
@@ -85,3 +85,24 @@ def test_aliasing_layout_is_an_error():
     op = SmemOperand(64, 16, 16, "k", "none")
     with pytest.raises(DescriptorError, match="overlap"):
         check_layout(canonical_layout(op, 128, 128), op)
+
+
+def test_base32b_is_32_byte_chunks_xored_with_the_row_mod_4():
+    # SM100 "128-Byte with 32B atomic" swizzle: within a 128-byte row r, 32-byte chunk c moves to c ^ (r % 4)
+    sw = swizzle_of("128b_base32b")
+    for addr in range(0, 4096, 4):
+        row, chunk, inside = addr // 128, (addr % 128) // 32, addr % 32
+        assert sw(addr) == row * 128 + (chunk ^ (row % 4)) * 32 + inside
+
+
+def test_base32b_mn_major_layout_groups_four_k_rows_per_atom():
+    op = SmemOperand(64, 8, 32, "mn", "128b_base32b")  # tf32 A of an M=64 K=8 tile
+    layout = canonical_layout(op, lbo=1024, sbo=512)
+    assert str(layout.layout) == "((32,2),(4,2)):((1,256),(32,128))"
+    assert check_layout(layout, op) == (1024, 512)
+    assert make_descriptor(layout, op, 0x4000, arch="sm100") >> 61 == 1
+
+
+def test_base32b_has_no_k_major_form():
+    with pytest.raises(DescriptorError, match="only an MN-major canonical layout"):
+        canonical_layout(SmemOperand(64, 8, 32, "k", "128b_base32b"), 16, 1024)

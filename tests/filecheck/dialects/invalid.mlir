@@ -158,3 +158,87 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: target sm_90a does not support tcgen05.mma.cta_group::1.kind::f16; it needs one of sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f}}
   mma.tcgen05 <m128n256k16> "f16" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">, !mma.tmem<f32, 128x256>
 }
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x128>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: M=64 is not legal for cta_group::2 kind::f16; M must be one of 128, 256}}
+  mma.tcgen05 <m64n128k16> "f16" cta_group(2 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x128>
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "((8,3),(8,2)):((8,128),(1,64))">
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x24>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: N=24 is not legal for cta_group::2 kind::f16; N must be a multiple of 16 in [16, 256]}}
+  mma.tcgen05 <m128n24k16> "f16" cta_group(2 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,3),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x24>
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, s8, k, none, "((8,16),(16,2)):((16,256),(1,128))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, s8, k, none, "((8,5),(16,2)):((16,256),(1,128))">
+  %t = "test.op"() : () -> !mma.tmem<s32, 128x40>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: N=40 is not legal for cta_group::1 kind::i8; N must be one of 8..32 step 8, 48..256 step 16}}
+  mma.tcgen05 <m128n40k32> "i8" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, s8, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, s8, k, none, "((8,5),(16,2)):((16,256),(1,128))">, !mma.tmem<s32, 128x40>
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, e2m1, k, none, "((8,16),(32,2)):((32,512),(1,256))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, e2m1, k, none, "((8,16),(32,2)):((32,512),(1,256))">
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x128>
+  %sfa = "test.op"() : () -> !mma.tmem<ue4m3, 128x4>
+  %sfb = "test.op"() : () -> !mma.tmem<ue4m3, 128x4>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: scale type=ue4m3 is not legal for cta_group::1 kind::mxf4 2X; legal scale type: ue8m0}}
+  mma.tcgen05 <m128n128k64> "mxf4" cta_group(1 : i32) %sa, %sb, %t scales(%sfa, %sfb : !mma.tmem<ue4m3, 128x4>, !mma.tmem<ue4m3, 128x4>) {scale_vec = "2X"} : !mma.smem_desc<A, e2m1, k, none, "((8,16),(32,2)):((32,512),(1,256))">, !mma.smem_desc<B, e2m1, k, none, "((8,16),(32,2)):((32,512),(1,256))">, !mma.tmem<f32, 128x128>
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, e4m3, k, none, "((8,8),(16,2)):((16,256),(1,128))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x128>
+  %sfa = "test.op"() : () -> !mma.tmem<ue8m0, 128x4>
+  %sfb = "test.op"() : () -> !mma.tmem<ue8m0, 128x4>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: M=64 is not legal for cta_group::1 kind::mxf8f6f4 1X; M must be 128}}
+  mma.tcgen05 <m64n128k32> "mxf8f6f4" cta_group(1 : i32) %sa, %sb, %t scales(%sfa, %sfb : !mma.tmem<ue8m0, 128x4>, !mma.tmem<ue8m0, 128x4>) {scale_vec = "1X"} : !mma.smem_desc<A, e4m3, k, none, "((8,8),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.tmem<f32, 128x128>
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100f>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, s8, k, none, "((8,16),(16,2)):((16,256),(1,128))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, s8, k, none, "((8,4),(16,2)):((16,256),(1,128))">
+  %t = "test.op"() : () -> !mma.tmem<s32, 128x32>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: target sm_100f does not support tcgen05.mma.cta_group::1.kind::i8; it needs one of sm_100a, sm_110a}}
+  mma.tcgen05 <m128n32k32> "i8" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, s8, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, s8, k, none, "((8,4),(16,2)):((16,256),(1,128))">, !mma.tmem<s32, 128x32>
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x64>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: operand D is a TMEM tile of 64 columns; N=128 needs 128}}
+  mma.tcgen05 <m128n128k16> "f16" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, tf32, k, sw128_base32b, "Sw<2,5,2> o 0 o ((8,16),8):((32,256),1)">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x128>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: operand A: swizzle 128b_base32b has only an MN-major canonical layout; K-major is not defined}}
+  mma.tcgen05 <m128n128k8> "tf32" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, tf32, k, sw128_base32b, "Sw<2,5,2> o 0 o ((8,16),8):((32,256),1)">, !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">, !mma.tmem<f32, 128x128>
+}

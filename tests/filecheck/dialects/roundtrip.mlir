@@ -44,4 +44,10 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
     mma.tcgen05 <m128n256k16> "f16" cta_group(1 : i32) %a, %b, %d : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),16):((64,512),1)">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,32),16):((64,512),1)">, !mma.tmem<f32, 128x256>
     func.return
   }
+  // 128B swizzle with 32-byte atoms (Swizzle<2,5,2>): MN-major, four K rows per atom
+  func.func @umma_base32b(%a: !mma.smem_desc<A, tf32, mn, sw128_base32b, "Sw<2,5,2> o 0 o ((32,4),(4,2)):((1,256),(32,128))">, %b: !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">, %d: !mma.tmem<f32, 128x128>) {
+    // CHECK: mma.tcgen05 <m128n128k8> "tf32" cta_group(1 : i32) %{{.*}}, %{{.*}}, %{{.*}} : !mma.smem_desc<A, tf32, mn, sw128_base32b, "Sw<2,5,2> o 0 o ((32,4),(4,2)):((1,256),(32,128))">
+    mma.tcgen05 <m128n128k8> "tf32" cta_group(1 : i32) %a, %b, %d : !mma.smem_desc<A, tf32, mn, sw128_base32b, "Sw<2,5,2> o 0 o ((32,4),(4,2)):((1,256),(32,128))">, !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">, !mma.tmem<f32, 128x128>
+    func.return
+  }
 }
