@@ -549,6 +549,43 @@ class FillOp(IRDLOperation):
             raise VerifyException(f"mma.fill: a {elem} fragment is filled from {FILLABLE[elem]}, not {self.value.type}")
 
 
+# (source, result) element types mma.convert takes: IEEE float widening/narrowing (round to nearest
+# even), s32 <-> f32, and relabelling without a type change (e.g. an f16 D fed back as an A).
+CONVERTIBLE = frozenset([("f32", "f16"), ("f32", "bf16"), ("f16", "f32"), ("bf16", "f32"), ("f32", "f64"),
+                         ("f64", "f32"), ("s32", "f32"), ("f32", "s32"), ("f16", "bf16"), ("bf16", "f16")])
+
+
+@irdl_op_definition
+class ConvertOp(IRDLOperation):
+    """Elementwise type conversion of a fragment: value (t, v) of the result is value (t, v) of the source,
+    converted. The two TV layouts must be the same map, so a thread keeps its own elements (e.g. the f32 D
+    of m16n8k16 becomes the f16 A of m16n8k8, or a wgmma f32 accumulator of N=16 the A of an RS wgmma)."""
+
+    name = "mma.convert"
+    source = operand_def(FragmentType)
+    res = result_def(FragmentType)
+    assembly_format = "$source attr-dict `:` type($source) `->` type($res)"
+
+    def __init__(self, source: SSAValue, result_type: FragmentType):
+        super().__init__(operands=[source], result_types=[result_type])
+
+    def verify_(self) -> None:
+        src, dst = self.source.type, self.res.type
+        pair = (src.elem.data, dst.elem.data)
+        if pair[0] != pair[1] and pair not in CONVERTIBLE:
+            legal = ", ".join(f"{a}->{b}" for a, b in sorted(CONVERTIBLE))
+            raise VerifyException(f"mma.convert: {pair[0]} -> {pair[1]} is not a supported conversion; "
+                                  f"supported: {legal} (or the same type)")
+        try:
+            src_tv, dst_tv = parse_layout(src.layout.data), parse_layout(dst.layout.data)
+        except NotationError as err:
+            raise VerifyException(f"mma.convert: {err}") from None
+        if src_tv[0].size() != dst_tv[0].size() or not src_tv.equivalent(dst_tv):
+            raise VerifyException(
+                f"mma.convert: result layout {dst_tv} is not the source layout {src_tv}; a conversion keeps each "
+                f"thread's elements in place, so the TV layouts must be the same map")
+
+
 def fragment_type(atom, role: str) -> FragmentType:
     """The fragment type of `role` (A, B, C, D, E, SFA, SFB) of a catalogue atom, canonical layout included."""
     from mmatom.targets.catalogue.fragments import tv_layouts
@@ -569,6 +606,6 @@ def fragment_type(atom, role: str) -> FragmentType:
 
 MMA = Dialect(
     "mma",
-    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp],
+    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp, ConvertOp],
     [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType],
 )

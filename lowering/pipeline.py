@@ -16,7 +16,9 @@ from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWal
 from mmatom.dialects.atom_rules import TARGET_ATTR
 from mmatom.dialects.mma import FragmentType, TargetAttr
 
+from .convert import CONVERT_PATTERNS
 from .fragments import FRAGMENT_PATTERNS, LoweringError
+from .loops import LOOP_PATTERNS, fold_cast_pairs
 from .mma_sync import MMA_SYNC_PATTERNS
 
 
@@ -25,9 +27,13 @@ class LowerMmaToNvvm(ModulePass):
     name = "lower-mma-to-nvvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        # loops first: they only split fragments into registers through casts, whatever produces them
+        PatternRewriteWalker(GreedyRewritePatternApplier([*LOOP_PATTERNS]), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([*FRAGMENT_PATTERNS, *MMA_SYNC_PATTERNS]), apply_recursively=False,
+            GreedyRewritePatternApplier([*FRAGMENT_PATTERNS, *CONVERT_PATTERNS, *MMA_SYNC_PATTERNS]),
+            apply_recursively=False,
         ).rewrite_module(op)
+        fold_cast_pairs(op)
         _erase_dead_casts(op)
         _target_as_string(op)
         for inner in op.walk():
@@ -36,7 +42,7 @@ class LowerMmaToNvvm(ModulePass):
             for v in inner.results:
                 if isinstance(v.type, FragmentType):
                     raise LoweringError(inner, f"{inner.name}: a fragment value is still used after lowering "
-                                               f"(a fragment crossing a function or loop boundary)")
+                                               f"(a fragment crossing a function boundary or carried by an scf.if/while)")
 
 
 def _target_as_string(module: ModuleOp) -> None:

@@ -58,6 +58,12 @@ def decode(elem: str, bits: np.ndarray) -> np.ndarray:
     raise KeyError(elem)
 
 
+def bf16_bits(x: np.ndarray) -> np.ndarray:
+    """float32 values -> bf16 bits, rounded to nearest even (finite inputs), as cvt.rn.bf16.f32 does."""
+    u = np.asarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+
+
 def draw(elem: str, shape: tuple[int, ...], rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
     """Random representable values of `elem`, as their stored bits (uint arrays), never NaN or inf."""
     if elem in FP8_TABLES:
@@ -73,8 +79,7 @@ def draw(elem: str, shape: tuple[int, ...], rng: np.random.Generator, scale: flo
     if elem == "f16":
         return x.astype(np.float16).view(np.uint16)
     if elem == "bf16":
-        u = x.astype(np.float32).view(np.uint32)
-        return ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)  # round to nearest even
+        return bf16_bits(x.astype(np.float32))
     if elem == "tf32":
         u = x.astype(np.float32).view(np.uint32)
         return ((u + 0xFFF + ((u >> 13) & 1)) & ~np.uint32(0x1FFF)).astype(np.uint32)

@@ -18,6 +18,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, llvm, scf
 from xdsl.dialects.builtin import (
     AnyFloat,
+    BFloat16Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -72,7 +73,7 @@ def reg_class(t: Attribute) -> RegClass:
         return F32
     if isinstance(t, Float64Type):
         return F64
-    if isinstance(t, Float16Type):
+    if isinstance(t, (Float16Type, BFloat16Type)):
         return B16
     if isinstance(t, VectorType) and isinstance(t.element_type, Float16Type) and tuple(t.get_shape()) == (2,):
         return B32
@@ -86,7 +87,7 @@ def _bits(t: Attribute) -> int:
         return t.width.data
     if isinstance(t, VectorType):
         return 32
-    return {Float16Type: 16, Float32Type: 32, Float64Type: 64}.get(type(t), 64)
+    return {Float16Type: 16, BFloat16Type: 16, Float32Type: 32, Float64Type: 64}.get(type(t), 64)
 
 
 SPACES = {0: "", 1: ".global", 3: ".shared", 4: ".const", 5: ".local"}
@@ -242,6 +243,21 @@ class PTXEmitter:
         kind = "s" if signed else "u"
         fn.emit(f"cvt.{kind}{dc}.{kind}{sb if sb >= 8 and sb < sc else sc} {dst}, {src};")
 
+    def _float_cast(self, fn: _Function, op: Operation) -> None:
+        """truncf/extf/sitofp/fptosi: one cvt, rounding to nearest even where the value can change."""
+        src_t, dst_t = op.input.type, op.result.type
+        src, dst = self._r(fn, op.input), fn.define(op.result)
+        name = lambda t: "s32" if isinstance(t, IntegerType) else _float_name(t)  # noqa: E731
+        rounding = {"arith.truncf": ".rn", "arith.sitofp": ".rn", "arith.fptosi": ".rzi", "arith.extf": ""}[op.name]
+        fn.emit(f"cvt{rounding}.{name(dst_t)}.{name(src_t)} {dst}, {src};")
+
+    def _arith_bitcast(self, fn: _Function, op: arith.BitcastOp) -> None:
+        src = self._r(fn, op.input)
+        if reg_class(op.input.type) == reg_class(op.result.type):
+            fn.names[op.result] = src
+        else:
+            fn.emit(f"mov.b{_bits(op.result.type)} {fn.define(op.result)}, {src};")
+
     def _cmpi(self, fn: _Function, op: arith.CmpiOp) -> None:
         pred, kind = _CMPI[op.predicate.value.data]
         bits = _bits(op.lhs.type)
@@ -318,8 +334,7 @@ class PTXEmitter:
         fn.emit(f"@{done} bra {end};")
         for inner in body.ops:
             if isinstance(inner, scf.YieldOp):
-                for reg, val in zip(carried, inner.arguments):
-                    fn.emit(f"mov.b{reg_class(val.type).bits} {reg}, {self._r(fn, val)};")
+                self._parallel_copy(fn, carried, list(inner.arguments))
                 continue
             self._op(fn, inner)
         fn.emit(f"add.s{bits} {iv}, {iv}, {self._r(fn, op.step)};")
@@ -327,6 +342,21 @@ class PTXEmitter:
         fn.lines.append(f"{end}:")
         for res, reg in zip(op.results, carried):
             fn.names[res] = reg
+
+    def _parallel_copy(self, fn: _Function, targets: list[str], values: list[SSAValue]) -> None:
+        """targets := values all at once: a yield may pass carried registers around (yield %b, %a)."""
+        sources = [self._r(fn, v) for v in values]
+        clobbered = {t for t, s in zip(targets, sources) if t != s}
+        if any(s in clobbered for s in sources):
+            staged = []
+            for s, v in zip(sources, values):
+                tmp = fn.new(reg_class(v.type))
+                fn.emit(_mov(reg_class(v.type), tmp, s))
+                staged.append(tmp)
+            sources = staged
+        for t, s, v in zip(targets, sources, values):
+            if t != s:
+                fn.emit(_mov(reg_class(v.type), t, s))
 
     def _if(self, fn: _Function, op: scf.IfOp) -> None:
         outs = [fn.define(r) for r in op.results]
@@ -401,11 +431,19 @@ def _addr_space(t: llvm.LLVMPointerType) -> int:
     return t.addr_space.data if hasattr(t.addr_space, "data") else 0
 
 
+def _mov(cls: RegClass, dst: str, src: str) -> str:
+    return f"mov.pred {dst}, {src};" if cls is PRED else f"mov.b{cls.bits} {dst}, {src};"
+
+
+def _float_name(t: Attribute) -> str:
+    return "bf16" if isinstance(t, BFloat16Type) else f"f{_bits(t)}"
+
+
 def _mem_type(t: Attribute) -> str:
     bits = _bits(t)
     if isinstance(t, IntegerType) and bits == 8:
         return ".u8"
-    if isinstance(t, AnyFloat) and not isinstance(t, Float16Type):
+    if isinstance(t, AnyFloat) and not isinstance(t, (Float16Type, BFloat16Type)):
         return f".f{bits}"
     return f".b{bits}"
 
@@ -443,6 +481,9 @@ _HANDLERS = {
         arith.MaxSIOp, arith.MinUIOp, arith.MaxUIOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp,
         arith.MaximumfOp, arith.MinimumfOp)},
     arith.ExtUIOp: PTXEmitter._cast, arith.ExtSIOp: PTXEmitter._cast, arith.TruncIOp: PTXEmitter._cast,
+    arith.TruncFOp: PTXEmitter._float_cast, arith.ExtFOp: PTXEmitter._float_cast,
+    arith.SIToFPOp: PTXEmitter._float_cast, arith.FPToSIOp: PTXEmitter._float_cast,
+    arith.BitcastOp: PTXEmitter._arith_bitcast,
     arith.CmpiOp: PTXEmitter._cmpi, arith.SelectOp: PTXEmitter._select,
     llvm.GEPOp: PTXEmitter._gep, llvm.LoadOp: PTXEmitter._load, llvm.StoreOp: PTXEmitter._store,
     llvm.ExtractValueOp: PTXEmitter._extract, llvm.BitcastOp: PTXEmitter._bitcast, llvm.ReturnOp: PTXEmitter._return,

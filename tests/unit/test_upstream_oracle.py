@@ -18,7 +18,7 @@ pytest.importorskip("torch_mlir")
 pytest.importorskip("llvmlite")
 
 from mmatom.targets import ptxas  # noqa: E402
-from mmatom.targets.compiler import lower  # noqa: E402
+from mmatom.targets.compiler import lower, parse  # noqa: E402
 from mmatom.targets.conformance import register  # noqa: E402
 from mmatom.targets.ptx_emitter import emit_ptx  # noqa: E402
 
@@ -76,3 +76,19 @@ def test_upstream_gap_sm90_f64_shapes_is_still_a_gap(tmp_path):
     cases = [c for c in register.cases() if c.atom["a"] == "f64" and c.atom["shape"][0] == 16][:1]
     result = _oracle(str(lower(register.build_module(cases, "sm_90"))), "sm_90", tmp_path)
     assert not result["parsed"] and UPSTREAM_REJECTS_F64_M16N8 in result["error"]
+
+
+@pytest.mark.parametrize("source", ["examples/m16n8k16_kloop.mlir", "tests/filecheck/lowering/loop_carried_convert.mlir",
+                                    "tests/filecheck/targets/ptx_loops_converts.mlir"])
+def test_upstream_takes_loops_and_conversions(source, tmp_path):
+    """Fragments carried through scf.for and mma.convert lower to IR upstream accepts and compiles."""
+    root = Path(__file__).parents[2]
+    chunks = (root / source).read_text().split("// -----")
+    for i, chunk in enumerate(chunks):
+        module = lower(parse(chunk, source))
+        (tmp_path / str(i)).mkdir()
+        result = _oracle(str(module), "sm_80", tmp_path / str(i))
+        assert result["parsed"] and result["ptx"], result["error"]
+        assert _mma_spellings(result["ptx"]) == _mma_spellings(emit_ptx(module))
+        assembled = ptxas.assemble(result["ptx"], "sm_80")
+        assert assembled.ok, assembled.log[:2000]

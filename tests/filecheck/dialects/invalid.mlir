@@ -242,3 +242,19 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: operand A: swizzle 128b_base32b has only an MN-major canonical layout; K-major is not defined}}
   mma.tcgen05 <m128n128k8> "tf32" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, tf32, k, sw128_base32b, "Sw<2,5,2> o 0 o ((8,16),8):((32,256),1)">, !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">, !mma.tmem<f32, 128x128>
 }
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.convert' op mma.convert: f32 -> e4m3 is not a supported conversion; supported: bf16->f16, bf16->f32, f16->bf16, f16->f32, f32->bf16, f32->f16, f32->f64, f32->s32, f64->f32, s32->f32 (or the same type)}}
+  %h = mma.convert %c : !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<A, e4m3, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.convert' op mma.convert: result layout ((4,8),(2,2,2)):((32,1),(16,8,128)) is not the source layout ((4,8),(2,2)):((32,1),(16,8)); a conversion keeps each thread's elements in place, so the TV layouts must be the same map}}
+  %h = mma.convert %c : !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+}

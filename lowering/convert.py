@@ -1,0 +1,79 @@
+"""Lower mma.convert: unpack the source registers into scalars, convert each, pack the result registers.
+
+Registers follow `registers.py`: f16 pairs travel as vector<2xf16>, bf16 pairs in an i32, f32/f64/s32 one
+per register. Packing goes through i32 words and 16-bit bitcasts, so the IR stays in arith/llvm ops
+that upstream MLIR and the PTX target both take. bf16 -> f32 is exact as a 16-bit shift of the bits.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import bf16, f16, f32, f64, i16, i32
+from xdsl.ir import SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mmatom.dialects import mma
+
+from .fragments import as_fragment, fragment_registers
+from .ir_builder import OpList
+from .registers import register_type
+
+SCALAR = {"f16": f16, "bf16": bf16, "f32": f32, "f64": f64, "s32": i32}
+PAIRED = ("f16", "bf16")  # two values per 32-bit register
+
+
+def _unpack(ops: OpList, regs: list[SSAValue], elem: str) -> list[SSAValue]:
+    """Scalars of a fragment, in value order (low half of a register first)."""
+    if elem not in PAIRED:
+        return regs
+    out = []
+    for reg in regs:
+        word = ops.bitcast(reg, i32)
+        for half in range(2):
+            bits = ops.add(arith.ShRUIOp(word, ops.const(16))) if half else word
+            out.append(ops.add(arith.BitcastOp(ops.add(arith.TruncIOp(bits, i16)), SCALAR[elem])))
+    return out
+
+
+def _pack(ops: OpList, values: list[SSAValue], elem: str) -> list[SSAValue]:
+    if elem not in PAIRED:
+        return values
+    regs = []
+    for lo, hi in zip(values[::2], values[1::2]):
+        words = [ops.add(arith.ExtUIOp(ops.add(arith.BitcastOp(v, i16)), i32)) for v in (lo, hi)]
+        word = ops.add(arith.OrIOp(words[0], ops.add(arith.ShLIOp(words[1], ops.const(16)))))
+        regs.append(ops.bitcast(word, register_type(elem)))
+    return regs
+
+
+def _convert(ops: OpList, v: SSAValue, src: str, dst: str) -> SSAValue:
+    if src == dst:
+        return v
+    if src == "bf16" and dst == "f32":
+        # the bf16 bits are the high half of the f32 bits
+        word = ops.add(arith.ExtUIOp(ops.add(arith.BitcastOp(v, i16)), i32))
+        return ops.add(arith.BitcastOp(ops.add(arith.ShLIOp(word, ops.const(16))), f32))
+    if src in PAIRED and dst in PAIRED:
+        return _convert(ops, _convert(ops, v, src, "f32"), "f32", dst)
+    if src == "s32":
+        return ops.add(arith.SIToFPOp(v, f32))
+    if dst == "s32":
+        return ops.add(arith.FPToSIOp(v, i32))
+    width = {"f16": 16, "bf16": 16, "f32": 32, "f64": 64}
+    if width[dst] > width[src]:
+        return ops.add(arith.ExtFOp(v, SCALAR[dst]))
+    return ops.add(arith.TruncFOp(v, SCALAR[dst]))
+
+
+class LowerConvert(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.ConvertOp, rewriter: PatternRewriter) -> None:
+        src, dst = op.source.type.elem.data, op.res.type.elem.data
+        ops = OpList()
+        scalars = _unpack(ops, fragment_registers(op.source, op), src)
+        converted = [_convert(ops, v, src, dst) for v in scalars]
+        result = as_fragment(ops, _pack(ops, converted, dst), op.res.type)
+        rewriter.replace(op, ops.ops, [result])
+
+
+CONVERT_PATTERNS = (LowerConvert(),)
