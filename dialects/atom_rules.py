@@ -91,6 +91,9 @@ def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute
             return (1 if mn else 0) if transposable else (1 if mn else None)
 
         default_scale = None if integer else 1
+        if op.scale_d is not None and _int(op.scale_d) not in (0, 1):
+            raise VerifyException(f"sm90 wgmma: scale_d={_int(op.scale_d)} is not legal; scale_d must be 0 "
+                                  f"(D = A*B) or 1 (D = A*B + C)")
         return "wgmma", dict(
             sparse=op.e is not None, a=a, b=b, d=_elem(op.d.type), m=m, n=n, k=k,
             satfinite=op.satfinite is not None, bitop=_str(op.bitop), a_residency=_residency(op.a.type),

@@ -389,6 +389,7 @@ class WgmmaOp(AtomOp):
     d = result_def(AnyOperand)
     scale_a = opt_prop_def(IntegerAttr)
     scale_b = opt_prop_def(IntegerAttr)
+    scale_d = opt_prop_def(IntegerAttr)  # 1 (default): D = A*B + C; 0: D = A*B, C is not read
     satfinite = opt_prop_def(UnitAttr)
     bitop = opt_prop_def(StringAttr)
     selector = opt_prop_def(IntegerAttr)
@@ -400,9 +401,10 @@ class WgmmaOp(AtomOp):
 
     def __init__(self, shape: tuple[int, int, int], a: SSAValue, b: SSAValue, c: SSAValue, d_type: Attribute, *,
                  e: SSAValue | None = None, selector: int | None = None, scale_a: int | None = None,
-                 scale_b: int | None = None, satfinite: bool = False, bitop: str | None = None):
+                 scale_b: int | None = None, scale_d: int | None = None, satfinite: bool = False,
+                 bitop: str | None = None):
         props: dict[str, Attribute] = {"shape": ShapeAttr(*shape)}
-        for key, val in (("selector", selector), ("scale_a", scale_a), ("scale_b", scale_b)):
+        for key, val in (("selector", selector), ("scale_a", scale_a), ("scale_b", scale_b), ("scale_d", scale_d)):
             if val is not None:
                 props[key] = IntegerAttr(val, i32)
         if satfinite:
@@ -549,6 +551,95 @@ class FillOp(IRDLOperation):
             raise VerifyException(f"mma.fill: a {elem} fragment is filled from {FILLABLE[elem]}, not {self.value.type}")
 
 
+# -- shared memory: staging tiles and building descriptors -----------------------------------------
+#
+# SMEM is an `llvm.mlir.global` in address space 3 (`!llvm.ptr<3>` via llvm.mlir.addressof). Swizzles
+# act on byte addresses, so a swizzled tile must start on its pattern's repeat boundary (1024 B for
+# 128B swizzle): the SMEM global is 1024-aligned and tile offsets are multiples of 1024.
+
+
+def smem_operand(t: SmemDescType):
+    """The descriptor type's tile as the descriptor packer sees it, and its SMEM layout."""
+    from mmatom.targets.catalogue.elements import BITS
+    from mmatom.targets.descriptors import SmemOperand
+
+    layout = parse_any_layout(t.layout.data)
+    inner = getattr(layout, "layout", layout)
+    if inner.rank() != 2:
+        raise VerifyException(f"SMEM layout {layout} must have rank 2, (rows, K) of the tile")
+    return SmemOperand(inner[0].size(), inner[1].size(), BITS[t.elem.data], t.major.data, t.swizzle.data), layout
+
+
+def _check_smem_desc(op_name: str, t: SmemDescType) -> None:
+    from mmatom.targets.descriptors import DescriptorError, check_layout
+
+    try:
+        op, layout = smem_operand(t)
+        check_layout(layout, op)
+    except (DescriptorError, NotationError) as err:
+        raise VerifyException(f"{op_name}: {err}") from None
+
+
+@irdl_op_definition
+class MakeDescOp(IRDLOperation):
+    """The 64-bit SMEM matrix descriptor of the tile at `ptr`, packed from its layout (LBO, SBO and swizzle
+    read off the layout algebra, the start address at run time)."""
+
+    name = "mma.make_desc"
+    ptr = operand_def(LLVMPointerType)
+    res = result_def(SmemDescType)
+    assembly_format = "$ptr attr-dict `:` type($ptr) `->` type($res)"
+
+    def __init__(self, ptr: SSAValue, desc_type: SmemDescType):
+        super().__init__(operands=[ptr], result_types=[desc_type])
+
+    def verify_(self) -> None:
+        if self.ptr.type.addr_space.data != 3:
+            raise VerifyException(f"mma.make_desc: a descriptor addresses shared memory (!llvm.ptr<3>), "
+                                  f"not {self.ptr.type}")
+        _check_smem_desc(self.name, self.res.type)
+
+
+@irdl_op_definition
+class CopyToSmemOp(IRDLOperation):
+    """The CTA's first `threads` threads copy a tile from global memory (`src + offset` elements, placed by
+    the memory `layout` over (rows, K) of the tile) into SMEM at `dst`, laid out (and swizzled) as the
+    descriptor type `tile` says. 16-byte chunks: both sides must be contiguous along the SMEM layout's
+    16-byte core-matrix rows, and the global tile 16-byte aligned."""
+
+    name = "mma.copy_to_smem"
+    src = operand_def(LLVMPointerType)
+    offset = opt_operand_def(IntegerType)
+    dst = operand_def(LLVMPointerType)
+    layout = prop_def(StringAttr)
+    tile = prop_def()  # a !mma.smem_desc type: the SMEM layout and swizzle the tile is written in
+    threads = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
+    assembly_format = (
+        "$src (`[` $offset^ `]`)? `layout` `(` $layout `)` `into` $dst `as` $tile `threads` `(` $threads `)`"
+        " attr-dict `:` type($src) `,` type($dst) (`,` type($offset)^)?"
+    )
+
+    def __init__(self, src: SSAValue, layout: str, dst: SSAValue, tile: SmemDescType, threads: int = 128,
+                 offset: SSAValue | None = None):
+        super().__init__(operands=[src, [offset] if offset is not None else [], dst],
+                         properties={"layout": StringAttr(layout), "tile": tile, "threads": IntegerAttr(threads, i32)})
+
+    def verify_(self) -> None:
+        from mmatom.lowering.smem_copy import SmemCopyError, plan_copy
+
+        if not isinstance(self.tile, SmemDescType):
+            raise VerifyException(f"mma.copy_to_smem: `as` takes an !mma.smem_desc type, not {self.tile}")
+        if self.dst.type.addr_space.data != 3:
+            raise VerifyException(f"mma.copy_to_smem: the destination must be shared memory (!llvm.ptr<3>), "
+                                  f"not {self.dst.type}")
+        _check_smem_desc(self.name, self.tile)
+        try:
+            plan_copy(self.tile, parse_layout(self.layout.data), self.threads.value.data)
+        except (SmemCopyError, NotationError) as err:
+            raise VerifyException(f"mma.copy_to_smem: {err}") from None
+
+
 # (source, result) element types mma.convert takes: IEEE float widening/narrowing (round to nearest
 # even), s32 <-> f32, and relabelling without a type change (e.g. an f16 D fed back as an A).
 CONVERTIBLE = frozenset([("f32", "f16"), ("f32", "bf16"), ("f16", "f32"), ("bf16", "f32"), ("f32", "f64"),
@@ -606,6 +697,6 @@ def fragment_type(atom, role: str) -> FragmentType:
 
 MMA = Dialect(
     "mma",
-    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp, ConvertOp],
+    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp, ConvertOp, MakeDescOp, CopyToSmemOp],
     [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType],
 )

@@ -277,8 +277,190 @@ class BarrierOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
+# -- wgmma (sm_90a) and the async proxy fence ------------------------------------------------------
+
+
+@irdl_attr_definition
+class WgmmaTypeAttr(_WordAttr):
+    name = "nvvm.wgmma_type"
+    WORDS: ClassVar[tuple[str, ...]] = ("f16", "tf32", "u8", "s8", "b1", "bf16", "e4m3", "e5m2", "f32", "s32")
+
+
+@irdl_attr_definition
+class WgmmaScaleOutAttr(_WordAttr):
+    name = "nvvm.wgmma_scale_out"
+    WORDS: ClassVar[tuple[str, ...]] = ("zero", "one")
+
+
+@irdl_attr_definition
+class WgmmaScaleInAttr(_WordAttr):
+    name = "nvvm.wgmma_scale_in"
+    WORDS: ClassVar[tuple[str, ...]] = ("one", "neg")
+
+
+@irdl_attr_definition
+class ProxyKindAttr(_WordAttr):
+    name = "nvvm.proxy_kind"
+    WORDS: ClassVar[tuple[str, ...]] = ("alias", "async", "async.global", "async.shared")
+
+
+@irdl_attr_definition
+class SharedSpaceAttr(_WordAttr):
+    name = "nvvm.shared_space"
+    WORDS: ClassVar[tuple[str, ...]] = ("cta", "cluster")
+
+
+def _parse_short(parser: Parser, attr_cls: type[_WordAttr]) -> _WordAttr:
+    """`<word>` (upstream's short form inside the D/A/B groups) or the full `#nvvm.x<word>`."""
+    parser.parse_optional_characters("#" + attr_cls.name)
+    return attr_cls(attr_cls.parse_parameters(parser)[0].data)
+
+
+@irdl_op_definition
+class WgmmaMmaAsyncOp(IRDLOperation):
+    """`nvvm.wgmma.mma_async`: the SS form (A and B by 64-bit SMEM descriptors), upstream spelling:
+
+      %d = nvvm.wgmma.mma_async %descA, %descB, %acc, <m = 64, n = 64, k = 16>, D[<f32>, <one>],
+             A[<f16>, <one>, <row>], B[<f16>, <one>, <col>] : !llvm.struct<(...)> -> !llvm.struct<(...)>
+
+    layoutA row / layoutB col are K-major (imm-trans 0); col / row are MN-major (imm-trans 1).
+    D's optional third entry is `<satfinite>` for integer types."""
+
+    name = "nvvm.wgmma.mma_async"
+    descriptorA = operand_def(IntegerType)
+    descriptorB = operand_def(IntegerType)
+    inouts = operand_def(LLVMStructType)
+    res = result_def(LLVMStructType)
+    shape = prop_def(MMAShapeAttr)
+    typeD = prop_def(WgmmaTypeAttr)
+    scaleD = prop_def(WgmmaScaleOutAttr)
+    satfinite = opt_prop_def(MMAIntOverflowAttr)
+    typeA = prop_def(WgmmaTypeAttr)
+    scaleA = prop_def(WgmmaScaleInAttr)
+    layoutA = prop_def(MMALayoutAttr)
+    typeB = prop_def(WgmmaTypeAttr)
+    scaleB = prop_def(WgmmaScaleInAttr)
+    layoutB = prop_def(MMALayoutAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = [parser.parse_unresolved_operand()]
+        for _ in range(2):
+            parser.parse_punctuation(",")
+            operands.append(parser.parse_unresolved_operand())
+        parser.parse_punctuation(",")
+        parser.parse_optional_characters("#nvvm.shape")
+        props: dict[str, Attribute] = {"shape": MMAShapeAttr(*(a.value.data for a in MMAShapeAttr.parse_parameters(parser)))}
+        for group, fields in (("D", (("typeD", WgmmaTypeAttr), ("scaleD", WgmmaScaleOutAttr), ("satfinite", MMAIntOverflowAttr))),
+                              ("A", (("typeA", WgmmaTypeAttr), ("scaleA", WgmmaScaleInAttr), ("layoutA", MMALayoutAttr))),
+                              ("B", (("typeB", WgmmaTypeAttr), ("scaleB", WgmmaScaleInAttr), ("layoutB", MMALayoutAttr)))):
+            parser.parse_punctuation(",")
+            parser.parse_characters(group)
+            parser.parse_punctuation("[")
+            for i, (key, attr_cls) in enumerate(fields):
+                if i and parser.parse_optional_punctuation(",") is None:
+                    break
+                props[key] = _parse_short(parser, attr_cls)
+            parser.parse_punctuation("]")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        acc_type = parser.parse_type()
+        parser.parse_punctuation("->")
+        res_type = parser.parse_type()
+        i64 = IntegerType(64)
+        resolved = parser.resolve_operands(operands, [i64, i64, acc_type], parser.pos)
+        return cls.build(operands=resolved, result_types=[res_type], properties=props, attributes=attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([self.descriptorA, self.descriptorB, self.inouts], printer.print_operand)
+        short = lambda a: f"<{a.value.data}>"  # noqa: E731
+        m, n, k = self.shape.mnk
+        d = [short(self.typeD), short(self.scaleD)] + ([short(self.satfinite)] if self.satfinite else [])
+        printer.print_string(
+            f", <m = {m}, n = {n}, k = {k}>, D[{', '.join(d)}], "
+            f"A[{short(self.typeA)}, {short(self.scaleA)}, {short(self.layoutA)}], "
+            f"B[{short(self.typeB)}, {short(self.scaleB)}, {short(self.layoutB)}]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.inouts.type)
+        printer.print_string(" -> ")
+        printer.print_attribute(self.res.type)
+
+    def verify_(self) -> None:
+        if self.inouts.type != self.res.type:
+            raise VerifyException(f"{self.name}: the accumulator struct {self.inouts.type} and the result "
+                                  f"{self.res.type} must be the same type")
+        for name in ("descriptorA", "descriptorB"):
+            if getattr(self, name).type != IntegerType(64):
+                raise VerifyException(f"{self.name}: {name} must be an i64 SMEM descriptor")
+
+
+@irdl_op_definition
+class WgmmaFenceAlignedOp(IRDLOperation):
+    """`nvvm.wgmma.fence.aligned`: orders register accesses before the wgmma that reads them."""
+
+    name = "nvvm.wgmma.fence.aligned"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class WgmmaGroupSyncAlignedOp(IRDLOperation):
+    """`nvvm.wgmma.commit.group.sync.aligned`: closes the group of wgmma issued since the last commit."""
+
+    name = "nvvm.wgmma.commit.group.sync.aligned"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class WgmmaWaitGroupSyncOp(IRDLOperation):
+    """`nvvm.wgmma.wait.group.sync.aligned N`: waits until at most N committed groups are in flight."""
+
+    name = "nvvm.wgmma.wait.group.sync.aligned"
+    group = prop_def(IntegerAttr)
+
+    def __init__(self, group: int):
+        super().__init__(properties={"group": IntegerAttr(group, IntegerType(64))})
+
+    @property
+    def pending(self) -> int:
+        return self.group.value.data
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        group = parser.parse_integer(allow_negative=False)
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(group)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.pending}")
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class FenceProxyOp(IRDLOperation):
+    """`nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}`:
+    makes generic-proxy SMEM writes visible to the async proxy (wgmma, TMA)."""
+
+    name = "nvvm.fence.proxy"
+    kind = prop_def(ProxyKindAttr)
+    space = opt_prop_def(SharedSpaceAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict"
+
+    def __init__(self, kind: str = "async.shared", space: str | None = "cta"):
+        props: dict[str, Attribute] = {"kind": ProxyKindAttr(kind)}
+        if space:
+            props["space"] = SharedSpaceAttr(space)
+        super().__init__(properties=props)
+
+
 NVVM = Dialect(
     "nvvm",
-    [MmaOp, MmaSpOp, BarrierOp, *SREG_OPS.values()],
-    [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr],
+    [MmaOp, MmaSpOp, BarrierOp, *SREG_OPS.values(), WgmmaMmaAsyncOp, WgmmaFenceAlignedOp, WgmmaGroupSyncAlignedOp,
+     WgmmaWaitGroupSyncOp, FenceProxyOp],
+    [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
+     WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr],
 )

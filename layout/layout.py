@@ -9,6 +9,7 @@ definition on random layouts.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import chain
 from typing import Iterable, Sequence
 
@@ -88,7 +89,7 @@ class Layout:
 
     def offsets(self) -> list[int]:
         """The offset of every linear index, in colexicographic order."""
-        return [self(i) for i in range(self.size())]
+        return list(_offsets(self.shape, self.stride))
 
     def is_injective(self) -> bool:
         offs = self.offsets()
@@ -329,3 +330,12 @@ def _append_modes(layout: Layout, rank: int) -> Layout:
 
 def flat(layout: Layout) -> Layout:
     return Layout(flatten(layout.shape), flatten(layout.stride))
+
+
+@lru_cache(maxsize=4096)
+def _offsets(shape: IntTuple, stride: IntTuple) -> tuple[int, ...]:
+    """Every offset of shape:stride, the first flattened mode fastest (what crd2idx gives per index)."""
+    out = [0]
+    for extent, step in zip(flatten(shape), flatten(stride)):
+        out = [o + i * step for i in range(extent) for o in out]
+    return tuple(out)

@@ -14,6 +14,7 @@ in memory it moves with one access of the register's width; otherwise each value
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mmatom.layout import Layout, parse_layout
 from mmatom.layout.int_tuple import flatten, prefix_product
@@ -54,16 +55,25 @@ def values_per_register(elem: str) -> int:
 
 def plan_access(frag, mem: Layout | str) -> AccessPlan:
     """The access plan of a fragment type (anything with .elem and .layout) through `mem`."""
-    mem = parse_layout(mem) if isinstance(mem, str) else mem
-    tv = parse_layout(frag.layout.data)
-    elem = frag.elem.data
+    return _plan(frag.elem.data, frag.layout.data, str(mem))
+
+
+@lru_cache(maxsize=1024)
+def _plan(elem: str, tv_text: str, mem_text: str) -> AccessPlan:
+    mem = parse_layout(mem_text)
+    tv = parse_layout(tv_text)
     bits = BITS[elem]
     per_reg = values_per_register(elem)
     thr, val = tv[0], tv[1]
     n_thr, n_val = thr.size(), val.size()
+    # offset(t, v) = mem(row, col) of tile index tv(t, v) = row + ROWS * col, as a table over (t, v)
+    rows = mem[0].size()
+    row_offsets, col_offsets = mem[0].offsets(), mem[1].offsets()
+    tile = tv.offsets()  # index t + n_thr * v
 
     def offset(t: int, v: int) -> int:
-        return mem(_colex(tv((t, v)), mem))
+        i = tile[t + n_thr * v]
+        return row_offsets[i % rows] + col_offsets[i // rows]
 
     base = offset(0, 0)
     value_part = [offset(0, v) - base for v in range(n_val)]
@@ -81,8 +91,9 @@ def plan_access(frag, mem: Layout | str) -> AccessPlan:
         return sum((t // term.divisor % term.extent) * term.stride for term in terms)
 
     for t in range(n_thr):
+        expected = base + thread_part(t)
         for v in range(n_val):
-            if offset(t, v) != base + thread_part(t) + value_part[v]:
+            if offset(t, v) != expected + value_part[v]:
                 raise FragmentAccessError(
                     f"memory layout {mem} does not split into thread and value offsets for TV layout {tv} "
                     f"(thread {t}, value {v})")
@@ -107,9 +118,3 @@ def plan_access(frag, mem: Layout | str) -> AccessPlan:
                         f"register {r} of the {elem} fragment is not aligned to 32 bits in memory layout {mem}")
         regs.append(RegisterAccess(r, offs, contiguous))
     return AccessPlan(n_thr, tuple(terms), tuple(regs), bits, per_reg)
-
-
-def _colex(index: int, mem: Layout) -> tuple[int, int]:
-    """Tile index row + ROWS * col -> (row, col) for a memory layout of shape (ROWS, COLS)."""
-    rows = mem[0].size()
-    return index % rows, index // rows

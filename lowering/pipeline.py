@@ -20,6 +20,8 @@ from .convert import CONVERT_PATTERNS
 from .fragments import FRAGMENT_PATTERNS, LoweringError
 from .loops import LOOP_PATTERNS, fold_cast_pairs
 from .mma_sync import MMA_SYNC_PATTERNS
+from .smem_copy import LowerCopyToSmem
+from .wgmma import WGMMA_PATTERNS
 
 
 @dataclass(frozen=True)
@@ -30,7 +32,8 @@ class LowerMmaToNvvm(ModulePass):
         # loops first: they only split fragments into registers through casts, whatever produces them
         PatternRewriteWalker(GreedyRewritePatternApplier([*LOOP_PATTERNS]), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(
-            GreedyRewritePatternApplier([*FRAGMENT_PATTERNS, *CONVERT_PATTERNS, *MMA_SYNC_PATTERNS]),
+            GreedyRewritePatternApplier([*FRAGMENT_PATTERNS, *CONVERT_PATTERNS, *MMA_SYNC_PATTERNS, *WGMMA_PATTERNS,
+                                         LowerCopyToSmem()]),
             apply_recursively=False,
         ).rewrite_module(op)
         fold_cast_pairs(op)

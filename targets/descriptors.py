@@ -16,6 +16,7 @@ wrong (every field shifted); these follow the ISA and CUTLASS.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from mmatom.layout import ComposedLayout, Layout, Swizzle
 
@@ -108,15 +109,15 @@ def _k_rows_per_atom(op: SmemOperand) -> int:
 
 def _byte_addresses(layout: ComposedLayout | Layout, op: SmemOperand) -> list[int]:
     """Swizzled byte address of every element, in (row, k) colexicographic order."""
-    out = []
     inner = layout.layout if isinstance(layout, ComposedLayout) else layout
     sw = layout.swizzle if isinstance(layout, ComposedLayout) else Swizzle(0, 4, 3)
     off = layout.offset if isinstance(layout, ComposedLayout) else 0
-    for kk in range(op.k):
-        for row in range(op.rows):
-            e = off + inner((row, kk)) if _rank2(inner) else off + inner(row + op.rows * kk)
-            out.append(sw(e * op.elem_bits // 8))
-    return out
+    if _rank2(inner):
+        rows_at, cols_at = inner[0].offsets(), inner[1].offsets()
+        elems = [off + rows_at[row] + cols_at[kk] for kk in range(op.k) for row in range(op.rows)]
+    else:
+        elems = [off + e for e in inner.offsets()]
+    return [sw(e * op.elem_bits // 8) for e in elems]
 
 
 def _rank2(layout: Layout) -> bool:
@@ -142,6 +143,7 @@ def derive_offsets(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[in
     return lbo, sbo
 
 
+@lru_cache(maxsize=4096)
 def check_layout(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[int, int]:
     """The (LBO, SBO) that make `layout` the canonical layout of `op`; DescriptorError if none does."""
     sw = layout.swizzle if isinstance(layout, ComposedLayout) else Swizzle(0, 4, 3)

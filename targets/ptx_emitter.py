@@ -134,7 +134,27 @@ class PTXEmitter:
 
     def emit(self) -> str:
         bodies = [text for _, text, _ in self.functions()]
-        return ptx_header(self.target, max(self.versions)) + "\n".join(bodies) + "\n"
+        return ptx_header(self.target, max(self.versions)) + self.shared_globals() + "\n".join(bodies) + "\n"
+
+    def shared_globals(self) -> str:
+        """`llvm.mlir.global` in address space 3: a zero-length array is the dynamic SMEM (`.extern`)."""
+        lines = []
+        for op in self.module.walk():
+            if not isinstance(op, llvm.GlobalOp):
+                continue
+            space = op.addr_space.value.data if op.addr_space else 0
+            if space != 3:
+                raise PTXEmissionError(op, f"llvm.mlir.global @{op.sym_name.data}: only shared-memory globals "
+                                           f"(addr_space = 3) are emitted, not address space {space}")
+            t = op.global_type
+            if not isinstance(t, llvm.LLVMArrayType):
+                raise PTXEmissionError(op, f"llvm.mlir.global @{op.sym_name.data}: a shared global is an "
+                                           f"!llvm.array of i8, not {t}")
+            align = op.alignment.value.data if op.alignment else 16
+            size = t.size.data
+            prefix = ".extern .shared" if size == 0 else ".shared"
+            lines.append(f"{prefix} .align {align} .b8 {op.sym_name.data}[{size if size else ''}];")
+        return "\n".join(lines) + "\n\n" if lines else ""
 
     def functions(self) -> list[tuple[str, str, list[Atom]]]:
         """(name, PTX text, MMA atoms used) of every function, independent of .target/.version."""
@@ -223,6 +243,10 @@ class PTXEmitter:
         bits = _bits(t)
         suffix = mnemonic[1].replace("N", str(bits))
         a, b = self._r(fn, op.lhs), self._r(fn, op.rhs)
+        if mnemonic[0] in ("shl", "shr") and bits == 64:  # PTX shift amounts are .u32
+            amount = fn.new(B32)
+            fn.emit(f"cvt.u32.u64 {amount}, {b};")
+            b = amount
         fn.emit(f"{mnemonic[0]}{suffix} {fn.define(op.result)}, {a}, {b};")
 
     def _cast(self, fn: _Function, op: Operation) -> None:
@@ -293,11 +317,19 @@ class PTXEmitter:
     def _load(self, fn: _Function, op: llvm.LoadOp) -> None:
         space = SPACES[_addr_space(op.ptr.type)]
         t = op.dereferenced_value.type
+        if _is_chunk(t):  # a 16-byte chunk: four .b32 registers
+            regs = [fn.new(B32) for _ in range(4)]
+            fn.names[op.dereferenced_value] = regs
+            fn.emit(f"ld{space}.v4.b32 {{{', '.join(regs)}}}, [{self._r(fn, op.ptr)}];")
+            return
         width = _mem_type(t)
         fn.emit(f"ld{space}{width} {fn.define(op.dereferenced_value)}, [{self._r(fn, op.ptr)}];")
 
     def _store(self, fn: _Function, op: llvm.StoreOp) -> None:
         space = SPACES[_addr_space(op.ptr.type)]
+        if _is_chunk(op.value.type):
+            fn.emit(f"st{space}.v4.b32 [{self._r(fn, op.ptr)}], {{{', '.join(self._r(fn, op.value))}}};")
+            return
         fn.emit(f"st{space}{_mem_type(op.value.type)} [{self._r(fn, op.ptr)}], {self._r(fn, op.value)};")
 
     def _extract(self, fn: _Function, op: llvm.ExtractValueOp) -> None:
@@ -312,6 +344,57 @@ class PTXEmitter:
             fn.names[op.result] = src
         else:
             fn.emit(f"mov.b{_bits(op.result.type)} {fn.define(op.result)}, {src};")
+
+    def _addressof(self, fn: _Function, op: llvm.AddressOfOp) -> None:
+        fn.emit(f"mov.u64 {fn.define(op.result)}, {op.global_name.root_reference.data};")
+
+    def _ptrtoint(self, fn: _Function, op: llvm.PtrToIntOp) -> None:
+        src = self._r(fn, op.input)
+        if _bits(op.output.type) == 64:
+            fn.names[op.output] = src
+        else:
+            fn.emit(f"cvt.u32.u64 {fn.define(op.output)}, {src};")
+
+    def _undef(self, fn: _Function, op: llvm.UndefOp) -> None:
+        t = op.res.type
+        if not isinstance(t, llvm.LLVMStructType):
+            raise PTXEmissionError(op, "llvm.mlir.undef is emitted only for accumulator structs")
+        fn.names[op.res] = [fn.new(reg_class(e)) for e in t.types.data]
+
+    def _insertvalue(self, fn: _Function, op: llvm.InsertValueOp) -> None:
+        regs = list(self._r(fn, op.container))
+        i = list(op.position.iter_values())[0]
+        cls = reg_class(op.value.type)
+        fn.emit(_mov(cls, regs[i], self._r(fn, op.value)))  # each slot owns its register
+        fn.names[op.res] = regs
+
+    def _wgmma(self, fn: _Function, op: nvvm.WgmmaMmaAsyncOp) -> None:
+        atom = wgmma_atom(op)
+        try:
+            resolved = resolve(atom, self.target)
+        except Exception as err:
+            raise PTXEmissionError(op, f"{op.name}: {err}") from None
+        self.versions.append(resolved.min_version)
+        self.atoms.append(atom)
+        acc = list(self._r(fn, op.inouts))
+        if len(list(op.inouts.uses)) != 1:  # D overwrites its registers: keep a C that is still used elsewhere
+            fresh = [fn.new(reg_class(t)) for t in op.inouts.type.types.data]
+            for dst, src, t in zip(fresh, acc, op.inouts.type.types.data):
+                fn.emit(_mov(reg_class(t), dst, src))
+            acc = fresh
+        fn.names[op.res] = acc
+        args = ["{" + ", ".join(acc) + "}", self._r(fn, op.descriptorA), self._r(fn, op.descriptorB),
+                "0" if op.scaleD.value.data == "zero" else "1"]
+        if atom["scale_a"] is not None:
+            args += [str(atom["scale_a"]), str(atom["scale_b"])]
+        if atom["trans_a"] is not None:
+            args += [str(atom["trans_a"]), str(atom["trans_b"])]
+        fn.emit(f"{family(atom.family).spell(atom)} {', '.join(args)};")
+
+    def _fence_proxy(self, fn: _Function, op: nvvm.FenceProxyOp) -> None:
+        kind = op.kind.value.data
+        space = f"::{op.space.value.data}" if op.space and kind == "async.shared" else ""
+        fn.emit(f"fence.proxy.{kind}{space};")
 
     def _barrier(self, fn: _Function, op: nvvm.BarrierOp) -> None:
         fn.emit("bar.sync 0;")
@@ -394,6 +477,22 @@ class PTXEmitter:
         fn.emit(f"{family(atom.family).spell(atom)} {', '.join(args)};")
 
 
+def wgmma_atom(op: nvvm.WgmmaMmaAsyncOp) -> Atom:
+    """The catalogue atom an nvvm.wgmma.mma_async (SS) performs."""
+    a, b = op.typeA.value.data, op.typeB.value.data
+    transposable = a in ("f16", "bf16")
+    integer = a in ("s8", "u8", "b1")
+    scale = lambda attr: None if integer else (-1 if attr.value.data == "neg" else 1)  # noqa: E731
+    _, n, k = op.shape.mnk
+    values = dict(sparse=False, a=a, b=b, d=op.typeD.value.data, m=64, n=n, k=k,
+                  satfinite=op.satfinite is not None, bitop="and" if a == "b1" else None, a_residency="smem_desc",
+                  trans_a=(0 if op.layoutA.value.data == "row" else 1) if transposable else None,
+                  trans_b=(0 if op.layoutB.value.data == "col" else 1) if transposable else None,
+                  scale_a=scale(op.scaleA), scale_b=scale(op.scaleB), selector=None)
+    fam = family("wgmma")
+    return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims if d.key in values))
+
+
 def _constant_int(v: SSAValue, user: Operation) -> int:
     owner = v.owner
     if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
@@ -437,6 +536,11 @@ def _mov(cls: RegClass, dst: str, src: str) -> str:
 
 def _float_name(t: Attribute) -> str:
     return "bf16" if isinstance(t, BFloat16Type) else f"f{_bits(t)}"
+
+
+def _is_chunk(t: Attribute) -> bool:
+    return isinstance(t, VectorType) and isinstance(t.element_type, IntegerType) and \
+        t.element_type.width.data == 32 and tuple(t.get_shape()) == (4,)
 
 
 def _mem_type(t: Attribute) -> str:
@@ -489,6 +593,13 @@ _HANDLERS = {
     llvm.ExtractValueOp: PTXEmitter._extract, llvm.BitcastOp: PTXEmitter._bitcast, llvm.ReturnOp: PTXEmitter._return,
     nvvm.BarrierOp: PTXEmitter._barrier, nvvm.MmaOp: PTXEmitter._mma, nvvm.MmaSpOp: PTXEmitter._mma,
     scf.ForOp: PTXEmitter._for, scf.IfOp: PTXEmitter._if,
+    llvm.AddressOfOp: PTXEmitter._addressof, llvm.PtrToIntOp: PTXEmitter._ptrtoint, llvm.UndefOp: PTXEmitter._undef,
+    llvm.InsertValueOp: PTXEmitter._insertvalue, llvm.GlobalOp: lambda self, fn, op: None,
+    nvvm.WgmmaMmaAsyncOp: PTXEmitter._wgmma,
+    nvvm.WgmmaFenceAlignedOp: lambda self, fn, op: fn.emit("wgmma.fence.sync.aligned;"),
+    nvvm.WgmmaGroupSyncAlignedOp: lambda self, fn, op: fn.emit("wgmma.commit_group.sync.aligned;"),
+    nvvm.WgmmaWaitGroupSyncOp: lambda self, fn, op: fn.emit(f"wgmma.wait_group.sync.aligned {op.pending};"),
+    nvvm.FenceProxyOp: PTXEmitter._fence_proxy,
 }
 
 

@@ -229,6 +229,9 @@ def launch(module: Module, name: str, params: Sequence[Param], args: Sequence[An
             else:
                 holders.append(_SCALAR[p.kind](a))
         arg_ptrs = (ctypes.c_void_p * len(holders))(*[ctypes.addressof(h) for h in holders])
+        if shared_bytes > 48 * 1024:  # above the static default a kernel must opt in to more dynamic SMEM
+            attr = drv.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            _check(drv.cuFuncSetAttribute(func, attr, shared_bytes), "cuFuncSetAttribute", name)
         g = tuple(grid) + (1,) * (3 - len(grid))
         b = tuple(block) + (1,) * (3 - len(block))
         _check(drv.cuLaunchKernel(func, *g, *b, shared_bytes, 0, ctypes.addressof(arg_ptrs), 0), "cuLaunchKernel",

@@ -16,6 +16,7 @@ so a layout that disagrees with its rule cannot be constructed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 from mmatom.layout import Layout, parse_layout
@@ -66,9 +67,10 @@ def _fit(thr_shape: tuple, val_shape: tuple, element: ElementOf, rows: int, inde
     n_val = 1
     for s in val_shape:
         n_val *= s
+    table = layout.offsets()  # (t, v) at t + n_thr * v
     for t in range(n_thr):
         for v in range(n_val):
-            if layout((t, v)) != offset(t, v):
+            if table[t + n_thr * v] != offset(t, v):
                 raise FragmentError(f"layout {layout} disagrees with the fragment rule at thread {t}, value {v}")
     return layout
 
@@ -134,6 +136,11 @@ SM70_QUADPAIR = {
 
 
 def tv_layouts(atom: Atom) -> dict[str, Layout]:
+    return dict(_tv_layouts(atom))
+
+
+@lru_cache(maxsize=4096)
+def _tv_layouts(atom: Atom) -> dict[str, Layout]:
     """TV layouts of A, B and C (and sparse metadata E, scale factors SFA/SFB where they exist) for one
     atom. D has C's layout unless a "D" entry says otherwise (SM70 m8n8k4 with f32 D and f16 C)."""
     fam = atom.family

@@ -1,8 +1,9 @@
 """Conformance: every atom of a family, as a generated single-atom kernel, assembled by ptxas for every
 target the catalogue claims and, on a GPU, run and checked against a float64 reference.
 
-Families: `register` (this session: SM70..SM90 mma.sync / mma.sp). `wgmma`, `tcgen05` and `sm120`
-are issues 4 and 5.
+Families: `register` (SM70..SM90 mma.sync / mma.sp) and `wgmma` (SM90a, SS form). `tcgen05` and
+`sm120` are issue 5. A family module provides cases(), build_module(), make_inputs(), check() and
+optionally PREAMBLE (module-level PTX such as the shared-memory symbol) and launch_config(case).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ class Case:
     label: str  # PTX spelling (+ selector)
     atom: Atom
     targets: tuple[str, ...]  # targets the catalogue claims
+    options: object = None  # what else the family's kernel varies (e.g. wgmma: swizzle, scale-d)
 
 
 @dataclass
@@ -49,7 +51,7 @@ class Report:
         return out
 
 
-FAMILIES = ("register",)
+FAMILIES = ("register", "wgmma")
 
 
 def family_module(name: str):
@@ -57,8 +59,12 @@ def family_module(name: str):
         from . import register
 
         return register
+    if name == "wgmma":
+        from . import wgmma
+
+        return wgmma
     raise KeyError(f"unknown conformance family '{name}'; known: {', '.join(FAMILIES)} "
-                   f"(wgmma, tcgen05 and sm120 are not built yet)")
+                   f"(tcgen05 and sm120 are not built yet)")
 
 
 def _lowered_functions(fam, cases: list[Case]):
@@ -95,7 +101,7 @@ def assemble(family: str, progress: Callable[[str], None] | None = None) -> Repo
             continue
         version = max([chip(target).min_ptx_version] + [resolve(a, target).min_version for c in group
                                                         for a in functions[c.name][1]])
-        text = ptx_header(target, version)
+        text = ptx_header(target, version) + getattr(fam, "PREAMBLE", "")
         starts = []
         for c in group:
             starts.append((text.count("\n") + 1, c))
@@ -133,7 +139,7 @@ def run(family: str, seed: int | None = None, progress: Callable[[str], None] | 
     functions = _lowered_functions(fam, cases)
     version = max([chip(target).min_ptx_version] + [resolve(a, target).min_version for c in cases
                                                     for a in functions[c.name][1]])
-    ptx = ptx_header(target, version) + "\n".join(functions[c.name][0] for c in cases)
+    ptx = ptx_header(target, version) + getattr(fam, "PREAMBLE", "") + "\n".join(functions[c.name][0] for c in cases)
     module = runtime.Module(ptx, label=f"conformance-{family}")
     rng = np.random.default_rng(seed)
     report = Report(family, "run")
@@ -141,7 +147,8 @@ def run(family: str, seed: int | None = None, progress: Callable[[str], None] | 
         inputs = fam.make_inputs(c, rng)
         try:
             params = [runtime.Param("ptr")] * len(inputs.arrays)
-            runtime.launch(module, c.name, params, inputs.arrays, grid=(1,), block=(32,))
+            config = fam.launch_config(c) if hasattr(fam, "launch_config") else dict(grid=(1,), block=(32,))
+            runtime.launch(module, c.name, params, inputs.arrays, **config)
             ok, err, note = fam.check(c, inputs, inputs.arrays[3])
             report.outcomes.append(Outcome(c, ok, f"max error {err:.2e} ({note})", err))
         except runtime.CudaError as exc:

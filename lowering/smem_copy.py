@@ -1,0 +1,159 @@
+"""mma.copy_to_smem: a CTA cooperatively copies a tile from global memory into its SMEM layout.
+
+The tile moves in 16-byte chunks (one ld.global.v4 / st.shared.v4 per chunk): a chunk is 128 bits along
+the SMEM layout's contiguous dimension (K for K-major, M/N for MN-major), where every canonical layout
+keeps 16-byte core-matrix rows whole and every tensor-core swizzle (Swizzle<B,4,S>, <2,5,2>) permutes
+whole 16-byte units. Chunk c is copied by thread c % threads; consecutive chunks run along the
+contiguous dimension so consecutive threads read consecutive global addresses. Offsets are evaluated at
+run time from the two layouts (shifts and masks for power-of-two extents); the swizzle is applied to
+the byte offset, which is why a swizzled tile must start on its pattern's repeat boundary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from xdsl.dialects import arith, scf
+from xdsl.dialects.builtin import VectorType, i32
+from xdsl.ir import Block, Region, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mmatom.dialects import mma
+from mmatom.layout import ComposedLayout, Layout, Swizzle, parse_layout
+from mmatom.layout.int_tuple import flatten, prefix_product
+
+from .ir_builder import OpList
+
+CHUNK_BITS = 128
+CHUNK = VectorType(i32, [4])
+
+
+class SmemCopyError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class CopyPlan:
+    rows: int
+    k: int
+    bits: int
+    contiguous_dim: int  # 1: K (K-major), 0: rows (MN-major)
+    per_chunk: int  # elements
+    chunks: int
+    threads: int
+    smem: Layout  # (rows, K) -> element offset, before the swizzle
+    swizzle: Swizzle
+    gmem: Layout  # (rows, K) -> element offset
+
+    def chunk_origin(self, c: int) -> tuple[int, int]:
+        along = (self.k if self.contiguous_dim else self.rows) // self.per_chunk
+        first, other = (c % along) * self.per_chunk, c // along
+        return (other, first) if self.contiguous_dim else (first, other)
+
+
+def plan_copy(tile, gmem: Layout, threads: int) -> CopyPlan:
+    return _plan_copy(tile, str(gmem), threads)
+
+
+@lru_cache(maxsize=1024)
+def _plan_copy(tile, gmem_text: str, threads: int) -> CopyPlan:
+    gmem = parse_layout(gmem_text)
+    op, smem = mma.smem_operand(tile)
+    inner = smem.layout if isinstance(smem, ComposedLayout) else smem
+    sw = smem.swizzle if isinstance(smem, ComposedLayout) else Swizzle(0, 4, 3)
+    if gmem.rank() != 2 or (gmem[0].size(), gmem[1].size()) != (op.rows, op.k):
+        raise SmemCopyError(f"memory layout {gmem} must have shape ({op.rows}, {op.k}): (rows, K) of the tile")
+    if threads <= 0:
+        raise SmemCopyError(f"threads={threads} must be positive")
+    dim = 1 if op.major == "k" else 0
+    per_chunk = CHUNK_BITS // op.elem_bits
+    extent = op.k if dim else op.rows
+    if extent % per_chunk:
+        raise SmemCopyError(f"the tile's {'K' if dim else 'M/N'} extent {extent} is not a whole number of "
+                            f"16-byte chunks ({per_chunk} elements)")
+    plan = CopyPlan(op.rows, op.k, op.elem_bits, dim, per_chunk, op.rows * op.k // per_chunk, threads, inner, sw,
+                    gmem)
+    for side, lay in (("SMEM", inner), ("global", gmem)):
+        rows_at, cols_at = lay[0].offsets(), lay[1].offsets()
+        at = lambda r, c: rows_at[r] + cols_at[c]  # noqa: E731
+        for c in range(plan.chunks):
+            r, col = plan.chunk_origin(c)
+            start = at(r, col)
+            along = [at(r + i, col) for i in range(per_chunk)] if dim == 0 else \
+                [at(r, col + i) for i in range(per_chunk)]
+            if along != list(range(start, start + per_chunk)):
+                raise SmemCopyError(
+                    f"the {side} layout {lay} is not contiguous along {'K' if dim else 'M/N'} for 16 bytes at "
+                    f"(row {r}, k {col}); 16-byte chunks need stride 1 there")
+            if start * op.elem_bits % CHUNK_BITS:
+                raise SmemCopyError(f"the {side} layout {lay} puts the chunk at (row {r}, k {col}) off a 16-byte "
+                                    f"boundary (element {start})")
+    return plan
+
+
+def _mode_offset(ops: OpList, mode: Layout, index: SSAValue) -> SSAValue | None:
+    """mode(index) at run time: the sum over the flattened mode of (index / prefix % extent) * stride."""
+    total = None
+    shapes, strides = flatten(mode.shape), flatten(mode.stride)
+    for extent, divisor, stride in zip(shapes, flatten(prefix_product(mode.shape)), strides):
+        if extent == 1 or stride == 0:
+            continue
+        term = ops.muli(ops.div_mod(index, divisor, extent) if divisor * extent < (1 << 31) else index, stride)
+        total = term if total is None else ops.addi(total, term)
+    return total
+
+
+def _offset(ops: OpList, layout: Layout, row: SSAValue, col: SSAValue) -> SSAValue:
+    parts = [p for p in (_mode_offset(ops, layout[0], row), _mode_offset(ops, layout[1], col)) if p is not None]
+    if not parts:
+        return ops.const(0)
+    return parts[0] if len(parts) == 1 else ops.addi(parts[0], parts[1])
+
+
+def _swizzle(ops: OpList, sw: Swizzle, addr: SSAValue) -> SSAValue:
+    if sw.bits == 0:
+        return addr
+    moved = ops.add(arith.AndIOp(addr, ops.const(sw.yyy_mask)))
+    return ops.add(arith.XOrIOp(addr, ops.add(arith.ShRUIOp(moved, ops.const(sw.shift)))))
+
+
+def _copy_chunk(ops: OpList, plan: CopyPlan, c: SSAValue, src: SSAValue, offset: SSAValue | None,
+                dst: SSAValue) -> None:
+    along = (plan.k if plan.contiguous_dim else plan.rows) // plan.per_chunk
+    first = ops.muli(ops.div_mod(c, 1, along), plan.per_chunk)
+    other = ops.add(arith.DivUIOp(c, ops.const(along))) if along & (along - 1) else \
+        ops.add(arith.ShRUIOp(c, ops.const(along.bit_length() - 1)))
+    row, col = (other, first) if plan.contiguous_dim else (first, other)
+    g = _offset(ops, plan.gmem, row, col)
+    if offset is not None:
+        g = ops.addi(g, ops.to_i32(offset))
+    s = _offset(ops, plan.smem, row, col)
+    to_bytes = lambda e: ops.muli(e, plan.bits // 8) if plan.bits >= 8 else \
+        ops.add(arith.ShRUIOp(ops.muli(e, plan.bits), ops.const(3)))  # noqa: E731
+    value = ops.load(ops.byte_pointer(src, to_bytes(g)), CHUNK)
+    ops.store(value, ops.byte_pointer(dst, _swizzle(ops, plan.swizzle, to_bytes(s))))
+
+
+class LowerCopyToSmem(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.CopyToSmemOp, rewriter: PatternRewriter) -> None:
+        plan = plan_copy(op.tile, parse_layout(op.layout.data), op.threads.value.data)
+        ops = OpList()
+        t = ops.sreg("tid.x")
+        for j in range(-(-plan.chunks // plan.threads)):
+            c = ops.addi(t, j * plan.threads)
+            if (j + 1) * plan.threads <= plan.chunks:
+                _copy_chunk(ops, plan, c, op.src, op.offset, op.dst)
+                continue
+            # the last round: only chunks that exist
+            inside = ops.add(arith.CmpiOp(c, ops.const(plan.chunks), "ult"))
+            body = OpList()
+            body._consts = dict(ops._consts)
+            _copy_chunk(body, plan, c, op.src, op.offset, op.dst)
+            body.add(scf.YieldOp())
+            ops.add(scf.IfOp(inside, [], Region(Block(body.ops)), Region(Block([scf.YieldOp()]))))
+        rewriter.replace(op, ops.ops, [])
+
+
+__all__ = ["CopyPlan", "LowerCopyToSmem", "SmemCopyError", "plan_copy"]

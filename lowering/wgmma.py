@@ -1,0 +1,89 @@
+"""SM90a wgmma -> nvvm: descriptors packed at run time, the SS form as upstream's nvvm.wgmma.mma_async.
+
+`mma.make_desc` becomes integer ops on the tile's shared address: the start-address field
+((addr & 0x3FFFF) >> 4) OR-ed with the constant fields (LBO, SBO, swizzle) that the layout algebra
+derived at compile time (targets/descriptors.py, reference C6). The base offset is 0 because a swizzled
+tile starts on its pattern's repeat boundary (see dialects/mma.py).
+
+`mma.wgmma` with A and B in SMEM becomes one `nvvm.wgmma.mma_async`; the accumulator travels as a struct
+of C's registers and D's registers come back out of the result. The async protocol (wgmma.fence before,
+commit_group and wait_group after, fence.proxy.async after generic SMEM writes) is spelled in the kernel
+with the nvvm ops themselves.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import DenseArrayBase, UnrealizedConversionCastOp, i64
+from xdsl.ir import SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from mmatom.dialects import mma, nvvm
+from mmatom.dialects.atom_rules import atom_values
+from mmatom.targets.descriptors import DescriptorFields, check_layout, encode_sm90
+
+from .fragments import LoweringError, as_fragment, fragment_registers
+from .ir_builder import OpList
+from .mma_sync import _result_struct, _unpack_result
+
+
+def descriptor_constant(t: mma.SmemDescType) -> int:
+    """Every descriptor field but the start address, from the type's layout."""
+    op, layout = mma.smem_operand(t)
+    lbo, sbo = check_layout(layout, op)
+    return encode_sm90(DescriptorFields(0, lbo, sbo, 0, op.swizzle))
+
+
+class LowerMakeDesc(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.MakeDescOp, rewriter: PatternRewriter) -> None:
+        ops = OpList()
+        addr = ops.add(llvm.PtrToIntOp(op.ptr, i64))
+        start = ops.add(arith.ShRUIOp(ops.add(arith.AndIOp(addr, ops.const(0x3FFFF, 64))), ops.const(4, 64)))
+        desc = ops.add(arith.OrIOp(start, ops.const(descriptor_constant(op.res.type), 64)))
+        rewriter.replace(op, [*ops.ops, cast := UnrealizedConversionCastOp.get([desc], [op.res.type])],
+                         [cast.results[0]])
+
+
+def descriptor_value(value: SSAValue, user) -> SSAValue:
+    owner = value.owner
+    if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
+        return owner.inputs[0]
+    raise LoweringError(user, f"{user.name}: descriptor operand is not built in this kernel (use mma.make_desc)")
+
+
+class LowerWgmma(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.WgmmaOp, rewriter: PatternRewriter) -> None:
+        _, v, _ = atom_values(op)
+        if v["a_residency"] != "smem_desc" or v["sparse"]:
+            raise LoweringError(op, "mma.wgmma: only the dense SS form (A and B in SMEM) lowers to nvvm so far; "
+                                    "RS and sparse wgmma are not lowered yet")
+        desc_a, desc_b = descriptor_value(op.a, op), descriptor_value(op.b, op)
+        ops = OpList()
+        struct_t = _result_struct(op)
+        acc = ops.add(llvm.UndefOp(struct_t))
+        for i, reg in enumerate(fragment_registers(op.c, op)):
+            acc = ops.add(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), acc, reg))
+        k_major = lambda t: isinstance(t, mma.SmemDescType) and t.major.data == "k"  # noqa: E731
+        props = {
+            "shape": nvvm.MMAShapeAttr(64, v["n"], v["k"]),
+            "typeD": nvvm.WgmmaTypeAttr(v["d"]),
+            "scaleD": nvvm.WgmmaScaleOutAttr("zero" if op.scale_d is not None and not op.scale_d.value.data
+                                             else "one"),
+            "typeA": nvvm.WgmmaTypeAttr(v["a"]),
+            "scaleA": nvvm.WgmmaScaleInAttr("neg" if v["scale_a"] == -1 else "one"),
+            "layoutA": nvvm.MMALayoutAttr("row" if k_major(op.a.type) else "col"),
+            "typeB": nvvm.WgmmaTypeAttr(v["b"]),
+            "scaleB": nvvm.WgmmaScaleInAttr("neg" if v["scale_b"] == -1 else "one"),
+            "layoutB": nvvm.MMALayoutAttr("col" if k_major(op.b.type) else "row"),
+        }
+        if v["satfinite"]:
+            props["satfinite"] = nvvm.MMAIntOverflowAttr("satfinite")
+        struct = ops.add(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, acc], result_types=[struct_t],
+                                                    properties=props))
+        d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
+        rewriter.replace(op, ops.ops, [d])
+
+
+WGMMA_PATTERNS = (LowerMakeDesc(), LowerWgmma())

@@ -1,0 +1,254 @@
+"""Conformance of SM90a wgmma (SS form): every type, N, swizzle and legal major mode.
+
+Each case is one wgmma atom in a one-warpgroup kernel: the CTA stages A (64 x K) and B (N x K) from
+global memory into SMEM in the case's canonical layout (mma.copy_to_smem), fences the generic-proxy
+writes for the async proxy, builds both descriptors (mma.make_desc), loads C by its TV layout, runs
+wgmma.fence / mma_async / commit_group / wait_group 0 and stores D. The reference is numpy float64
+(int64 for integers and b1), with the case's negations (imm-scale-a/b) and scale-d.
+
+Cases: the full cross product of type x swizzle (none, 32B, 64B, 128B) x major modes (K/MN for A and
+B where the type allows a transpose) for N in {8, 64, 128, 256}; every legal N for f16 and bf16 with
+K-major 128B swizzle; negation and scale-d = 0 variants at N = 64.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, UnitAttr, i64
+from xdsl.ir import Block, Region
+
+from mmatom.dialects import mma, nvvm
+from mmatom.layout import ComposedLayout, Layout
+from mmatom.targets.catalogue import Atom, family
+from mmatom.targets.catalogue.elements import BITS, FP8, INT8
+from mmatom.targets.descriptors import SmemOperand, canonical_layout
+from mmatom.targets.numerics import decode, draw
+
+from . import Case
+from .register import POISON, _image, _read_image
+
+GLOBAL = llvm.LLVMPointerType(IntAttr(1))
+SHARED = llvm.LLVMPointerType(IntAttr(3))
+SMEM_SYMBOL = "smem"
+PREAMBLE = f".extern .shared .align 1024 .b8 {SMEM_SYMBOL}[];\n\n"
+SWIZZLES = ("none", "32b", "64b", "128b")
+CROSS_N = (8, 64, 128, 256)
+THREADS = 128
+
+
+def _types() -> list[dict]:
+    out = [dict(a="f16", b="f16", d=d) for d in ("f16", "f32")] + [dict(a="bf16", b="bf16", d="f32"),
+                                                                      dict(a="tf32", b="tf32", d="f32")]
+    out += [dict(a=a, b=b, d=d) for a in FP8 for b in FP8 for d in ("f16", "f32")]
+    out += [dict(a=a, b=b, d="s32", satfinite=s) for a in INT8 for b in INT8 for s in (False, True)]
+    out.append(dict(a="b1", b="b1", d="s32", bitop="and"))
+    return out
+
+
+def _atom(t: dict, n: int, trans_a: int | None, trans_b: int | None, scale_a=None, scale_b=None) -> Atom:
+    k = {"f16": 16, "bf16": 16, "tf32": 8, "b1": 256}.get(t["a"], 32)
+    floating = t["d"] != "s32"
+    values = dict(sparse=False, a=t["a"], b=t["b"], d=t["d"], m=64, n=n, k=k, satfinite=t.get("satfinite", False),
+                  bitop=t.get("bitop"), a_residency="smem_desc", trans_a=trans_a, trans_b=trans_b,
+                  scale_a=(scale_a or 1) if floating else None, scale_b=(scale_b or 1) if floating else None,
+                  selector=None)
+    fam = family("wgmma")
+    return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims))
+
+
+@dataclass(frozen=True)
+class WgmmaCase:
+    swizzle: str
+    scale_d: int = 1
+
+
+def cases() -> list[Case]:
+    out: list[Case] = []
+    seen = set()
+
+    def add(atom: Atom, swizzle: str, scale_d: int = 1) -> None:
+        key = (atom, swizzle, scale_d)
+        if key in seen:
+            return
+        seen.add(key)
+        label = (f"{family('wgmma').spell(atom)} A:{'mn' if atom['trans_a'] == 1 else 'k'} "
+                 f"B:{'mn' if atom['trans_b'] == 1 else 'k'} {swizzle}"
+                 + (f" scale-a {atom['scale_a']} scale-b {atom['scale_b']}" if atom["scale_a"] == -1 or
+                    atom["scale_b"] == -1 else "") + (" scale-d 0" if not scale_d else ""))
+        out.append(Case(f"w{len(out)}", label, atom, ("sm_90a",), WgmmaCase(swizzle, scale_d)))
+
+    for t in _types():
+        transposable = t["a"] in ("f16", "bf16")
+        majors = [(a, b) for a in (0, 1) for b in (0, 1)] if transposable else [(None, None)]
+        legal_n = range(8, 257, 8) if t["d"] != "s32" else [8, 16, 24, 32, *range(48, 257, 16)]
+        for n in CROSS_N:
+            for ta, tb in majors:
+                for sw in SWIZZLES:
+                    add(_atom(t, n, ta, tb), sw)
+        if transposable:
+            for n in legal_n:
+                add(_atom(t, n, 0, 0), "128b")
+        if t["d"] != "s32":
+            z = 0 if transposable else None
+            add(_atom(t, 64, z, z, scale_a=-1), "128b")
+            add(_atom(t, 64, z, z, scale_b=-1), "128b")
+        add(_atom(t, 64, 0 if transposable else None, 0 if transposable else None), "128b", scale_d=0)
+    return out
+
+
+def _extra(case: Case) -> WgmmaCase:
+    return case.options  # type: ignore[return-value]
+
+
+# -- SMEM layouts: canonical, packed tight -----------------------------------------------------------
+
+def smem_operand(atom: Atom, role: str, swizzle: str) -> SmemOperand:
+    rows = 64 if role == "A" else atom["n"]
+    major = "mn" if atom["trans_a" if role == "A" else "trans_b"] == 1 else "k"
+    return SmemOperand(rows, atom["k"], BITS[atom["a" if role == "A" else "b"]], major, swizzle)
+
+
+def smem_layout(op: SmemOperand) -> ComposedLayout:
+    """The canonical layout of `op` with its core matrices / swizzle atoms packed one after another."""
+    core = 128  # bytes of an 8 x 16-byte core matrix
+    if op.swizzle == "none":
+        along_k = op.k * op.elem_bits // 128  # 16-byte columns of K
+        if op.major == "k":
+            return canonical_layout(op, lbo=core, sbo=core * along_k)
+        return canonical_layout(op, lbo=core * (op.rows // op.t), sbo=core)
+    width = {"32b": 32, "64b": 64, "128b": 128}[op.swizzle]
+    if op.major == "k":
+        return canonical_layout(op, lbo=16, sbo=8 * width)
+    atoms_mn = max(1, op.rows * op.elem_bits // 8 // width)
+    return canonical_layout(op, lbo=8 * width, sbo=8 * width * atoms_mn)
+
+
+def _bytes(layout: ComposedLayout, op: SmemOperand) -> int:
+    return (layout.layout.cosize() * op.elem_bits + 7) // 8
+
+
+def global_layout(op: SmemOperand) -> Layout:
+    """Global memory holds the tile contiguous along the SMEM layout's 16-byte rows."""
+    if op.major == "k":
+        return Layout((op.rows, op.k), (op.k, 1))
+    return Layout((op.rows, op.k), (1, op.rows))
+
+
+def c_layout(atom: Atom) -> Layout:
+    return Layout((64, atom["n"]), (atom["n"], 1))
+
+
+def shared_bytes(case: Case) -> int:
+    ops = [smem_operand(case.atom, r, _extra(case).swizzle) for r in "AB"]
+    a_bytes = _bytes(smem_layout(ops[0]), ops[0])
+    return -(-a_bytes // 1024) * 1024 + _bytes(smem_layout(ops[1]), ops[1])
+
+
+def launch_config(case: Case) -> dict:
+    return dict(grid=(1,), block=(THREADS,), shared_bytes=shared_bytes(case))
+
+
+# -- the kernel ----------------------------------------------------------------------------------------
+
+def _desc_type(atom: Atom, role: str, swizzle: str) -> mma.SmemDescType:
+    op = smem_operand(atom, role, swizzle)
+    return mma.SmemDescType(role, atom["a" if role == "A" else "b"], op.major, swizzle, str(smem_layout(op)))
+
+
+def build_kernel(case: Case) -> llvm.FuncOp:
+    atom, extra = case.atom, _extra(case)
+    block = Block(arg_types=[GLOBAL] * 4)
+    pa, pb, pc, pd = block.args
+    base = llvm.AddressOfOp(SMEM_SYMBOL, SHARED)
+    ops_a = smem_operand(atom, "A", extra.swizzle)
+    b_at = arith.ConstantOp(IntegerAttr(-(-_bytes(smem_layout(ops_a), ops_a) // 1024) * 1024, i64))
+    sb = llvm.GEPOp.from_mixed_indices(base.result, [b_at.result], IntegerType(8), result_type=SHARED)
+    ops: list = [base, b_at, sb]
+    descs = []
+    for role, src, dst in (("A", pa, base.result), ("B", pb, sb.result)):
+        t = _desc_type(atom, role, extra.swizzle)
+        ops.append(mma.CopyToSmemOp(src, str(global_layout(smem_operand(atom, role, extra.swizzle))), dst, t, THREADS))
+        descs.append((dst, t))
+    ops += [nvvm.FenceProxyOp(), nvvm.BarrierOp()]
+    made = [mma.MakeDescOp(p, t) for p, t in descs]
+    c = mma.LoadFragmentOp(pc, str(c_layout(atom)), mma.FragmentType("C", atom["d"], str(_tv_c(atom))))
+    ops += made + [c, nvvm.WgmmaFenceAlignedOp()]
+    w = mma.WgmmaOp((64, atom["n"], atom["k"]), made[0].res, made[1].res, c.res,
+                    mma.FragmentType("D", atom["d"], str(_tv_c(atom))),
+                    scale_a=atom["scale_a"] if atom["scale_a"] == -1 else None,
+                    scale_b=atom["scale_b"] if atom["scale_b"] == -1 else None,
+                    scale_d=0 if not extra.scale_d else None, satfinite=bool(atom["satfinite"]), bitop=atom["bitop"])
+    ops += [w, nvvm.WgmmaGroupSyncAlignedOp(), nvvm.WgmmaWaitGroupSyncOp(0),
+            mma.StoreFragmentOp(w.d, pd, str(c_layout(atom))), llvm.ReturnOp.create()]
+    block.add_ops(ops)
+    func = llvm.FuncOp(case.name, llvm.LLVMFunctionType([GLOBAL] * 4), llvm.LinkageAttr("external"), body=Region(block))
+    func.attributes["nvvm.kernel"] = UnitAttr()
+    return func
+
+
+def _tv_c(atom: Atom):
+    from mmatom.targets.catalogue.fragments import tv_layouts
+
+    return tv_layouts(atom)["C"]
+
+
+def build_module(cases_: list[Case], target: str) -> ModuleOp:
+    smem = llvm.GlobalOp(llvm.LLVMArrayType(IntAttr(0), IntegerType(8)), SMEM_SYMBOL, "external",
+                         addr_space=3, alignment=1024)
+    return ModuleOp([smem, *(build_kernel(c) for c in cases_)], attributes={"mma.target": mma.TargetAttr(target)})
+
+
+# -- inputs and the reference --------------------------------------------------------------------
+
+@dataclass
+class Inputs:
+    arrays: list[np.ndarray]  # A, B, C, D (poisoned)
+    reference: np.ndarray  # 1 x 64 x N
+    scale: np.ndarray
+    d_elem: str
+    d_poison: int
+
+
+def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
+    atom, extra = case.atom, _extra(case)
+    n, k, d_elem = atom["n"], atom["k"], atom["d"]
+    a_bits, b_bits = draw(atom["a"], (1, 64, k), rng), draw(atom["b"], (1, n, k), rng)
+    c_bits = draw(d_elem, (1, 64, n), rng)
+    a_val, b_val, c_val = decode(atom["a"], a_bits), decode(atom["b"], b_bits), decode(d_elem, c_bits)
+    if not extra.scale_d:
+        c_val = np.zeros_like(c_val)
+    if atom["bitop"]:
+        ref = (a_val.astype(np.int64)[:, :, None, :] & b_val.astype(np.int64)[:, None, :, :]).sum(axis=3) + c_val
+    else:
+        sign = (atom["scale_a"] or 1) * (atom["scale_b"] or 1)
+        ref = sign * np.einsum("tmk,tnk->tmn", a_val, b_val) + c_val
+        if atom["satfinite"]:
+            ref = np.clip(ref, -(2 ** 31), 2 ** 31 - 1)
+    scale = np.einsum("tmk,tnk->tmn", np.abs(a_val), np.abs(b_val)) + np.abs(c_val)
+    op_a, op_b = (smem_operand(atom, r, extra.swizzle) for r in "AB")
+    arrays = [_image(atom["a"], a_bits, global_layout(op_a)), _image(atom["b"], b_bits, global_layout(op_b)),
+              _image(d_elem, c_bits, c_layout(atom)),
+              _image(d_elem, np.full((1, 64, n), POISON[d_elem], dtype=np.uint64), c_layout(atom))]
+    return Inputs(arrays, ref.astype(np.float64), scale, d_elem, POISON[d_elem])
+
+
+def error_bound(atom: Atom) -> float:
+    if atom["d"] == "s32":
+        return 0.0
+    return 2.0 ** -9 if atom["d"] == "f16" else 2.0 ** -20
+
+
+def check(case: Case, inputs: Inputs, d_image: np.ndarray) -> tuple[bool, float, str]:
+    got_bits = _read_image(inputs.d_elem, d_image, c_layout(case.atom), 1, 64, case.atom["n"])
+    unwritten = int((got_bits == inputs.d_poison).sum())
+    got = decode(inputs.d_elem, got_bits)
+    if unwritten:
+        return False, float("inf"), f"{unwritten} of {got.size} D elements never written"
+    if not np.all(np.isfinite(got)):
+        return False, float("inf"), "non-finite values in D"
+    err = float(np.max(np.abs(got - inputs.reference)) / max(1.0, float(np.max(inputs.scale))))
+    bound = error_bound(case.atom)
+    return err <= bound, err, f"bound {bound:.1e}" if bound else "exact"
