@@ -238,7 +238,13 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
 def error_bound(atom: Atom) -> float:
     if atom["d"] == "s32":
         return 0.0
-    return 2.0 ** -9 if atom["d"] == "f16" else 2.0 ** -20
+    if atom["d"] == "f16":
+        return 2.0 ** -9
+    if atom["a"] in FP8:
+        # measured on the H100: fp8 wgmma with an f32 D keeps fewer accumulator bits than f32 (worst
+        # 3.1e-4 = 2^-11.7 over 76 kernels, records/GPU_RUN.md; DeepSeek-V3 reports ~14 bits on H800)
+        return 2.0 ** -10
+    return 2.0 ** -20
 
 
 def check(case: Case, inputs: Inputs, d_image: np.ndarray) -> tuple[bool, float, str]:
