@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
+from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp, StringAttr, UnrealizedConversionCastOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
@@ -22,6 +23,7 @@ from .loops import LOOP_PATTERNS, fold_cast_pairs
 from .mma_sync import MMA_SYNC_PATTERNS
 from .smem_copy import LowerCopyToSmem
 from .wgmma import WGMMA_PATTERNS
+from .wgmma_lifecycle import check_block
 
 
 @dataclass(frozen=True)
@@ -29,6 +31,9 @@ class LowerMmaToNvvm(ModulePass):
     name = "lower-mma-to-nvvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for func in op.walk():  # the async protocol is checked on the kernel as written, before lowering
+            if isinstance(func, llvm.FuncOp) and func.body.blocks:
+                check_block(func.body.block)
         # loops first: they only split fragments into registers through casts, whatever produces them
         PatternRewriteWalker(GreedyRewritePatternApplier([*LOOP_PATTERNS]), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(

@@ -21,6 +21,12 @@ def _lower_mma_to_nvvm():
     return LowerMmaToNvvm
 
 
+def _verify_wgmma_lifecycle():
+    from mmatom.lowering.wgmma_lifecycle import VerifyWgmmaLifecycle
+
+    return VerifyWgmmaLifecycle
+
+
 def _ptx():
     from mmatom.targets.ptx_emitter import PTXTarget
 
@@ -29,6 +35,6 @@ def _ptx():
 
 MMATOM_UNIVERSE = Universe(
     all_dialects={"mma": _mma, "nvvm": _nvvm},
-    all_passes={"lower-mma-to-nvvm": _lower_mma_to_nvvm},
+    all_passes={"lower-mma-to-nvvm": _lower_mma_to_nvvm, "verify-wgmma-lifecycle": _verify_wgmma_lifecycle},
     all_targets={"ptx": _ptx},
 )

@@ -258,3 +258,56 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
   // expected-error@+1 {{'mma.convert' op mma.convert: result layout ((4,8),(2,2,2)):((32,1),(16,8,128)) is not the source layout ((4,8),(2,2)):((32,1),(16,8)); a conversion keeps each thread's elements in place, so the TV layouts must be the same map}}
   %h = mma.convert %c : !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
 }
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %p = "test.op"() : () -> !llvm.ptr<1>
+  // expected-error@+1 {{'mma.make_desc' op mma.make_desc: a descriptor addresses shared memory (!llvm.ptr<3>), not !llvm.ptr<1>}}
+  %d = mma.make_desc %p : !llvm.ptr<1> -> !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %s = "test.op"() : () -> !llvm.ptr<3>
+  // expected-error@+1 {{'mma.make_desc' op mma.make_desc: descriptor swizzle 64b disagrees with the SMEM layout's Sw<3,4,3> (128b); the tensor core would read permuted data}}
+  %d = mma.make_desc %s : !llvm.ptr<3> -> !mma.smem_desc<B, f16, k, sw64, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %g = "test.op"() : () -> !llvm.ptr<1>
+  %s = "test.op"() : () -> !llvm.ptr<3>
+  // expected-error@+1 {{'mma.copy_to_smem' op mma.copy_to_smem: the global layout (64,16):(1,64) is not contiguous along K for 16 bytes at (row 0, k 0); 16-byte chunks need stride 1 there}}
+  mma.copy_to_smem %g layout("(64,16):(1,64)") into %s as !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)"> threads(128 : i32) : !llvm.ptr<1>, !llvm.ptr<3>
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %g = "test.op"() : () -> !llvm.ptr<1>
+  %s = "test.op"() : () -> !llvm.ptr<3>
+  // expected-error@+1 {{'mma.copy_to_smem' op mma.copy_to_smem: memory layout (64,32):(32,1) must have shape (64, 16): (rows, K) of the tile}}
+  mma.copy_to_smem %g layout("(64,32):(32,1)") into %s as !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)"> threads(128 : i32) : !llvm.ptr<1>, !llvm.ptr<3>
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %g = "test.op"() : () -> !llvm.ptr<1>
+  %s = "test.op"() : () -> !llvm.ptr<1>
+  // expected-error@+1 {{'mma.copy_to_smem' op mma.copy_to_smem: the destination must be shared memory (!llvm.ptr<3>), not !llvm.ptr<1>}}
+  mma.copy_to_smem %g layout("(64,16):(16,1)") into %s as !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)"> threads(128 : i32) : !llvm.ptr<1>, !llvm.ptr<1>
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">
+  %wc = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+  // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: scale_d=2 is not legal; scale_d must be 0 (D = A*B) or 1 (D = A*B + C)}}
+  %d = mma.wgmma <m64n64k16> %sa, %sb, %wc {scale_d = 2 : i32} : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">, !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+}
