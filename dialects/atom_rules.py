@@ -6,6 +6,7 @@ The rules are the catalogue's; this module only translates between IR and catalo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from xdsl.ir import Attribute, Operation
@@ -14,9 +15,9 @@ from xdsl.utils.exceptions import VerifyException
 from mmatom.layout import NotationError, parse_any_layout, parse_layout
 from mmatom.targets.catalogue import Atom, AtomError, family
 from mmatom.targets.catalogue.elements import BITS, INT4, INT8
-from mmatom.targets.catalogue.fragments import operand_extent, tv_layouts
+from mmatom.targets.catalogue.fragments import operand_extent, tv_layouts, wgmma_accumulator_layout
 from mmatom.targets.catalogue.model import REGISTER, SMEM_DESC, TMEM
-from mmatom.targets.descriptors import DescriptorError, SmemOperand, check_layout
+from mmatom.targets.descriptors import DescriptorError, SmemOperand, check_layout, sub_tile
 
 from . import mma as d
 
@@ -184,3 +185,84 @@ def _check_layouts(label: str, atom: Atom, types: dict[str, Attribute]) -> None:
             n = atom["n"]
             if t.cols.value.data != n:
                 raise VerifyException(f"{label}: operand D is a TMEM tile of {t.cols.value.data} columns; N={n} needs {n}")
+
+
+# -- wgmma tiles -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WgmmaTilePlan:
+    atom: Atom  # the wgmma each step issues
+    warpgroups: int
+    steps: tuple[tuple[int, int], ...]  # per K step: (A byte offset, B byte offset) within warpgroup 0
+    a_warpgroup_bytes: int  # how far warpgroup w's A rows start from warpgroup 0's (times w)
+    a_desc: "d.SmemDescType"  # one atom's A and B (what each step's descriptor describes)
+    b_desc: "d.SmemDescType"
+
+
+def wgmma_tile_plan(op) -> WgmmaTilePlan:
+    """Check an mma.wgmma_tile and say how it splits into wgmma atoms."""
+    label = "mma.wgmma_tile"
+    m, n, k_tile = op.shape.mnk
+    a_t, b_t, c_t, d_t = op.a.type, op.b.type, op.c.type, op.d.type
+    if m not in (64, 128):
+        raise VerifyException(f"{label}: M={m} is not legal; a tile spans one or two warpgroups, M = 64 or 128")
+    a, b, dt = a_t.elem.data, b_t.elem.data, d_t.elem.data
+    k = {"f16": 16, "bf16": 16, "tf32": 8, "b1": 256}.get(a, 32)
+    if k_tile % k:
+        raise VerifyException(f"{label}: K={k_tile} is not a multiple of the {a} atom's K={k}")
+    transposable = a in ("f16", "bf16")
+    integer = a in INT8 + ("b1",)
+    trans = lambda t: (1 if t.major.data == "mn" else 0) if transposable else (1 if t.major.data == "mn" else None)  # noqa: E731
+    scale = lambda p: (_int(p) if p is not None else 1) if not integer else None  # noqa: E731
+    if op.scale_d is not None and _int(op.scale_d) not in (0, 1):
+        raise VerifyException(f"{label}: scale_d={_int(op.scale_d)} is not legal; scale_d must be 0 or 1")
+    values = dict(sparse=False, a=a, b=b_t.elem.data, d=dt, m=64, n=n, k=k, satfinite=op.satfinite is not None,
+                  bitop="and" if a == "b1" else None, a_residency=SMEM_DESC, trans_a=trans(a_t), trans_b=trans(b_t),
+                  scale_a=scale(op.scale_a), scale_b=scale(op.scale_b), selector=None)
+    fam = family("wgmma")
+    try:
+        fam.resolve(values, module_target(op))
+    except AtomError as err:
+        raise VerifyException(f"{label}: {err}") from None
+    atom = Atom("wgmma", tuple((dim.key, values[dim.key]) for dim in fam.dims if dim.key in values))
+    want = wgmma_accumulator_layout(m, n)
+    for role, t in (("C", c_t), ("D", d_t)):
+        if t.elem.data != dt and role == "C":
+            raise VerifyException(f"{label}: operand C is {t.elem.data}; the accumulator is {dt}")
+        try:
+            got = parse_layout(t.layout.data)
+        except NotationError as err:
+            raise VerifyException(f"{label}: operand {role}: {err}") from None
+        if not got.equivalent(want) or got[0].size() != want[0].size():
+            raise VerifyException(f"{label}: operand {role} layout {got} is not the {m}x{n} accumulator layout {want}")
+    rows = {"A": m, "B": n}
+    sub_types = {}
+    steps = []
+    try:
+        for role, t in (("A", a_t), ("B", b_t)):
+            full = parse_any_layout(t.layout.data)
+            inner = getattr(full, "layout", full)
+            if inner.rank() != 2 or (inner[0].size(), inner[1].size()) != (rows[role], k_tile):
+                raise VerifyException(f"{label}: operand {role}: SMEM layout {full} must have shape ({rows[role]}, {k_tile})")
+            atom_rows = 64 if role == "A" else n
+            bits = BITS[t.elem.data]
+            offsets = []
+            for j in range(k_tile // k):
+                off, sub = sub_tile(full, 0, atom_rows, j * k, k, bits)
+                check_layout(sub, SmemOperand(atom_rows, k, bits, t.major.data, t.swizzle.data))
+                offsets.append(off)
+            sub_types[role] = d.SmemDescType(role, t.elem.data, t.major.data, t.swizzle.data,
+                                             str(sub_tile(full, 0, atom_rows, 0, k, bits)[1]))
+            steps.append(offsets)
+            if role == "A" and m == 128:
+                wg_bytes, _ = sub_tile(full, 64, 64, 0, k, bits)
+                for j in range(k_tile // k):
+                    off, sub = sub_tile(full, 64, 64, j * k, k, bits)
+                    check_layout(sub, SmemOperand(64, k, bits, t.major.data, t.swizzle.data))
+                    if off != wg_bytes + offsets[j]:
+                        raise DescriptorError(f"warpgroup 1's A rows are not warpgroup 0's shifted by {wg_bytes} bytes")
+    except (DescriptorError, NotationError) as err:
+        raise VerifyException(f"{label}: {err}") from None
+    return WgmmaTilePlan(atom, m // 64, tuple(zip(steps[0], steps[1])),
+                         wg_bytes if m == 128 else 0, sub_types["A"], sub_types["B"])

@@ -415,6 +415,47 @@ class WgmmaOp(AtomOp):
 
 
 @irdl_op_definition
+class WgmmaTileOp(IRDLOperation):
+    """An M x N x K warpgroup tile (SS): M/64 warpgroups (M = 64 or 128), each issuing K/k wgmma atoms along
+    K and accumulating into its 64 rows of D. A (M x K) and B (N x K) are SMEM tiles; every atom's operand
+    is a window of them whose descriptor is the tile's with the start address advanced (as CuTe's
+    descriptor iterator does), checked against the layout algebra at verification time. Issued between
+    the kernel's own wgmma fence and commit/wait, like mma.wgmma."""
+
+    name = "mma.wgmma_tile"
+    shape = prop_def(ShapeAttr)
+    a = operand_def(SmemDescType)
+    b = operand_def(SmemDescType)
+    c = operand_def(FragmentType)
+    d = result_def(FragmentType)
+    scale_a = opt_prop_def(IntegerAttr)
+    scale_b = opt_prop_def(IntegerAttr)
+    scale_d = opt_prop_def(IntegerAttr)
+    satfinite = opt_prop_def(UnitAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$shape $a `,` $b `,` $c (`satfinite` $satfinite^)? attr-dict `:` type($a) `,` type($b) `,` type($c)"
+        " `->` type($d)"
+    )
+
+    def __init__(self, shape: tuple[int, int, int], a: SSAValue, b: SSAValue, c: SSAValue, d_type: Attribute, *,
+                 scale_a: int | None = None, scale_b: int | None = None, scale_d: int | None = None,
+                 satfinite: bool = False):
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape)}
+        for key, val in (("scale_a", scale_a), ("scale_b", scale_b), ("scale_d", scale_d)):
+            if val is not None:
+                props[key] = IntegerAttr(val, i32)
+        if satfinite:
+            props["satfinite"] = UnitAttr()
+        super().__init__(operands=[a, b, c], result_types=[d_type], properties=props)
+
+    def verify_(self) -> None:
+        from .atom_rules import wgmma_tile_plan
+
+        wgmma_tile_plan(self)
+
+
+@irdl_op_definition
 class Tcgen05MmaOp(AtomOp):
     """SM100/103/110 tcgen05.mma: D in tensor memory, A from SMEM or TMEM, B from SMEM."""
 
@@ -570,12 +611,30 @@ def smem_operand(t: SmemDescType):
     return SmemOperand(inner[0].size(), inner[1].size(), BITS[t.elem.data], t.major.data, t.swizzle.data), layout
 
 
+def descriptor_view(t: SmemDescType):
+    """(operand, layout) the 64-bit descriptor of `t` describes: the whole tile when it is one canonical
+    layout, else its first 32-byte K window when every K window is (a tile that mma.wgmma_tile walks)."""
+    from mmatom.targets.descriptors import DescriptorError, SmemOperand, check_layout, sub_tile
+
+    op, layout = smem_operand(t)
+    try:
+        check_layout(layout, op)
+        return op, layout
+    except DescriptorError as whole:
+        k_atom = 256 // op.elem_bits
+        if op.k <= k_atom or op.k % k_atom:
+            raise whole
+        window = SmemOperand(op.rows, k_atom, op.elem_bits, op.major, op.swizzle)
+        for j in range(op.k // k_atom):
+            check_layout(sub_tile(layout, 0, op.rows, j * k_atom, k_atom, op.elem_bits)[1], window)
+        return window, sub_tile(layout, 0, op.rows, 0, k_atom, op.elem_bits)[1]
+
+
 def _check_smem_desc(op_name: str, t: SmemDescType) -> None:
-    from mmatom.targets.descriptors import DescriptorError, check_layout
+    from mmatom.targets.descriptors import DescriptorError
 
     try:
-        op, layout = smem_operand(t)
-        check_layout(layout, op)
+        descriptor_view(t)
     except (DescriptorError, NotationError) as err:
         raise VerifyException(f"{op_name}: {err}") from None
 
@@ -697,6 +756,6 @@ def fragment_type(atom, role: str) -> FragmentType:
 
 MMA = Dialect(
     "mma",
-    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp, ConvertOp, MakeDescOp, CopyToSmemOp],
+    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, WgmmaTileOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp, ConvertOp, MakeDescOp, CopyToSmemOp],
     [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType],
 )

@@ -54,8 +54,8 @@ def thread_index(ops: OpList, threads: int) -> SSAValue:
         low = ops.div_mod(lane, 1, 4)
         high = ops.muli(ops.div_mod(lane, 16, 2), 4)
         return ops.add(arith.OrIOp(low, high))
-    if threads == 128:
-        return ops.div_mod(ops.sreg("tid.x"), 1, 128)
+    if threads in (128, 256):  # one or two warpgroups
+        return ops.div_mod(ops.sreg("tid.x"), 1, threads)
     if threads == 1:
         return ops.const(0)
     raise ValueError(f"fragments over {threads} threads have no thread index")

@@ -19,7 +19,7 @@ from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from mmatom.dialects import mma, nvvm
-from mmatom.dialects.atom_rules import atom_values
+from mmatom.dialects.atom_rules import atom_values, wgmma_tile_plan
 from mmatom.targets.descriptors import DescriptorFields, check_layout, encode_sm90
 
 from .fragments import LoweringError, as_fragment, fragment_registers
@@ -29,7 +29,7 @@ from .mma_sync import _result_struct, _unpack_result
 
 def descriptor_constant(t: mma.SmemDescType) -> int:
     """Every descriptor field but the start address, from the type's layout."""
-    op, layout = mma.smem_operand(t)
+    op, layout = mma.descriptor_view(t)
     lbo, sbo = check_layout(layout, op)
     return encode_sm90(DescriptorFields(0, lbo, sbo, 0, op.swizzle))
 
@@ -66,24 +66,61 @@ class LowerWgmma(RewritePattern):
         for i, reg in enumerate(fragment_registers(op.c, op)):
             acc = ops.add(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), acc, reg))
         k_major = lambda t: isinstance(t, mma.SmemDescType) and t.major.data == "k"  # noqa: E731
-        props = {
-            "shape": nvvm.MMAShapeAttr(64, v["n"], v["k"]),
-            "typeD": nvvm.WgmmaTypeAttr(v["d"]),
-            "scaleD": nvvm.WgmmaScaleOutAttr("zero" if op.scale_d is not None and not op.scale_d.value.data
-                                             else "one"),
-            "typeA": nvvm.WgmmaTypeAttr(v["a"]),
-            "scaleA": nvvm.WgmmaScaleInAttr("neg" if v["scale_a"] == -1 else "one"),
-            "layoutA": nvvm.MMALayoutAttr("row" if k_major(op.a.type) else "col"),
-            "typeB": nvvm.WgmmaTypeAttr(v["b"]),
-            "scaleB": nvvm.WgmmaScaleInAttr("neg" if v["scale_b"] == -1 else "one"),
-            "layoutB": nvvm.MMALayoutAttr("col" if k_major(op.b.type) else "row"),
-        }
-        if v["satfinite"]:
-            props["satfinite"] = nvvm.MMAIntOverflowAttr("satfinite")
+        props = _wgmma_props(v, op.scale_d is not None and not op.scale_d.value.data, k_major(op.a.type),
+                             k_major(op.b.type))
         struct = ops.add(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, acc], result_types=[struct_t],
                                                     properties=props))
         d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
         rewriter.replace(op, ops.ops, [d])
 
 
-WGMMA_PATTERNS = (LowerMakeDesc(), LowerWgmma())
+def _wgmma_props(v: dict, scale_d_zero: bool, a_k_major: bool, b_k_major: bool) -> dict:
+    props = {
+        "shape": nvvm.MMAShapeAttr(64, v["n"], v["k"]),
+        "typeD": nvvm.WgmmaTypeAttr(v["d"]),
+        "scaleD": nvvm.WgmmaScaleOutAttr("zero" if scale_d_zero else "one"),
+        "typeA": nvvm.WgmmaTypeAttr(v["a"]),
+        "scaleA": nvvm.WgmmaScaleInAttr("neg" if v["scale_a"] == -1 else "one"),
+        "layoutA": nvvm.MMALayoutAttr("row" if a_k_major else "col"),
+        "typeB": nvvm.WgmmaTypeAttr(v["b"]),
+        "scaleB": nvvm.WgmmaScaleInAttr("neg" if v["scale_b"] == -1 else "one"),
+        "layoutB": nvvm.MMALayoutAttr("col" if b_k_major else "row"),
+    }
+    if v["satfinite"]:
+        props["satfinite"] = nvvm.MMAIntOverflowAttr("satfinite")
+    return props
+
+
+class LowerWgmmaTile(RewritePattern):
+    """K/k atoms per warpgroup, chained through the accumulator struct; descriptors advance per step."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.WgmmaTileOp, rewriter: PatternRewriter) -> None:
+        plan = wgmma_tile_plan(op)
+        v = plan.atom.as_dict()
+        base_a, base_b = descriptor_value(op.a, op), descriptor_value(op.b, op)
+        ops = OpList()
+        # the atom's constant fields replace the tile's (LBO/SBO of one atom's window)
+        start_mask = ops.const(0x3FFF, 64)
+        start_a = ops.add(arith.AndIOp(base_a, start_mask))
+        start_b = ops.add(arith.AndIOp(base_b, start_mask))
+        if plan.warpgroups > 1:  # warpgroup w's rows of A start w * a_warpgroup_bytes further
+            wg = ops.add(arith.ExtUIOp(ops.div_mod(ops.sreg("tid.x"), 128, plan.warpgroups), i64))
+            start_a = ops.add(arith.AddiOp(start_a, ops.add(arith.MuliOp(wg, ops.const(plan.a_warpgroup_bytes >> 4, 64)))))
+        const_a, const_b = descriptor_constant(plan.a_desc), descriptor_constant(plan.b_desc)
+        struct_t = _result_struct(op)
+        acc = ops.add(llvm.UndefOp(struct_t))
+        for i, reg in enumerate(fragment_registers(op.c, op)):
+            acc = ops.add(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), acc, reg))
+        scale_d_zero = op.scale_d is not None and not op.scale_d.value.data
+        for j, (off_a, off_b) in enumerate(plan.steps):
+            desc_a = ops.add(arith.OrIOp(ops.addi(start_a, off_a >> 4), ops.const(const_a, 64)))
+            desc_b = ops.add(arith.OrIOp(ops.addi(start_b, off_b >> 4), ops.const(const_b, 64)))
+            props = _wgmma_props(v, scale_d_zero and j == 0, plan.a_desc.major.data == "k", plan.b_desc.major.data == "k")
+            acc = ops.add(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, acc], result_types=[struct_t],
+                                                     properties=props))
+        d = as_fragment(ops, _unpack_result(ops, acc), op.d.type)
+        rewriter.replace(op, ops.ops, [d])
+
+
+WGMMA_PATTERNS = (LowerMakeDesc(), LowerWgmma(), LowerWgmmaTile())

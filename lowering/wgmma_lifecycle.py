@@ -104,7 +104,7 @@ def check_block(block: Block) -> None:
             state.smem_write = op
             continue
         busy = state.busy()
-        if isinstance(op, mma.WgmmaOp):
+        if isinstance(op, (mma.WgmmaOp, mma.WgmmaTileOp)):
             _check_wgmma(op, state, busy)
             state.uncommitted.append(op)
             continue

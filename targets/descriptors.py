@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mmatom.layout import ComposedLayout, Layout, Swizzle
+from mmatom.layout import ComposedLayout, Layout, Swizzle, composition
 
 SWIZZLE_BYTES = {"none": 0, "32b": 32, "64b": 64, "128b": 128, "128b_base32b": 128}
 SM90_SWIZZLE_CODE = {"none": 0, "128b": 1, "64b": 2, "32b": 3}
@@ -231,3 +231,30 @@ def make_descriptor(layout: ComposedLayout | Layout, op: SmemOperand, start_addr
     lbo, sbo = check_layout(layout, op)
     fields = DescriptorFields(start_address, lbo, sbo, base_offset(start_address, op.swizzle), op.swizzle)
     return encode_sm90(fields) if arch == "sm90" else encode_sm100(fields)
+
+
+# -- sub-tiles: one atom's view of a larger SMEM tile ---------------------------------------------------
+
+def sub_tile(layout: ComposedLayout | Layout, row0: int, rows: int, col0: int, cols: int,
+             elem_bits: int) -> tuple[int, ComposedLayout]:
+    """(byte offset, layout) of rows [row0, row0+rows) x cols [col0, col0+cols) of a (rows, K) SMEM tile.
+
+    The atom's descriptor is the tile's with its start address advanced by the byte offset (the swizzle
+    acts on absolute addresses, so the sub-tile keeps the tile's swizzle). A window is only a sub-tile if
+    the tile's layout is a translation there: mode(start + i) = mode(start) + mode(i) for every i."""
+    inner = layout.layout if isinstance(layout, ComposedLayout) else layout
+    sw = layout.swizzle if isinstance(layout, ComposedLayout) else Swizzle(0, 4, 3)
+    modes = []
+    for mode, start, extent, what in ((inner[0], row0, rows, "rows"), (inner[1], col0, cols, "K")):
+        table = mode.offsets()
+        if start + extent > len(table):
+            raise DescriptorError(f"{what} [{start}, {start + extent}) run past the tile's {len(table)}")
+        if any(table[start + i] - table[start] != table[i] for i in range(extent)):
+            raise DescriptorError(f"the SMEM layout {layout} is not a translation over {what} [{start}, "
+                                  f"{start + extent}): that window has no descriptor of its own")
+        modes.append(composition(mode, Layout(extent, 1)))
+    offset_elems = inner[0].offsets()[row0] + inner[1].offsets()[col0]
+    if offset_elems * elem_bits % 128:
+        raise DescriptorError(f"the sub-tile at (row {row0}, k {col0}) starts off a 16-byte boundary")
+    sub = Layout((modes[0].shape, modes[1].shape), (modes[0].stride, modes[1].stride))
+    return offset_elems * elem_bits // 8, ComposedLayout(sw, 0, sub)

@@ -86,7 +86,7 @@ def _a_m16n8(m: int, k: int, p: int, warps: int = 1) -> Layout:
         g, t = lane // 4, lane % 4
         r, e = v // p, v % p
         return 16 * w + g + 8 * (r & 1), p * t + e + 4 * p * (r >> 1)
-    thr = (4, 8, 4) if warps == 4 else (4, 8)
+    thr = (4, 8, warps) if warps > 1 else (4, 8)
     vals = (p, 2, regs // 2) if regs >= 2 else (p,)
     return _fit(thr, vals, element, m, lambda row, col: row + m * col)
 
@@ -112,9 +112,16 @@ def _c_m16n8(warps: int = 1, n: int = 8) -> Layout:
         lane, w = thr % 32, thr // 32
         g, t = lane // 4, lane % 4
         return 16 * w + g + 8 * ((v >> 1) & 1), 8 * (v >> 2) + 2 * t + (v & 1)
-    thr = (4, 8, 4) if warps == 4 else (4, 8)
-    vals = (2, 2, n // 8) if warps == 4 else (2, 2)
+    thr = (4, 8, warps) if warps > 1 else (4, 8)
+    vals = (2, 2, n // 8) if warps > 1 else (2, 2)
     return _fit(thr, vals, element, m, lambda row, col: row + m * col)
+
+
+def wgmma_accumulator_layout(m: int, n: int) -> Layout:
+    """The C/D TV layout of an M x N wgmma tile over M/64 warpgroups (warp w owns rows 16w..16w+15)."""
+    if m % 64:
+        raise FragmentError(f"a wgmma tile has M = 64 per warpgroup, not M={m}")
+    return _c_m16n8(warps=m // 16, n=n)
 
 
 def _c_m8n8() -> Layout:
