@@ -369,13 +369,7 @@ class PTXEmitter:
         fn.names[op.res] = regs
 
     def _wgmma(self, fn: _Function, op: nvvm.WgmmaMmaAsyncOp) -> None:
-        atom = wgmma_atom(op)
-        try:
-            resolved = resolve(atom, self.target)
-        except Exception as err:
-            raise PTXEmissionError(op, f"{op.name}: {err}") from None
-        self.versions.append(resolved.min_version)
-        self.atoms.append(atom)
+        atom = self._use_atom(op, wgmma_atom(op))
         acc = list(self._r(fn, op.inouts))
         if len(list(op.inouts.uses)) != 1:  # D overwrites its registers: keep a C that is still used elsewhere
             fresh = [fn.new(reg_class(t)) for t in op.inouts.type.types.data]
@@ -457,14 +451,18 @@ class PTXEmitter:
                 fn.emit(f"bra.uni {end};")
             fn.lines.append(f"{label}:")
 
-    def _mma(self, fn: _Function, op: nvvm.MmaOp | nvvm.MmaSpOp) -> None:
-        atom = nvvm_atom(op)
+    def _use_atom(self, op: Operation, atom: Atom) -> Atom:
+        """Check the atom against the module's chip and raise .version to what it needs."""
         try:
             resolved = resolve(atom, self.target)
         except Exception as err:
             raise PTXEmissionError(op, f"{op.name}: {err}") from None
         self.versions.append(resolved.min_version)
         self.atoms.append(atom)
+        return atom
+
+    def _mma(self, fn: _Function, op: nvvm.MmaOp | nvvm.MmaSpOp) -> None:
+        atom = self._use_atom(op, nvvm_atom(op))
         out = [fn.new(reg_class(t)) for t in op.res.type.types.data]
         fn.names[op.res] = out  # extractvalue picks registers from this list
 

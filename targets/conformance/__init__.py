@@ -51,6 +51,19 @@ class Report:
         return out
 
 
+def compare(got: np.ndarray, poisoned: int, decoded: np.ndarray, reference: np.ndarray, scale: np.ndarray,
+            bound: float) -> tuple[bool, float, str]:
+    """(passed, error, note): every D element written, finite, and within `bound` of the float64 reference,
+    the error measured as max |D - ref| / max(sum |a||b| + |c|) (0 = exact, for integers and b1)."""
+    unwritten = int((got == poisoned).sum())
+    if unwritten:
+        return False, float("inf"), f"{unwritten} of {got.size} D elements never written"
+    if not np.all(np.isfinite(decoded)):
+        return False, float("inf"), "non-finite values in D"
+    err = float(np.max(np.abs(decoded - reference)) / max(1.0, float(np.max(scale))))
+    return err <= bound, err, f"bound {bound:.1e}" if bound else "exact"
+
+
 FAMILIES = ("register", "wgmma")
 
 

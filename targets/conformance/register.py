@@ -24,7 +24,7 @@ from mmatom.targets.catalogue import Atom, family, spelled_forms
 from mmatom.targets.catalogue.fragments import sparse_metadata, tv_layouts
 from mmatom.targets.numerics import decode, draw, pack, unpack
 
-from . import Case
+from . import Case, compare
 
 REGISTER_TIERS = ("sm70", "sm75", "sm80", "sm89", "sm90")
 GLOBAL = llvm.LLVMPointerType(IntAttr(1))
@@ -243,16 +243,7 @@ def error_bound(atom: Atom) -> float:
 
 def check(case: Case, inputs: Inputs, d_image: np.ndarray) -> tuple[bool, float, str]:
     """(passed, error, note) for the D memory image the kernel wrote."""
-    atom = case.atom
-    g = geometry(atom)
-    got_bits = _read_image(inputs.d_elem, d_image, memory_layouts(atom)["C"], g.tiles, g.m, g.n)
-    unwritten = int((got_bits == inputs.d_poison).sum())
-    got = decode(inputs.d_elem, got_bits)
-    if unwritten:
-        return False, float("inf"), f"{unwritten} of {got.size} D elements never written"
-    if not np.all(np.isfinite(got)):
-        return False, float("inf"), "non-finite values in D"
-    err = float(np.max(np.abs(got - inputs.reference)) / max(1.0, float(np.max(inputs.scale))))
-    bound = error_bound(atom)
-    return err <= bound, err, f"bound {bound:.1e}" if bound else "exact"
-
+    g = geometry(case.atom)
+    got_bits = _read_image(inputs.d_elem, d_image, memory_layouts(case.atom)["C"], g.tiles, g.m, g.n)
+    return compare(got_bits, inputs.d_poison, decode(inputs.d_elem, got_bits), inputs.reference, inputs.scale,
+                   error_bound(case.atom))

@@ -27,7 +27,7 @@ from mmatom.targets.catalogue.elements import BITS, FP8, INT8
 from mmatom.targets.descriptors import SmemOperand, canonical_layout
 from mmatom.targets.numerics import decode, draw
 
-from . import Case
+from . import Case, compare
 from .register import POISON, _image, _read_image
 
 GLOBAL = llvm.LLVMPointerType(IntAttr(1))
@@ -249,12 +249,5 @@ def error_bound(atom: Atom) -> float:
 
 def check(case: Case, inputs: Inputs, d_image: np.ndarray) -> tuple[bool, float, str]:
     got_bits = _read_image(inputs.d_elem, d_image, c_layout(case.atom), 1, 64, case.atom["n"])
-    unwritten = int((got_bits == inputs.d_poison).sum())
-    got = decode(inputs.d_elem, got_bits)
-    if unwritten:
-        return False, float("inf"), f"{unwritten} of {got.size} D elements never written"
-    if not np.all(np.isfinite(got)):
-        return False, float("inf"), "non-finite values in D"
-    err = float(np.max(np.abs(got - inputs.reference)) / max(1.0, float(np.max(inputs.scale))))
-    bound = error_bound(case.atom)
-    return err <= bound, err, f"bound {bound:.1e}" if bound else "exact"
+    return compare(got_bits, inputs.d_poison, decode(inputs.d_elem, got_bits), inputs.reference, inputs.scale,
+                   error_bound(case.atom))
