@@ -36,6 +36,7 @@ from xdsl.irdl import (
     prop_def,
     result_def,
     var_operand_def,
+    var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
@@ -457,10 +458,57 @@ class FenceProxyOp(IRDLOperation):
         super().__init__(properties=props)
 
 
+@irdl_op_definition
+class InlinePtxOp(IRDLOperation):
+    """`%r:N = nvvm.inline_ptx "ptx" ro(%a, %b : ta, tb) -> t, t`: upstream's way to spell an instruction
+    that has no NVVM op of its own. In the PTX text, $0.. are the results, then the read-only operands."""
+
+    name = "nvvm.inline_ptx"
+    readOnlyArgs = var_operand_def()
+    ptxCode = prop_def(StringAttr)
+    res = var_result_def()
+
+    def __init__(self, ptx: str, read_only: Sequence[SSAValue], result_types: Sequence[Attribute]):
+        super().__init__(operands=[list(read_only)], result_types=[list(result_types)],
+                         properties={"ptxCode": StringAttr(ptx)})
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        code = parser.parse_str_literal("the PTX text")
+        operands, types = [], []
+        if parser.parse_optional_characters("ro") is not None:
+            parser.parse_punctuation("(")
+            operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+            parser.parse_punctuation(":")
+            types = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+            parser.parse_punctuation(")")
+        attrs = parser.parse_optional_attr_dict()
+        results = []
+        if parser.parse_optional_punctuation("->") is not None:
+            results = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_type)
+        op = cls(code, parser.resolve_operands(operands, types, parser.pos), results)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.ptxCode.data)
+        if self.readOnlyArgs:
+            printer.print_string(" ro(")
+            printer.print_list(self.readOnlyArgs, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list([v.type for v in self.readOnlyArgs], printer.print_attribute)
+            printer.print_string(")")
+        printer.print_op_attributes(self.attributes)
+        if self.res:
+            printer.print_string(" -> ")
+            printer.print_list([r.type for r in self.res], printer.print_attribute)
+
+
 NVVM = Dialect(
     "nvvm",
     [MmaOp, MmaSpOp, BarrierOp, *SREG_OPS.values(), WgmmaMmaAsyncOp, WgmmaFenceAlignedOp, WgmmaGroupSyncAlignedOp,
-     WgmmaWaitGroupSyncOp, FenceProxyOp],
+     WgmmaWaitGroupSyncOp, FenceProxyOp, InlinePtxOp],
     [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
      WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr],
 )

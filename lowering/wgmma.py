@@ -20,6 +20,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from mmatom.dialects import mma, nvvm
 from mmatom.dialects.atom_rules import atom_values, wgmma_tile_plan
+from mmatom.targets.catalogue import Atom
 from mmatom.targets.descriptors import DescriptorFields, check_layout, encode_sm90
 
 from .fragments import LoweringError, as_fragment, fragment_registers
@@ -56,9 +57,11 @@ class LowerWgmma(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.WgmmaOp, rewriter: PatternRewriter) -> None:
         _, v, _ = atom_values(op)
-        if v["a_residency"] != "smem_desc" or v["sparse"]:
-            raise LoweringError(op, "mma.wgmma: only the dense SS form (A and B in SMEM) lowers to nvvm so far; "
-                                    "RS and sparse wgmma are not lowered yet")
+        if v["sparse"]:
+            raise LoweringError(op, "mma.wgmma: sparse wgmma is verified but not lowered yet")
+        if v["a_residency"] == "register":
+            rewriter.replace(op, *_register_a(op, v))
+            return
         desc_a, desc_b = descriptor_value(op.a, op), descriptor_value(op.b, op)
         ops = OpList()
         struct_t = _result_struct(op)
@@ -89,6 +92,37 @@ def _wgmma_props(v: dict, scale_d_zero: bool, a_k_major: bool, b_k_major: bool) 
     if v["satfinite"]:
         props["satfinite"] = nvvm.MMAIntOverflowAttr("satfinite")
     return props
+
+
+def _register_a(op: mma.WgmmaOp, v: dict):
+    """RS form (A in registers) as upstream's nvvm.inline_ptx: upstream's nvvm.wgmma.mma_async takes A only
+    as a descriptor, and its inline_ptx returns only write-only results, so the PTX text first copies C
+    into D's registers, fences them (wgmma.fence: the copies touched the accumulator), then issues the
+    wgmma on D in place. With scale_d = 0, C is not read and nothing is copied."""
+    from mmatom.targets.catalogue import family
+
+    c_regs = fragment_registers(op.c, op)
+    a_regs = fragment_registers(op.a, op)
+    desc_b = descriptor_value(op.b, op)
+    n_d = len(c_regs)
+    accumulate = op.scale_d is None or bool(op.scale_d.value.data)
+    inputs = (c_regs if accumulate else []) + a_regs + [desc_b]
+    at = n_d + (n_d if accumulate else 0)
+    lines = [f"mov.b32 ${i}, ${n_d + i};" for i in range(n_d)] if accumulate else []
+    lines.append("wgmma.fence.sync.aligned;")
+    args = ["{" + ", ".join(f"${i}" for i in range(n_d)) + "}",
+            "{" + ", ".join(f"${at + i}" for i in range(len(a_regs))) + "}", f"${at + len(a_regs)}",
+            "1" if accumulate else "0"]
+    if v["scale_a"] is not None:
+        args += [str(v["scale_a"]), str(v["scale_b"])]
+    if v["trans_b"] is not None:
+        args.append(str(v["trans_b"]))
+    lines.append(f"{family('wgmma').spell(Atom('wgmma', tuple(v.items())))} {', '.join(args)};")
+    ops = OpList()
+    d_types = [r.type for r in c_regs]
+    asm = ops.add(nvvm.InlinePtxOp(" ".join(lines), inputs, d_types))
+    d = as_fragment(ops, list(asm.owner.results), op.d.type)
+    return ops.ops, [d]
 
 
 class LowerWgmmaTile(RewritePattern):

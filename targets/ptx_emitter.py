@@ -10,6 +10,7 @@ every MMA instruction's minimum from the catalogue. MMA instructions are spelled
 
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass, field
 from typing import IO
@@ -390,6 +391,16 @@ class PTXEmitter:
         space = f"::{op.space.value.data}" if op.space and kind == "async.shared" else ""
         fn.emit(f"fence.proxy.{kind}{space};")
 
+    def _inline_ptx(self, fn: _Function, op: nvvm.InlinePtxOp) -> None:
+        """Upstream's numbering: $0.. the results, then the read-only operands. An MMA inside is checked
+        against the chip like any atom (and sets .version)."""
+        names = [fn.define(r) for r in op.res] + [self._r(fn, v) for v in op.readOnlyArgs]
+        text = re.sub(r"\$(\d+)", lambda m: names[int(m.group(1))], op.ptxCode.data)
+        for spelled in re.findall(r"(wgmma\.mma_async[\w.:]*)", text):
+            self._use_atom(op, _inline_atom(spelled, op))
+        for statement in filter(None, (t.strip() for t in text.split(";"))):
+            fn.emit(statement + ";")
+
     def _barrier(self, fn: _Function, op: nvvm.BarrierOp) -> None:
         fn.emit("bar.sync 0;")
 
@@ -488,6 +499,24 @@ def wgmma_atom(op: nvvm.WgmmaMmaAsyncOp) -> Atom:
                   trans_b=(0 if op.layoutB.value.data == "col" else 1) if transposable else None,
                   scale_a=scale(op.scaleA), scale_b=scale(op.scaleB), selector=None)
     fam = family("wgmma")
+    return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims if d.key in values))
+
+
+def _inline_atom(spelled: str, op: Operation) -> Atom:
+    """A wgmma spelled in inline PTX (the RS form) as a catalogue atom; the dims the spelling leaves out
+    take the values that do not change the row (and so the targets and .version)."""
+    from mmatom.targets.catalogue import spelling
+
+    try:
+        fam_name, values = spelling.parse(spelled)
+    except Exception as err:
+        raise PTXEmissionError(op, f"nvvm.inline_ptx: {err}") from None
+    transposable = values["a"] in ("f16", "bf16")
+    floating = values["d"] != "s32"
+    values.update(a_residency="register", trans_a=0 if transposable else None, trans_b=0 if transposable else None,
+                  scale_a=1 if floating else None, scale_b=1 if floating else None,
+                  selector=0 if values["sparse"] else None)
+    fam = family(fam_name)
     return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims if d.key in values))
 
 
@@ -597,7 +626,7 @@ _HANDLERS = {
     nvvm.WgmmaFenceAlignedOp: lambda self, fn, op: fn.emit("wgmma.fence.sync.aligned;"),
     nvvm.WgmmaGroupSyncAlignedOp: lambda self, fn, op: fn.emit("wgmma.commit_group.sync.aligned;"),
     nvvm.WgmmaWaitGroupSyncOp: lambda self, fn, op: fn.emit(f"wgmma.wait_group.sync.aligned {op.pending};"),
-    nvvm.FenceProxyOp: PTXEmitter._fence_proxy,
+    nvvm.FenceProxyOp: PTXEmitter._fence_proxy, nvvm.InlinePtxOp: PTXEmitter._inline_ptx,
 }
 
 

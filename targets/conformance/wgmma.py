@@ -36,6 +36,8 @@ SMEM_SYMBOL = "smem"
 PREAMBLE = f".extern .shared .align 1024 .b8 {SMEM_SYMBOL}[];\n\n"
 SWIZZLES = ("none", "32b", "64b", "128b")
 CROSS_N = (8, 64, 128, 256)
+RS_N = (8, 64, 256)
+RS_SWIZZLES = ("none", "128b")
 THREADS = 128
 
 
@@ -48,11 +50,12 @@ def _types() -> list[dict]:
     return out
 
 
-def _atom(t: dict, n: int, trans_a: int | None, trans_b: int | None, scale_a=None, scale_b=None) -> Atom:
+def _atom(t: dict, n: int, trans_a: int | None, trans_b: int | None, scale_a=None, scale_b=None,
+          residency: str = "smem_desc") -> Atom:
     k = {"f16": 16, "bf16": 16, "tf32": 8, "b1": 256}.get(t["a"], 32)
     floating = t["d"] != "s32"
     values = dict(sparse=False, a=t["a"], b=t["b"], d=t["d"], m=64, n=n, k=k, satfinite=t.get("satfinite", False),
-                  bitop=t.get("bitop"), a_residency="smem_desc", trans_a=trans_a, trans_b=trans_b,
+                  bitop=t.get("bitop"), a_residency=residency, trans_a=trans_a, trans_b=trans_b,
                   scale_a=(scale_a or 1) if floating else None, scale_b=(scale_b or 1) if floating else None,
                   selector=None)
     fam = family("wgmma")
@@ -74,7 +77,8 @@ def cases() -> list[Case]:
         if key in seen:
             return
         seen.add(key)
-        label = (f"{family('wgmma').spell(atom)} A:{'mn' if atom['trans_a'] == 1 else 'k'} "
+        a_place = "regs" if atom["a_residency"] == "register" else ("mn" if atom["trans_a"] == 1 else "k")
+        label = (f"{family('wgmma').spell(atom)} A:{a_place} "
                  f"B:{'mn' if atom['trans_b'] == 1 else 'k'} {swizzle}"
                  + (f" scale-a {atom['scale_a']} scale-b {atom['scale_b']}" if atom["scale_a"] == -1 or
                     atom["scale_b"] == -1 else "") + (" scale-d 0" if not scale_d else ""))
@@ -96,6 +100,18 @@ def cases() -> list[Case]:
             add(_atom(t, 64, z, z, scale_a=-1), "128b")
             add(_atom(t, 64, z, z, scale_b=-1), "128b")
         add(_atom(t, 64, 0 if transposable else None, 0 if transposable else None), "128b", scale_d=0)
+        # RS: A from registers (its canonical fragment), B from SMEM; t[rans]-a does not exist here
+        if t["a"] == "b1":
+            continue  # the b1 RS form has no A fragment layout in the reference yet
+        for n in RS_N:
+            for tb in ((0, 1) if transposable else (None,)):
+                for sw in RS_SWIZZLES:
+                    add(_atom(t, n, 0 if transposable else None, tb, residency="register"), sw)
+        if t["d"] != "s32":
+            z = 0 if transposable else None
+            add(_atom(t, 64, z, z, scale_a=-1, residency="register"), "128b")
+        add(_atom(t, 64, 0 if transposable else None, 0 if transposable else None, residency="register"), "128b",
+            scale_d=0)
     return out
 
 
@@ -167,16 +183,26 @@ def build_kernel(case: Case) -> llvm.FuncOp:
     b_at = arith.ConstantOp(IntegerAttr(-(-_bytes(smem_layout(ops_a), ops_a) // 1024) * 1024, i64))
     sb = llvm.GEPOp.from_mixed_indices(base.result, [b_at.result], IntegerType(8), result_type=SHARED)
     ops: list = [base, b_at, sb]
+    in_registers = atom["a_residency"] == "register"
     descs = []
     for role, src, dst in (("A", pa, base.result), ("B", pb, sb.result)):
+        if role == "A" and in_registers:
+            continue
         t = _desc_type(atom, role, extra.swizzle)
         ops.append(mma.CopyToSmemOp(src, str(global_layout(smem_operand(atom, role, extra.swizzle))), dst, t, THREADS))
         descs.append((dst, t))
     ops += [nvvm.FenceProxyOp(), nvvm.BarrierOp()]
     made = [mma.MakeDescOp(p, t) for p, t in descs]
+    ops += made
+    if in_registers:
+        a_frag = mma.LoadFragmentOp(pa, str(Layout((64, atom["k"]), (atom["k"], 1))), mma.fragment_type(atom, "A"))
+        ops.append(a_frag)
+        a_value, b_desc = a_frag.res, made[0].res
+    else:
+        a_value, b_desc = made[0].res, made[1].res
     c = mma.LoadFragmentOp(pc, str(c_layout(atom)), mma.FragmentType("C", atom["d"], str(_tv_c(atom))))
-    ops += made + [c, nvvm.WgmmaFenceAlignedOp()]
-    w = mma.WgmmaOp((64, atom["n"], atom["k"]), made[0].res, made[1].res, c.res,
+    ops += [c, nvvm.WgmmaFenceAlignedOp()]
+    w = mma.WgmmaOp((64, atom["n"], atom["k"]), a_value, b_desc, c.res,
                     mma.FragmentType("D", atom["d"], str(_tv_c(atom))),
                     scale_a=atom["scale_a"] if atom["scale_a"] == -1 else None,
                     scale_b=atom["scale_b"] if atom["scale_b"] == -1 else None,

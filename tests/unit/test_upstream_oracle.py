@@ -94,17 +94,26 @@ def test_upstream_takes_loops_and_conversions(source, tmp_path):
         assert assembled.ok, assembled.log[:2000]
 
 
-@pytest.mark.parametrize("source", ["examples/wgmma_m64n64k16_f16.mlir", "tests/filecheck/lowering/wgmma_ss.mlir"])
+@pytest.mark.parametrize("source", ["examples/wgmma_m64n64k16_f16.mlir", "tests/filecheck/lowering/wgmma_ss.mlir",
+                                    "examples/wgmma_tile_128x128x128_f16.mlir", "conformance: RS"])
 def test_upstream_takes_wgmma(source, tmp_path):
-    """Our wgmma nvvm output (descriptors, fences, mma_async, commit/wait) goes through upstream to PTX with
-    the same wgmma instructions, immediates (scale-d, negation, transposes) included."""
+    """Our wgmma nvvm output (descriptors, fences, mma_async, commit/wait; the RS form as nvvm.inline_ptx) goes
+    through upstream to PTX with the same wgmma instructions, immediates (scale-d, negation, transposes) included."""
     root = Path(__file__).parents[2]
-    module = lower(parse((root / source).read_text(), source))
+    if source == "conformance: RS":
+        from mmatom.targets.conformance import wgmma
+
+        rs = [c for c in wgmma.cases() if c.atom["a_residency"] == "register"]
+        picked = [next(c for c in rs if c.atom["a"] == a) for a in ("f16", "bf16", "tf32", "e4m3", "s8")]
+        module = lower(wgmma.build_module(picked, "sm_90a"))
+    else:
+        module = lower(parse((root / source).read_text(), source))
     result = _oracle(str(module), "sm_90a", tmp_path)
     assert result["parsed"] and result["ptx"], result["error"]
 
     def wgmma_lines(ptx: str) -> list[str]:
-        lines = [ln.strip() for ln in ptx.splitlines() if ln.strip().startswith(("wgmma.", "fence.proxy"))]
+        statements = [st.strip() for ln in ptx.splitlines() for st in ln.split(";")]  # inline asm: one line
+        lines = [st for st in statements if st.startswith(("wgmma.", "fence.proxy"))]
         # register names and spacing differ between the two paths, and upstream passes scale-d as a predicate
         # register; the spelling and the other immediates (negation, transposes) must not differ
         out = []
