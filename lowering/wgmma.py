@@ -46,6 +46,14 @@ class LowerMakeDesc(RewritePattern):
                          [cast.results[0]])
 
 
+def _accumulator(ops: OpList, registers: list[SSAValue], struct_t) -> SSAValue:
+    """C's registers as the accumulator struct upstream's wgmma takes (undef + insertvalue)."""
+    acc = ops.add(llvm.UndefOp(struct_t))
+    for i, reg in enumerate(registers):
+        acc = ops.add(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), acc, reg))
+    return acc
+
+
 def descriptor_value(value: SSAValue, user) -> SSAValue:
     owner = value.owner
     if isinstance(owner, UnrealizedConversionCastOp) and len(owner.inputs) == 1:
@@ -65,9 +73,7 @@ class LowerWgmma(RewritePattern):
         desc_a, desc_b = descriptor_value(op.a, op), descriptor_value(op.b, op)
         ops = OpList()
         struct_t = _result_struct(op)
-        acc = ops.add(llvm.UndefOp(struct_t))
-        for i, reg in enumerate(fragment_registers(op.c, op)):
-            acc = ops.add(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), acc, reg))
+        acc = _accumulator(ops, fragment_registers(op.c, op), struct_t)
         k_major = lambda t: isinstance(t, mma.SmemDescType) and t.major.data == "k"  # noqa: E731
         props = _wgmma_props(v, op.scale_d is not None and not op.scale_d.value.data, k_major(op.a.type),
                              k_major(op.b.type))
@@ -143,9 +149,7 @@ class LowerWgmmaTile(RewritePattern):
             start_a = ops.add(arith.AddiOp(start_a, ops.add(arith.MuliOp(wg, ops.const(plan.a_warpgroup_bytes >> 4, 64)))))
         const_a, const_b = descriptor_constant(plan.a_desc), descriptor_constant(plan.b_desc)
         struct_t = _result_struct(op)
-        acc = ops.add(llvm.UndefOp(struct_t))
-        for i, reg in enumerate(fragment_registers(op.c, op)):
-            acc = ops.add(llvm.InsertValueOp(DenseArrayBase.from_list(i64, [i]), acc, reg))
+        acc = _accumulator(ops, fragment_registers(op.c, op), struct_t)
         scale_d_zero = op.scale_d is not None and not op.scale_d.value.data
         for j, (off_a, off_b) in enumerate(plan.steps):
             desc_a = ops.add(arith.OrIOp(ops.addi(start_a, off_a >> 4), ops.const(const_a, 64)))
