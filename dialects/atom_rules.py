@@ -249,8 +249,11 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
             bits = BITS[t.elem.data]
             offsets = []
             for j in range(k_tile // k):
-                off, sub = sub_tile(full, 0, atom_rows, j * k, k, bits)
-                check_layout(sub, SmemOperand(atom_rows, k, bits, t.major.data, t.swizzle.data))
+                try:
+                    off, sub = sub_tile(full, 0, atom_rows, j * k, k, bits)
+                    check_layout(sub, SmemOperand(atom_rows, k, bits, t.major.data, t.swizzle.data))
+                except DescriptorError as err:
+                    raise DescriptorError(f"operand {role}, K step {j} (k {j * k}..{(j + 1) * k - 1}): {err}") from None
                 offsets.append(off)
             sub_types[role] = d.SmemDescType(role, t.elem.data, t.major.data, t.swizzle.data,
                                              str(sub_tile(full, 0, atom_rows, 0, k, bits)[1]))

@@ -311,3 +311,53 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: scale_d=2 is not legal; scale_d must be 0 (D = A*B) or 1 (D = A*B + C)}}
   %d = mma.wgmma <m64n64k16> %sa, %sb, %wc {scale_d = 2 : i32} : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">, !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
 }
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %a = "test.op"() : () -> !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %b = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: M=192 is not legal; a tile spans one or two warpgroups, M = 64 or 128}}
+  %d = mma.wgmma_tile <m192n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %a = "test.op"() : () -> !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %b = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: K=120 is not a multiple of the f16 atom's K=16}}
+  %d = mma.wgmma_tile <m128n128k120> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %a = "test.op"() : () -> !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %b = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,16)):((128,1,16),(64,8,512))">
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: operand C layout ((4,8,4),(2,2,16)):((128,1,16),(64,8,512)) is not the 128x128 accumulator layout ((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))}}
+  %d = mma.wgmma_tile <m128n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,4),(2,2,16)):((128,1,16),(64,8,512))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %a = "test.op"() : () -> !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(8,16)):((64,512),(1,8192))">
+  %b = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: operand A, K step 0 (k 0..15): SMEM layout Sw<3,4,3> o 0 o (64,(8,2)):(64,(1,8192)) is not the canonical K-major 128b layout Sw<3,4,3> o 0 o ((8,8),16):((64,512),1) (LBO=16, SBO=1024 bytes)}}
+  %d = mma.wgmma_tile <m128n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(8,16)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_90>} {
+  %a = "test.op"() : () -> !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %b = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: sm90 wgmma: target sm_90 does not support wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16; it needs sm_90a}}
+  %d = mma.wgmma_tile <m128n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
+}
