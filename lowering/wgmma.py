@@ -65,10 +65,8 @@ class LowerWgmma(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.WgmmaOp, rewriter: PatternRewriter) -> None:
         _, v, _ = atom_values(op)
-        if v["sparse"]:
-            raise LoweringError(op, "mma.wgmma: sparse wgmma is verified but not lowered yet")
-        if v["a_residency"] == "register":
-            rewriter.replace(op, *_register_a(op, v))
+        if v["sparse"] or v["a_residency"] == "register":
+            rewriter.replace(op, *_inline_wgmma(op, v))
             return
         desc_a, desc_b = descriptor_value(op.a, op), descriptor_value(op.b, op)
         ops = OpList()
@@ -100,33 +98,41 @@ def _wgmma_props(v: dict, scale_d_zero: bool, a_k_major: bool, b_k_major: bool) 
     return props
 
 
-def _register_a(op: mma.WgmmaOp, v: dict):
-    """RS form (A in registers) as upstream's nvvm.inline_ptx: upstream's nvvm.wgmma.mma_async takes A only
-    as a descriptor, and its inline_ptx returns only write-only results, so the PTX text first copies C
-    into D's registers, fences them (wgmma.fence: the copies touched the accumulator), then issues the
-    wgmma on D in place. With scale_d = 0, C is not read and nothing is copied."""
+def _inline_wgmma(op: mma.WgmmaOp, v: dict):
+    """The forms upstream's nvvm.wgmma.mma_async lacks (RS: A in registers; sparse) as upstream's
+    nvvm.inline_ptx. Its results are write-only (it returns no read-write values), so the PTX text first
+    copies C into D's registers, fences them (the copies touched the accumulator), then issues the wgmma
+    on D in place. With scale_d = 0, C is not read and nothing is copied. Operand order (reference C3/C4):
+    d, a-desc | {a}, b-desc, [sp-meta, sp-sel,] scale-d, [imm-scale-a, imm-scale-b, [imm-trans-a,] imm-trans-b]."""
     from mmatom.targets.catalogue import family
 
     c_regs = fragment_registers(op.c, op)
-    a_regs = fragment_registers(op.a, op)
-    desc_b = descriptor_value(op.b, op)
     n_d = len(c_regs)
     accumulate = op.scale_d is None or bool(op.scale_d.value.data)
-    inputs = (c_regs if accumulate else []) + a_regs + [desc_b]
-    at = n_d + (n_d if accumulate else 0)
-    lines = [f"mov.b32 ${i}, ${n_d + i};" for i in range(n_d)] if accumulate else []
-    lines.append("wgmma.fence.sync.aligned;")
-    args = ["{" + ", ".join(f"${i}" for i in range(n_d)) + "}",
-            "{" + ", ".join(f"${at + i}" for i in range(len(a_regs))) + "}", f"${at + len(a_regs)}",
-            "1" if accumulate else "0"]
+    inputs: list[SSAValue] = list(c_regs) if accumulate else []
+
+    def slot(value: SSAValue) -> str:
+        """Pass `value` as the next read-only operand; its $N in the PTX text."""
+        inputs.append(value)
+        return f"${n_d + len(inputs) - 1}"
+
+    if v["a_residency"] == "register":
+        a_text = "{" + ", ".join(slot(r) for r in fragment_registers(op.a, op)) + "}"
+    else:
+        a_text = slot(descriptor_value(op.a, op))
+    args = ["{" + ", ".join(f"${i}" for i in range(n_d)) + "}", a_text, slot(descriptor_value(op.b, op))]
+    if v["sparse"]:
+        args += [slot(fragment_registers(op.e, op)[0]), str(v["selector"] or 0)]
+    args.append("1" if accumulate else "0")
     if v["scale_a"] is not None:
         args += [str(v["scale_a"]), str(v["scale_b"])]
     if v["trans_b"] is not None:
-        args.append(str(v["trans_b"]))
+        args += ([str(v["trans_a"])] if v["a_residency"] != "register" else []) + [str(v["trans_b"])]
+    lines = [f"mov.b32 ${i}, ${n_d + i};" for i in range(n_d)] if accumulate else []
+    lines.append("wgmma.fence.sync.aligned;")
     lines.append(f"{family('wgmma').spell(Atom('wgmma', tuple(v.items())))} {', '.join(args)};")
     ops = OpList()
-    d_types = [r.type for r in c_regs]
-    asm = ops.add(nvvm.InlinePtxOp(" ".join(lines), inputs, d_types))
+    asm = ops.add(nvvm.InlinePtxOp(" ".join(lines), inputs, [r.type for r in c_regs]))
     d = as_fragment(ops, list(asm.owner.results), op.d.type)
     return ops.ops, [d]
 

@@ -188,6 +188,8 @@ def _tv_layouts(atom: Atom) -> dict[str, Layout]:
         else:
             out["A"] = Layout((128, (64, ka)), (0, (1, 64)))
         out["B"] = Layout((128, (n, k)), (0, (1, n)))
+        if atom["sparse"]:
+            out["E"] = Layout((128, 1), (1, 0))  # one 32-bit metadata word per thread; see sparse_metadata
         return out
     if fam == "tcgen05.mma":
         m, n, k = atom["m"], atom["n"], atom["k"]
@@ -216,10 +218,18 @@ def sparse_metadata(atom: Atom) -> list[MetadataField]:
     """Which lane and nibble of the metadata operand governs each chunk of A, for the atom's selector
     (reference ptx-fragments.md section 2.3; the ISA's sparse metadata figures). Lanes outside the
     selector's set do not contribute (their words are ignored by the hardware)."""
+    if atom.family == "wgmma":
+        # wgmma.sp: warp w of the warpgroup carries the metadata of rows 16w..16w+15 exactly as mma.sp's
+        # m16 figure (ISA 9.7.15.6.2 reuses the mma.sp metadata figures; ptx-fragments.md section 2.3)
+        per_warp = _sparse_fields(16, atom["k"], atom["a"], None, atom.get("selector") or 0)
+        return [MetadataField(32 * w + fld.lane, fld.nibble, 16 * w + fld.row, fld.col, fld.width)
+                for w in range(4) for fld in per_warp]
     m, n, k = atom["shape"]
-    a = atom["a"]
-    bits = container_bits(a, atom.get("kind"))
-    f = atom.get("selector") or 0
+    return _sparse_fields(m, k, atom["a"], atom.get("kind"), atom.get("selector") or 0)
+
+
+def _sparse_fields(m: int, k: int, a: str, kind: str | None, f: int) -> list[MetadataField]:
+    bits = container_bits(a, kind)
     width = {16: 4, 32: 2, 8: 4, 4: 8}[bits]
     out = []
     for lane in range(32):
@@ -230,7 +240,7 @@ def sparse_metadata(atom: Atom) -> list[MetadataField]:
                 out.append(MetadataField(lane, c, place[0], place[1], width))
     covered = sorted((fld.row, fld.col) for fld in out)
     if covered != sorted((r, col) for r in range(m) for col in range(0, k, width)):
-        raise FragmentError(f"sparse metadata fields of {atom} do not cover every chunk of A exactly once")
+        raise FragmentError(f"sparse metadata fields of {a} m{m} k{k} do not cover every chunk of A exactly once")
     return out
 
 

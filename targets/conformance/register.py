@@ -183,6 +183,30 @@ def _nibble(keep: tuple[int, ...], width: int) -> int:
     return idx[0] | (idx[1] << 2)
 
 
+def sparse_operands(atom: Atom, a_bits: np.ndarray, a_val: np.ndarray, m: int, k: int, threads: int,
+                    rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Random valid 2:4 / 1:2 / 4:8 sparsity for A (tiles x m x k): (A values with the dropped ones zeroed,
+    the compressed A bits (kept values in column order), one 32-bit metadata word per thread). Threads
+    the selector leaves out get valid but different words, which the hardware must ignore."""
+    fields = sparse_metadata(atom)
+    width = fields[0].width
+    patterns = _keep_patterns(width)
+    choice = rng.integers(0, len(patterns), size=(m, k // width))
+    keep_mask = np.zeros((m, k), dtype=bool)
+    for r in range(m):
+        for ch in range(k // width):
+            for i in patterns[choice[r, ch]]:
+                keep_mask[r, ch * width + i] = True
+    tiles = a_bits.shape[0]
+    compressed = a_bits[:, keep_mask].reshape(tiles, m, k // 2)
+    words = rng.integers(0, len(patterns), size=(threads, 8))
+    meta = np.array([[_nibble(patterns[w], width) for w in row] for row in words], dtype=np.uint64)
+    for fld in fields:
+        meta[fld.lane, fld.nibble] = _nibble(patterns[choice[fld.row, fld.col // width]], width)
+    e_words = (meta << (4 * np.arange(8, dtype=np.uint64))).sum(axis=1).astype(np.uint32)
+    return np.where(keep_mask[None], a_val, 0.0), compressed, e_words
+
+
 def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     atom = case.atom
     g = geometry(atom)
@@ -194,22 +218,7 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     a_val = decode(atom["a"], a_bits)
     arrays_extra = []
     if g.sparse:
-        fields = sparse_metadata(atom)
-        width = fields[0].width
-        patterns = _keep_patterns(width)
-        choice = rng.integers(0, len(patterns), size=(g.m, g.k // width))
-        keep_mask = np.zeros((g.m, g.k), dtype=bool)
-        for r in range(g.m):
-            for ch in range(g.k // width):
-                for i in patterns[choice[r, ch]]:
-                    keep_mask[r, ch * width + i] = True
-        a_val = np.where(keep_mask[None], a_val, 0.0)
-        compressed = a_bits[:, keep_mask].reshape(g.tiles, g.m, g.ka)  # kept values in column order
-        words = rng.integers(0, len(patterns), size=(32, 8))  # non-contributing lanes: valid, ignored
-        meta = np.array([[_nibble(patterns[w], width) for w in lane] for lane in words], dtype=np.uint64)
-        for fld in fields:
-            meta[fld.lane, fld.nibble] = _nibble(patterns[choice[fld.row, fld.col // width]], width)
-        e_words = (meta << (4 * np.arange(8, dtype=np.uint64))).sum(axis=1).astype(np.uint32)
+        a_val, compressed, e_words = sparse_operands(atom, a_bits, a_val, g.m, g.k, 32, rng)
         a_image = _image(atom["a"], compressed, mem["A"])
         arrays_extra = [np.frombuffer(e_words.tobytes(), dtype=np.uint8).copy()]
     else:

@@ -28,7 +28,7 @@ from mmatom.targets.descriptors import SmemOperand, canonical_layout
 from mmatom.targets.numerics import decode, draw
 
 from . import Case, compare
-from .register import POISON, _image, _read_image
+from .register import POISON, _image, _read_image, sparse_operands
 
 GLOBAL = llvm.LLVMPointerType(IntAttr(1))
 SHARED = llvm.LLVMPointerType(IntAttr(3))
@@ -38,6 +38,8 @@ SWIZZLES = ("none", "32b", "64b", "128b")
 CROSS_N = (8, 64, 128, 256)
 RS_N = (8, 64, 256)
 RS_SWIZZLES = ("none", "128b")
+SPARSE_N = (8, 64, 256)
+SELECTORS = {"f16": (0, 1), "bf16": (0, 1), "tf32": (0, 1)}  # fp8 and integer forms take selector 0 only
 THREADS = 128
 
 
@@ -51,13 +53,14 @@ def _types() -> list[dict]:
 
 
 def _atom(t: dict, n: int, trans_a: int | None, trans_b: int | None, scale_a=None, scale_b=None,
-          residency: str = "smem_desc") -> Atom:
-    k = {"f16": 16, "bf16": 16, "tf32": 8, "b1": 256}.get(t["a"], 32)
+          residency: str = "smem_desc", selector: int | None = None) -> Atom:
+    k = {"f16": 16, "bf16": 16, "tf32": 8, "b1": 256}.get(t["a"], 32) * (2 if selector is not None else 1)
     floating = t["d"] != "s32"
-    values = dict(sparse=False, a=t["a"], b=t["b"], d=t["d"], m=64, n=n, k=k, satfinite=t.get("satfinite", False),
+    values = dict(sparse=selector is not None, a=t["a"], b=t["b"], d=t["d"], m=64, n=n, k=k,
+                  satfinite=t.get("satfinite", False),
                   bitop=t.get("bitop"), a_residency=residency, trans_a=trans_a, trans_b=trans_b,
                   scale_a=(scale_a or 1) if floating else None, scale_b=(scale_b or 1) if floating else None,
-                  selector=None)
+                  selector=selector)
     fam = family("wgmma")
     return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims))
 
@@ -80,6 +83,7 @@ def cases() -> list[Case]:
         a_place = "regs" if atom["a_residency"] == "register" else ("mn" if atom["trans_a"] == 1 else "k")
         label = (f"{family('wgmma').spell(atom)} A:{a_place} "
                  f"B:{'mn' if atom['trans_b'] == 1 else 'k'} {swizzle}"
+                 + (f" selector {atom['selector']}" if atom["sparse"] else "")
                  + (f" scale-a {atom['scale_a']} scale-b {atom['scale_b']}" if atom["scale_a"] == -1 or
                     atom["scale_b"] == -1 else "") + (" scale-d 0" if not scale_d else ""))
         out.append(Case(f"w{len(out)}", label, atom, ("sm_90a",), WgmmaCase(swizzle, scale_d)))
@@ -112,6 +116,15 @@ def cases() -> list[Case]:
             add(_atom(t, 64, z, z, scale_a=-1, residency="register"), "128b")
         add(_atom(t, 64, 0 if transposable else None, 0 if transposable else None, residency="register"), "128b",
             scale_d=0)
+        # sparse (wgmma.mma_async.sp): A holds K/2 kept values, one metadata word per thread, each selector
+        if t["a"] == "b1":
+            continue  # no sparse b1 form
+        z = 0 if transposable else None
+        for sel in SELECTORS.get(t["a"], (0,)):
+            for n in SPARSE_N:
+                for sw in RS_SWIZZLES:
+                    add(_atom(t, n, z, z, selector=sel), sw)
+            add(_atom(t, 64, z, z, residency="register", selector=sel), "none")
     return out
 
 
@@ -123,8 +136,9 @@ def _extra(case: Case) -> WgmmaCase:
 
 def smem_operand(atom: Atom, role: str, swizzle: str) -> SmemOperand:
     rows = 64 if role == "A" else atom["n"]
+    k = atom["k"] // 2 if role == "A" and atom["sparse"] else atom["k"]
     major = "mn" if atom["trans_a" if role == "A" else "trans_b"] == 1 else "k"
-    return SmemOperand(rows, atom["k"], BITS[atom["a" if role == "A" else "b"]], major, swizzle)
+    return SmemOperand(rows, k, BITS[atom["a" if role == "A" else "b"]], major, swizzle)
 
 
 def smem_layout(op: SmemOperand) -> ComposedLayout:
@@ -176,8 +190,9 @@ def _desc_type(atom: Atom, role: str, swizzle: str) -> mma.SmemDescType:
 
 def build_kernel(case: Case) -> llvm.FuncOp:
     atom, extra = case.atom, _extra(case)
-    block = Block(arg_types=[GLOBAL] * 4)
-    pa, pb, pc, pd = block.args
+    params = 5 if atom["sparse"] else 4
+    block = Block(arg_types=[GLOBAL] * params)
+    pa, pb, pc, pd = block.args[:4]
     base = llvm.AddressOfOp(SMEM_SYMBOL, SHARED)
     ops_a = smem_operand(atom, "A", extra.swizzle)
     b_at = arith.ConstantOp(IntegerAttr(-(-_bytes(smem_layout(ops_a), ops_a) // 1024) * 1024, i64))
@@ -195,22 +210,31 @@ def build_kernel(case: Case) -> llvm.FuncOp:
     made = [mma.MakeDescOp(p, t) for p, t in descs]
     ops += made
     if in_registers:
-        a_frag = mma.LoadFragmentOp(pa, str(Layout((64, atom["k"]), (atom["k"], 1))), mma.fragment_type(atom, "A"))
+        ka = smem_operand(atom, "A", extra.swizzle).k
+        a_frag = mma.LoadFragmentOp(pa, str(Layout((64, ka), (ka, 1))), mma.fragment_type(atom, "A"))
         ops.append(a_frag)
         a_value, b_desc = a_frag.res, made[0].res
     else:
         a_value, b_desc = made[0].res, made[1].res
     c = mma.LoadFragmentOp(pc, str(c_layout(atom)), mma.FragmentType("C", atom["d"], str(_tv_c(atom))))
-    ops += [c, nvvm.WgmmaFenceAlignedOp()]
+    ops.append(c)
+    e = None
+    if atom["sparse"]:
+        metadata = mma.LoadFragmentOp(block.args[4], "(128,1):(1,0)", mma.FragmentType("E", "b32", "(128,1):(1,0)"))
+        ops.append(metadata)
+        e = metadata.res
+    ops.append(nvvm.WgmmaFenceAlignedOp())
     w = mma.WgmmaOp((64, atom["n"], atom["k"]), a_value, b_desc, c.res,
                     mma.FragmentType("D", atom["d"], str(_tv_c(atom))),
                     scale_a=atom["scale_a"] if atom["scale_a"] == -1 else None,
                     scale_b=atom["scale_b"] if atom["scale_b"] == -1 else None,
-                    scale_d=0 if not extra.scale_d else None, satfinite=bool(atom["satfinite"]), bitop=atom["bitop"])
+                    scale_d=0 if not extra.scale_d else None, satfinite=bool(atom["satfinite"]), bitop=atom["bitop"],
+                    e=e, selector=atom["selector"] if atom["sparse"] else None)
     ops += [w, nvvm.WgmmaGroupSyncAlignedOp(), nvvm.WgmmaWaitGroupSyncOp(0),
             mma.StoreFragmentOp(w.d, pd, str(c_layout(atom))), llvm.ReturnOp.create()]
     block.add_ops(ops)
-    func = llvm.FuncOp(case.name, llvm.LLVMFunctionType([GLOBAL] * 4), llvm.LinkageAttr("external"), body=Region(block))
+    func = llvm.FuncOp(case.name, llvm.LLVMFunctionType([GLOBAL] * params), llvm.LinkageAttr("external"),
+                       body=Region(block))
     func.attributes["nvvm.kernel"] = UnitAttr()
     return func
 
@@ -244,6 +268,10 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     a_bits, b_bits = draw(atom["a"], (1, 64, k), rng), draw(atom["b"], (1, n, k), rng)
     c_bits = draw(d_elem, (1, 64, n), rng)
     a_val, b_val, c_val = decode(atom["a"], a_bits), decode(atom["b"], b_bits), decode(d_elem, c_bits)
+    extra_arrays = []
+    if atom["sparse"]:
+        a_val, a_bits, e_words = sparse_operands(atom, a_bits, a_val, 64, k, THREADS, rng)
+        extra_arrays = [np.frombuffer(e_words.tobytes(), dtype=np.uint8).copy()]
     if not extra.scale_d:
         c_val = np.zeros_like(c_val)
     if atom["bitop"]:
@@ -257,7 +285,7 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     op_a, op_b = (smem_operand(atom, r, extra.swizzle) for r in "AB")
     arrays = [_image(atom["a"], a_bits, global_layout(op_a)), _image(atom["b"], b_bits, global_layout(op_b)),
               _image(d_elem, c_bits, c_layout(atom)),
-              _image(d_elem, np.full((1, 64, n), POISON[d_elem], dtype=np.uint64), c_layout(atom))]
+              _image(d_elem, np.full((1, 64, n), POISON[d_elem], dtype=np.uint64), c_layout(atom))] + extra_arrays
     return Inputs(arrays, ref.astype(np.float64), scale, d_elem, POISON[d_elem])
 
 

@@ -14,7 +14,7 @@ from mmatom.lowering.wgmma import descriptor_constant
 
 def test_every_wgmma_case_assembles_for_sm90a():
     report = conformance.assemble("wgmma")
-    assert len(report.outcomes) == len(wgmma.cases()) >= 600
+    assert len(report.outcomes) == len(wgmma.cases()) == 947  # 609 SS + 170 RS + 168 sparse
     assert not report.failed, "\n".join(report.lines()[-30:])
 
 
@@ -25,6 +25,20 @@ def test_wgmma_kernels_are_rejected_off_sm90a(target):
     text += "\n".join(t for _, t, _ in PTXEmitter(lower(wgmma.build_module(cases, "sm_90a"))).functions())
     result = ptxas.assemble(text, target)
     assert not result.ok and "wgmma" in result.log
+
+
+def test_sparse_metadata_covers_every_chunk_per_warp():
+    from mmatom.targets.catalogue.fragments import sparse_metadata
+
+    for case in (c for c in wgmma.cases() if c.atom["sparse"] and c.atom["n"] == 8):
+        fields = sparse_metadata(case.atom)
+        width = fields[0].width
+        assert sorted((f.row, f.col) for f in fields) == sorted(
+            (r, col) for r in range(64) for col in range(0, case.atom["k"], width))
+        # warp w's threads govern exactly rows 16w..16w+15 (ISA 9.7.15.6.2)
+        assert all(f.lane // 32 == f.row // 16 for f in fields)
+        assert {f.lane % 4 for f in fields} <= ({0, 1, 2, 3} if width == 4 and case.atom["k"] == 64 else
+                                               {2 * case.atom["selector"], 2 * case.atom["selector"] + 1})
 
 
 def test_cross_product_is_covered():

@@ -95,16 +95,19 @@ def test_upstream_takes_loops_and_conversions(source, tmp_path):
 
 
 @pytest.mark.parametrize("source", ["examples/wgmma_m64n64k16_f16.mlir", "tests/filecheck/lowering/wgmma_ss.mlir",
-                                    "examples/wgmma_tile_128x128x128_f16.mlir", "conformance: RS"])
+                                    "examples/wgmma_tile_128x128x128_f16.mlir", "conformance: RS and sparse"])
 def test_upstream_takes_wgmma(source, tmp_path):
     """Our wgmma nvvm output (descriptors, fences, mma_async, commit/wait; the RS form as nvvm.inline_ptx) goes
     through upstream to PTX with the same wgmma instructions, immediates (scale-d, negation, transposes) included."""
     root = Path(__file__).parents[2]
-    if source == "conformance: RS":
+    if source == "conformance: RS and sparse":
         from mmatom.targets.conformance import wgmma
 
         rs = [c for c in wgmma.cases() if c.atom["a_residency"] == "register"]
         picked = [next(c for c in rs if c.atom["a"] == a) for a in ("f16", "bf16", "tf32", "e4m3", "s8")]
+        sparse = [c for c in wgmma.cases() if c.atom["sparse"]]
+        picked += [next(c for c in sparse if c.atom["a"] == a and c.atom["selector"] == s)
+                   for a, s in (("f16", 1), ("tf32", 0), ("e5m2", 0), ("u8", 0))]
         module = lower(wgmma.build_module(picked, "sm_90a"))
     else:
         module = lower(parse((root / source).read_text(), source))
