@@ -6,9 +6,10 @@ writes for the async proxy, builds both descriptors (mma.make_desc), loads C by 
 wgmma.fence / mma_async / commit_group / wait_group 0 and stores D. The reference is numpy float64
 (int64 for integers and b1), with the case's negations (imm-scale-a/b) and scale-d.
 
-Cases: the full cross product of type x swizzle (none, 32B, 64B, 128B) x major modes (K/MN for A and
-B where the type allows a transpose) for N in {8, 64, 128, 256}; every legal N for f16 and bf16 with
-K-major 128B swizzle; negation and scale-d = 0 variants at N = 64.
+Cases: the full cross product of type x SS/RS x dense/sparse (every legal selector) x swizzle (none, 32B,
+64B, 128B) x major modes (K/MN for A in SMEM and for B where the type allows a transpose) for N in
+{8, 64, 128, 256}; every legal N for f16 and bf16 SS with K-major 128B swizzle; negation and scale-d = 0
+variants at N = 64. b1 has no sparse form and its RS A fragment is only inferred, so b1 is SS dense only.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from mmatom.dialects import mma, nvvm
 from mmatom.layout import ComposedLayout, Layout
 from mmatom.targets.catalogue import Atom, family
 from mmatom.targets.catalogue.elements import BITS, FP8, INT8
-from mmatom.targets.descriptors import SmemOperand, canonical_layout
+from mmatom.targets.descriptors import DescriptorError, SmemOperand, canonical_layout
 from mmatom.targets.numerics import decode, draw
 
 from . import Case, compare
@@ -36,9 +37,6 @@ SMEM_SYMBOL = "smem"
 PREAMBLE = f".extern .shared .align 1024 .b8 {SMEM_SYMBOL}[];\n\n"
 SWIZZLES = ("none", "32b", "64b", "128b")
 CROSS_N = (8, 64, 128, 256)
-RS_N = (8, 64, 256)
-RS_SWIZZLES = ("none", "128b")
-SPARSE_N = (8, 64, 256)
 SELECTORS = {"f16": (0, 1), "bf16": (0, 1), "tf32": (0, 1)}  # fp8 and integer forms take selector 0 only
 THREADS = 128
 
@@ -77,7 +75,7 @@ def cases() -> list[Case]:
 
     def add(atom: Atom, swizzle: str, scale_d: int = 1) -> None:
         key = (atom, swizzle, scale_d)
-        if key in seen:
+        if key in seen or not _describable(atom, swizzle):
             return
         seen.add(key)
         a_place = "regs" if atom["a_residency"] == "register" else ("mn" if atom["trans_a"] == 1 else "k")
@@ -104,28 +102,38 @@ def cases() -> list[Case]:
             add(_atom(t, 64, z, z, scale_a=-1), "128b")
             add(_atom(t, 64, z, z, scale_b=-1), "128b")
         add(_atom(t, 64, 0 if transposable else None, 0 if transposable else None), "128b", scale_d=0)
-        # RS: A from registers (its canonical fragment), B from SMEM; t[rans]-a does not exist here
+        # RS (A in its canonical register fragment; no trans-a) and sparse (SS and RS, every selector): the
+        # full cross product over N in CROSS_N x swizzle x legal major modes, as for dense SS above
         if t["a"] == "b1":
-            continue  # the b1 RS form has no A fragment layout in the reference yet
-        for n in RS_N:
-            for tb in ((0, 1) if transposable else (None,)):
-                for sw in RS_SWIZZLES:
-                    add(_atom(t, n, 0 if transposable else None, tb, residency="register"), sw)
-        if t["d"] != "s32":
-            z = 0 if transposable else None
-            add(_atom(t, 64, z, z, scale_a=-1, residency="register"), "128b")
-        add(_atom(t, 64, 0 if transposable else None, 0 if transposable else None, residency="register"), "128b",
-            scale_d=0)
-        # sparse (wgmma.mma_async.sp): A holds K/2 kept values, one metadata word per thread, each selector
-        if t["a"] == "b1":
-            continue  # no sparse b1 form
+            continue  # b1: no sparse form, and its RS A fragment is only inferred in the reference
         z = 0 if transposable else None
-        for sel in SELECTORS.get(t["a"], (0,)):
-            for n in SPARSE_N:
-                for sw in RS_SWIZZLES:
-                    add(_atom(t, n, z, z, selector=sel), sw)
-            add(_atom(t, 64, z, z, residency="register", selector=sel), "none")
+        b_majors = (0, 1) if transposable else (None,)
+        for sel in (None, *SELECTORS.get(t["a"], (0,))):
+            forms = [("register", z, tb) for tb in b_majors]
+            if sel is not None:
+                forms += [("smem_desc", ta, tb) for ta, tb in majors]
+            for n in CROSS_N:
+                for residency, ta, tb in forms:
+                    for sw in SWIZZLES:
+                        add(_atom(t, n, ta, tb, residency=residency, selector=sel), sw)
+        if t["d"] != "s32":
+            add(_atom(t, 64, z, z, scale_a=-1, residency="register"), "128b")
+            add(_atom(t, 64, z, z, scale_b=-1, selector=SELECTORS.get(t["a"], (0,))[-1]), "128b")
+        add(_atom(t, 64, z, z, residency="register"), "128b", scale_d=0)
+        add(_atom(t, 64, z, z, selector=0), "128b", scale_d=0)
     return out
+
+
+def _describable(atom: Atom, swizzle: str) -> bool:
+    """Whether one descriptor can view each SMEM operand: a K-major swizzled tile holds at most one swizzle
+    row of K (sparse B at K = 64 bytes does not fit 32B swizzle; the verifier rejects that too)."""
+    roles = "B" if atom["a_residency"] == "register" else "AB"
+    try:
+        for role in roles:
+            smem_layout(smem_operand(atom, role, swizzle))
+    except DescriptorError:
+        return False
+    return True
 
 
 def _extra(case: Case) -> WgmmaCase:

@@ -14,7 +14,7 @@ from mmatom.lowering.wgmma import descriptor_constant
 
 def test_every_wgmma_case_assembles_for_sm90a():
     report = conformance.assemble("wgmma")
-    assert len(report.outcomes) == len(wgmma.cases()) == 947  # 609 SS + 170 RS + 168 sparse
+    assert len(report.outcomes) == len(wgmma.cases()) == 1977  # SS/RS x dense/sparse, records/GPU_RUN.md
     assert not report.failed, "\n".join(report.lines()[-30:])
 
 
@@ -48,6 +48,12 @@ def test_cross_product_is_covered():
             for a, b in (("k", "k"), ("k", "mn"), ("mn", "k"), ("mn", "mn")):
                 assert f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16 A:{a} B:{b} {sw}" in labels
             assert f"wgmma.mma_async.sync.aligned.m64n{n}k32.satfinite.s32.u8.s8 A:k B:k {sw}" in labels
+    for n in (8, 64, 128, 256):
+        assert f"wgmma.mma_async.sync.aligned.m64n{n}k32.f16.e5m2.e4m3 A:regs B:k 32b" in labels
+        for sel in (0, 1):
+            assert f"wgmma.mma_async.sp.sync.aligned.m64n{n}k32.f32.bf16.bf16 A:mn B:mn 64b selector {sel}" in labels
+            assert f"wgmma.mma_async.sp.sync.aligned.m64n{n}k32.f32.f16.f16 A:regs B:mn 128b selector {sel}" in labels
+        assert f"wgmma.mma_async.sp.sync.aligned.m64n{n}k64.s32.s8.u8 A:regs B:k none selector 0" in labels
     every_n = {c.atom["n"] for c in wgmma.cases() if c.atom["a"] == "f16" and c.options.swizzle == "128b"}
     assert every_n == set(range(8, 257, 8))
 

@@ -361,3 +361,15 @@ builtin.module attributes {mma.target = #mma.target<sm_90>} {
   // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: sm90 wgmma: target sm_90 does not support wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16; it needs sm_90a}}
   %d = mma.wgmma_tile <m128n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
 }
+
+// -----
+
+// sparse B holds K = 32 f16 (64 bytes): no 32B-swizzled K-major descriptor can view it
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw32, "Sw<1,4,3> o 0 o ((8,1),32):((16,128),1)">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2)):((128,1,16),(64,8))">
+  %e = "test.op"() : () -> !mma.frag<E, b32, "(128,1):(1,0)">
+  // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: operand B: K=32 spans 64 bytes, more than one 32b swizzle row}}
+  %d = mma.wgmma <m64n8k32> %sa, %sb, %c metadata(%e : !mma.frag<E, b32, "(128,1):(1,0)">) {selector = 0 : i32} : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw32, "Sw<1,4,3> o 0 o ((8,1),32):((16,128),1)">, !mma.frag<C, f32, "((4,8,4),(2,2)):((128,1,16),(64,8))"> -> !mma.frag<D, f32, "((4,8,4),(2,2)):((128,1,16),(64,8))">
+}
