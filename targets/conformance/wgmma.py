@@ -9,7 +9,7 @@ wgmma.fence / mma_async / commit_group / wait_group 0 and stores D. The referenc
 Cases: the full cross product of type x SS/RS x dense/sparse (every legal selector) x swizzle (none, 32B,
 64B, 128B) x major modes (K/MN for A in SMEM and for B where the type allows a transpose) for N in
 {8, 64, 128, 256}; every legal N for f16 and bf16 SS with K-major 128B swizzle; negation and scale-d = 0
-variants at N = 64. b1 has no sparse form and its RS A fragment is only inferred, so b1 is SS dense only.
+variants at N = 64. b1 has no sparse form; its RS A fragment is the reference's inferred one.
 """
 
 from __future__ import annotations
@@ -104,8 +104,11 @@ def cases() -> list[Case]:
         add(_atom(t, 64, 0 if transposable else None, 0 if transposable else None), "128b", scale_d=0)
         # RS (A in its canonical register fragment; no trans-a) and sparse (SS and RS, every selector): the
         # full cross product over N in CROSS_N x swizzle x legal major modes, as for dense SS above
-        if t["a"] == "b1":
-            continue  # b1: no sparse form, and its RS A fragment is only inferred in the reference
+        if t["a"] == "b1":  # no sparse form; RS with the reference's inferred A fragment (checked on the H100)
+            for n in CROSS_N:
+                for sw in SWIZZLES:
+                    add(_atom(t, n, None, None, residency="register"), sw)
+            continue
         z = 0 if transposable else None
         b_majors = (0, 1) if transposable else (None,)
         for sel in (None, *SELECTORS.get(t["a"], (0,))):

@@ -14,7 +14,7 @@ from mmatom.lowering.wgmma import descriptor_constant
 
 def test_every_wgmma_case_assembles_for_sm90a():
     report = conformance.assemble("wgmma")
-    assert len(report.outcomes) == len(wgmma.cases()) == 1977  # SS/RS x dense/sparse, records/GPU_RUN.md
+    assert len(report.outcomes) == len(wgmma.cases()) == 1993  # SS/RS x dense/sparse, records/GPU_RUN.md
     assert not report.failed, "\n".join(report.lines()[-30:])
 
 
