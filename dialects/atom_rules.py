@@ -17,6 +17,7 @@ from mmatom.targets.catalogue import Atom, AtomError, family
 from mmatom.targets.catalogue.elements import BITS, INT4, INT8
 from mmatom.targets.catalogue.fragments import operand_extent, tv_layouts, wgmma_accumulator_layout
 from mmatom.targets.catalogue.model import REGISTER, SMEM_DESC, TMEM
+from mmatom.targets.catalogue.wgmma import dense_k
 from mmatom.targets.descriptors import DescriptorError, SmemOperand, check_layout, sub_tile
 
 from . import mma as d
@@ -84,23 +85,10 @@ def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute
             types["E"] = op.e.type
         a, b = _elem(op.a.type), _elem(op.b.type)
         m, n, k = op.shape.mnk
-        transposable = a in ("f16", "bf16")
-        integer = a in INT8 + INT4 + ("b1",)
-
-        def trans(t: Attribute) -> int | None:
-            mn = isinstance(t, d.SmemDescType) and t.major.data == "mn"
-            return (1 if mn else 0) if transposable else (1 if mn else None)
-
-        default_scale = None if integer else 1
-        if op.scale_d is not None and _int(op.scale_d) not in (0, 1):
-            raise VerifyException(f"sm90 wgmma: scale_d={_int(op.scale_d)} is not legal; scale_d must be 0 "
-                                  f"(D = A*B) or 1 (D = A*B + C)")
         return "wgmma", dict(
             sparse=op.e is not None, a=a, b=b, d=_elem(op.d.type), m=m, n=n, k=k,
             satfinite=op.satfinite is not None, bitop=_str(op.bitop), a_residency=_residency(op.a.type),
-            trans_a=trans(op.a.type), trans_b=trans(op.b.type),
-            scale_a=_int(op.scale_a) if op.scale_a is not None else default_scale,
-            scale_b=_int(op.scale_b) if op.scale_b is not None else default_scale,
+            **_wgmma_qualifiers(op, "sm90 wgmma", a),
             selector=_int(op.selector) if op.e is not None else None), types
     if isinstance(op, d.Tcgen05MmaOp):
         types = {"A": op.a.type, "B": op.b.type, "D": op.d.type}
@@ -114,6 +102,26 @@ def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute
             a=_elem(op.a.type), b=_elem(op.b.type), d=_elem(op.d.type), scale_type=scale_type, m=m, n=n, k=k,
             a_residency=_residency(op.a.type)), types
     raise VerifyException(f"{op.name} is not an atom op")
+
+
+def _wgmma_qualifiers(op, label: str, a: str) -> dict:
+    """trans-a/b from the SMEM operands' major modes and imm-scale-a/b (1 unless negated; none on integer
+    types) of mma.wgmma and mma.wgmma_tile; scale_d must be 0 or 1."""
+    transposable = a in ("f16", "bf16")
+    integer = a in INT8 + INT4 + ("b1",)
+
+    def trans(t: Attribute) -> int | None:
+        mn = isinstance(t, d.SmemDescType) and t.major.data == "mn"
+        return (1 if mn else 0) if transposable else (1 if mn else None)
+
+    def scale(p) -> int | None:  # a given value always reaches the lattice, which rejects it on integers
+        return _int(p) if p is not None else (None if integer else 1)
+
+    if op.scale_d is not None and _int(op.scale_d) not in (0, 1):
+        raise VerifyException(f"{label}: scale_d={_int(op.scale_d)} is not legal; scale_d must be 0 "
+                              f"(D = A*B) or 1 (D = A*B + C)")
+    return dict(trans_a=trans(op.a.type), trans_b=trans(op.b.type), scale_a=scale(op.scale_a),
+                scale_b=scale(op.scale_b))
 
 
 def verify_atom_op(op: Operation) -> None:
@@ -208,18 +216,12 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
     if m not in (64, 128):
         raise VerifyException(f"{label}: M={m} is not legal; a tile spans one or two warpgroups, M = 64 or 128")
     a, b, dt = a_t.elem.data, b_t.elem.data, d_t.elem.data
-    k = {"f16": 16, "bf16": 16, "tf32": 8, "b1": 256}.get(a, 32)
+    k = dense_k(a)
     if k_tile % k:
         raise VerifyException(f"{label}: K={k_tile} is not a multiple of the {a} atom's K={k}")
-    transposable = a in ("f16", "bf16")
-    integer = a in INT8 + ("b1",)
-    trans = lambda t: (1 if t.major.data == "mn" else 0) if transposable else (1 if t.major.data == "mn" else None)  # noqa: E731
-    scale = lambda p: (_int(p) if p is not None else 1) if not integer else None  # noqa: E731
-    if op.scale_d is not None and _int(op.scale_d) not in (0, 1):
-        raise VerifyException(f"{label}: scale_d={_int(op.scale_d)} is not legal; scale_d must be 0 or 1")
     values = dict(sparse=False, a=a, b=b_t.elem.data, d=dt, m=64, n=n, k=k, satfinite=op.satfinite is not None,
-                  bitop="and" if a == "b1" else None, a_residency=SMEM_DESC, trans_a=trans(a_t), trans_b=trans(b_t),
-                  scale_a=scale(op.scale_a), scale_b=scale(op.scale_b), selector=None)
+                  bitop="and" if a == "b1" else None, a_residency=SMEM_DESC, **_wgmma_qualifiers(op, label, a),
+                  selector=None)
     fam = family("wgmma")
     try:
         fam.resolve(values, module_target(op))

@@ -75,8 +75,14 @@ WGMMA = Family("wgmma", "sm90 wgmma", DIMS, spell, operands, context)
 NEGATE = frozenset([1, -1])
 
 
-def _rows(a, b, d, k, n, *, version, sparse_version=(8, 2), transposable=False, negatable=True,
+def dense_k(a: str) -> int:
+    """K of a dense wgmma atom: 32 bytes of A's type (sparse atoms have twice that)."""
+    return {"f16": 16, "bf16": 16, "tf32": 8, "b1": 256}.get(a, 32)
+
+
+def _rows(a, b, d, n, *, version, sparse_version=(8, 2), transposable=False, negatable=True,
           satfinite=False, bitop=None, sparse_selector=None):
+    k = dense_k(next(iter(a)) if isinstance(a, frozenset) else a)
     for sparse in (False, True):
         if sparse and sparse_selector is None:
             continue
@@ -92,13 +98,13 @@ def _rows(a, b, d, k, n, *, version, sparse_version=(8, 2), transposable=False, 
                 selector=sparse_selector if sparse else None))
 
 
-_rows("f16", "f16", frozenset(["f16", "f32"]), 16, N_FLOAT, version=(8, 0), transposable=True, sparse_selector=range(2))
-_rows("bf16", "bf16", "f32", 16, N_FLOAT, version=(8, 0), transposable=True, sparse_selector=range(2))
-_rows("tf32", "tf32", "f32", 8, N_FLOAT, version=(8, 0), sparse_selector=range(2))
-_rows(frozenset(FP8), frozenset(FP8), frozenset(["f16", "f32"]), 32, N_FLOAT, version=(8, 0), sparse_selector=range(1))
+_rows("f16", "f16", frozenset(["f16", "f32"]), N_FLOAT, version=(8, 0), transposable=True, sparse_selector=range(2))
+_rows("bf16", "bf16", "f32", N_FLOAT, version=(8, 0), transposable=True, sparse_selector=range(2))
+_rows("tf32", "tf32", "f32", N_FLOAT, version=(8, 0), sparse_selector=range(2))
+_rows(frozenset(FP8), frozenset(FP8), frozenset(["f16", "f32"]), N_FLOAT, version=(8, 0), sparse_selector=range(1))
 for _a in INT8:
     for _b in INT8:
         # mixed signedness needs PTX 8.4 (reference C1)
-        _rows(_a, _b, "s32", 32, N_INT, version=(8, 0) if _a == _b else (8, 4), negatable=False,
+        _rows(_a, _b, "s32", N_INT, version=(8, 0) if _a == _b else (8, 4), negatable=False,
               satfinite=frozenset([False, True]), sparse_selector=range(1))
-_rows("b1", "b1", "s32", 256, N_INT, version=(8, 0), negatable=False, bitop="and")
+_rows("b1", "b1", "s32", N_INT, version=(8, 0), negatable=False, bitop="and")

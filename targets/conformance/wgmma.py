@@ -25,6 +25,7 @@ from mmatom.dialects import mma, nvvm
 from mmatom.layout import ComposedLayout, Layout
 from mmatom.targets.catalogue import Atom, family
 from mmatom.targets.catalogue.elements import BITS, FP8, INT8
+from mmatom.targets.catalogue.wgmma import dense_k
 from mmatom.targets.descriptors import DescriptorError, SmemOperand, canonical_layout
 from mmatom.targets.numerics import decode, draw
 
@@ -52,7 +53,7 @@ def _types() -> list[dict]:
 
 def _atom(t: dict, n: int, trans_a: int | None, trans_b: int | None, scale_a=None, scale_b=None,
           residency: str = "smem_desc", selector: int | None = None) -> Atom:
-    k = {"f16": 16, "bf16": 16, "tf32": 8, "b1": 256}.get(t["a"], 32) * (2 if selector is not None else 1)
+    k = dense_k(t["a"]) * (2 if selector is not None else 1)
     floating = t["d"] != "s32"
     values = dict(sparse=selector is not None, a=t["a"], b=t["b"], d=t["d"], m=64, n=n, k=k,
                   satfinite=t.get("satfinite", False),
