@@ -14,7 +14,7 @@ from xdsl.utils.exceptions import VerifyException
 
 from mmatom.layout import NotationError, parse_any_layout, parse_layout
 from mmatom.targets.catalogue import Atom, AtomError, family
-from mmatom.targets.catalogue.elements import BITS, INT4, INT8
+from mmatom.targets.catalogue.elements import BITS, INT4, INT8, base_element, storage_element
 from mmatom.targets.catalogue.fragments import operand_extent, tv_layouts, wgmma_accumulator_layout
 from mmatom.targets.catalogue.model import REGISTER, SMEM_DESC, TMEM
 from mmatom.targets.catalogue.wgmma import dense_k
@@ -39,7 +39,8 @@ def module_target(op: Operation) -> str | None:
 
 
 def _elem(t: Attribute) -> str:
-    return t.elem.data  # type: ignore[attr-defined]
+    """The element an operand carries (an fp6/fp4 container name such as e2m1_c8 carries e2m1)."""
+    return base_element(t.elem.data)  # type: ignore[attr-defined]
 
 
 def _residency(t: Attribute) -> str:
@@ -134,6 +135,7 @@ def verify_atom_op(op: Operation) -> None:
         fam.resolve(values, module_target(op))
     except AtomError as err:
         raise VerifyException(str(err)) from None
+    _check_storage(fam.label, atom, types)
     _check_layouts(fam.label, atom, types)
 
 
@@ -163,6 +165,20 @@ def _check_residency(fam, atom: Atom, types: dict[str, Attribute]) -> None:
     for role in specs:
         if role not in types:
             raise VerifyException(f"{fam.label}: operand {role} is missing")
+
+
+def _check_storage(label: str, atom: Atom, types: dict[str, Attribute]) -> None:
+    """fp6/fp4 register fragments under kind::f8f6f4 / mxf8f6f4 sit in 8-bit containers: the operand must
+    say so. (tcgen05 SMEM operands use a different padding, 16 elements per 16 bytes; not modelled here.)"""
+    kind = atom.get("kind")
+    for role, t in types.items():
+        if role in ("A", "B") and isinstance(t, d.FragmentType):
+            want = storage_element(base_element(t.elem.data), kind)
+            if t.elem.data != want:
+                raise VerifyException(
+                    f"{label}: operand {role} element {t.elem.data} is not how kind::{kind} stores "
+                    f"{base_element(t.elem.data)}; it must be {want}"
+                    + (" (an 8-bit container)" if want != base_element(want) else " (packed, no container)"))
 
 
 def _check_layouts(label: str, atom: Atom, types: dict[str, Attribute]) -> None:

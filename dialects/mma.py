@@ -738,12 +738,13 @@ class ConvertOp(IRDLOperation):
 
 def fragment_type(atom, role: str) -> FragmentType:
     """The fragment type of `role` (A, B, C, D, E, SFA, SFB) of a catalogue atom, canonical layout included."""
+    from mmatom.targets.catalogue.elements import storage_element
     from mmatom.targets.catalogue.fragments import tv_layouts
 
     layouts = tv_layouts(atom)
     layout = layouts.get(role) or layouts["C" if role == "D" else role]
     if role in ("A", "B"):
-        elem = atom["a" if role == "A" else "b"]
+        elem = storage_element(atom["a" if role == "A" else "b"], atom.get("kind"))
     elif role in ("C", "D"):
         d_elem, c_elem = atom["acc"] if "acc" in atom.as_dict() else (atom["d"], atom["d"])
         elem = d_elem if role == "D" else c_elem

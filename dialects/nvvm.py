@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr, UnitAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr, UnitAttr, i16, i32
 from xdsl.dialects.llvm import LLVMStructType
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
@@ -164,10 +164,13 @@ class _MmaBase(IRDLOperation):
     res = result_def(LLVMStructType)
 
     GROUPS: ClassVar[tuple[tuple[str, str], ...]] = (("A", "operandA"), ("B", "operandB"), ("C", "operandC"))
+    # groups after A/B/C: (label, operand fields, their types)
+    EXTRA: ClassVar[tuple[tuple[str, tuple[str, ...], tuple[Attribute, ...]], ...]] = ()
 
     @classmethod
     def parse(cls, parser: Parser):
-        groups = [_parse_group(parser, label) for label, _ in cls.GROUPS]
+        groups = [_parse_group(parser, label) for label, _ in cls.GROUPS[:3]]
+        extra = [_parse_group(parser, label) for label, _, _ in cls.EXTRA]
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
         pos = parser.pos
@@ -176,19 +179,22 @@ class _MmaBase(IRDLOperation):
             parser.raise_error(f"expected one type per A, B, C group, got {len(in_types)}", pos, parser.pos)
         parser.parse_punctuation("->")
         res_type = parser.parse_type()
-        # the type list names one type per A/B/C group; sparse metadata and selector are i32
-        typed = [parser.resolve_operands(g, [t] * len(g), parser.pos) for g, t in zip(groups[:3], in_types)]
-        typed += [parser.resolve_operands(g, [i32] * len(g), parser.pos) for g in groups[3:]]
+        # the type list names one type per A/B/C group; the other groups have fixed types
+        operands: list = [parser.resolve_operands(g, [t] * len(g), parser.pos) for g, t in zip(groups, in_types)]
+        for g, (label, _, types) in zip(extra, cls.EXTRA):
+            if len(g) != len(types):
+                parser.raise_error(f"{label}[...] takes {len(types)} operands, got {len(g)}")
+            operands += parser.resolve_operands(g, list(types), parser.pos)
         prop_names = set(cls.get_irdl_definition().properties)
         props = {k: v for k, v in attrs.items() if k in prop_names}
         others = {k: v for k, v in attrs.items() if k not in prop_names}
-        operands = typed[:3] + [g[0] for g in typed[3:]]  # metadata and selector are single operands
         return cls.build(operands=operands, result_types=[res_type], properties=props, attributes=others)
 
     def print(self, printer: Printer) -> None:
-        for label, field in self.GROUPS:
-            vals = getattr(self, field)
-            _print_group(printer, label, vals if isinstance(vals, Sequence) else [vals])
+        for label, field in self.GROUPS[:3]:
+            _print_group(printer, label, getattr(self, field))
+        for label, fields, _ in self.EXTRA:
+            _print_group(printer, label, [getattr(self, f) for f in fields])
         attrs = dict(self.properties)
         attrs.pop("operandSegmentSizes", None)
         attrs.update(self.attributes)
@@ -222,6 +228,9 @@ class MmaOp(_MmaBase):
     b1Op = opt_prop_def(MMAB1OpAttr)
 
 
+_SPARSE_GROUPS = (("sparseMetadata", ("sparseMetadata",), (i32,)), ("selector", ("sparsitySelector",), (i32,)))
+
+
 @irdl_op_definition
 class MmaSpOp(_MmaBase):
     """`nvvm.mma.sp.sync`: sparse A (compressed) with 32-bit metadata and a sparsity selector."""
@@ -235,7 +244,78 @@ class MmaSpOp(_MmaBase):
     orderedMetadata = opt_prop_def(UnitAttr)
     kind = opt_prop_def(MMAKindAttr)
 
-    GROUPS: ClassVar[tuple[tuple[str, str], ...]] = _MmaBase.GROUPS + (("sparseMetadata", "sparseMetadata"), ("selector", "sparsitySelector"))
+    EXTRA: ClassVar[tuple] = _SPARSE_GROUPS
+
+
+@irdl_attr_definition
+class BlockScaleFormatAttr(_WordAttr):
+    name = "nvvm.block_scale_format"
+    WORDS: ClassVar[tuple[str, ...]] = ("ue8m0", "ue4m3")
+
+
+@irdl_attr_definition
+class BlockScaleKindAttr(_WordAttr):
+    name = "nvvm.block_scale_kind"
+    WORDS: ClassVar[tuple[str, ...]] = ("mxf8f6f4", "mxf4", "mxf4nvf4")
+
+
+@irdl_attr_definition
+class ScaleVecSizeAttr(_WordAttr):
+    name = "nvvm.scale_vec_size"
+    WORDS: ClassVar[tuple[str, ...]] = ("x1", "x2", "x4")
+
+
+_SCALE_GROUPS = (("scaleA", ("scaleAData", "byteIdA", "threadIdA"), (i32, i16, i16)),
+                 ("scaleB", ("scaleBData", "byteIdB", "threadIdB"), (i32, i16, i16)))
+
+
+class _BlockScaleBase(_MmaBase):
+    """Block-scaled mma.sync (SM120/121): scale-factor data (a .b32 per lane) with its byte and thread
+    selectors (i16) for A and for B."""
+
+    shape = prop_def(MMAShapeAttr)
+    kind = prop_def(BlockScaleKindAttr)
+    scaleVecSize = prop_def(ScaleVecSizeAttr)
+    blockScaleFormat = prop_def(BlockScaleFormatAttr)
+
+
+@irdl_op_definition
+class MmaBlockScaleOp(_BlockScaleBase):
+    """`nvvm.mma.block_scale`: D = (A * SFA) x (B * SFB) + C, each K-block of A and B scaled."""
+
+    name = "nvvm.mma.block_scale"
+    operandA = var_operand_def()
+    operandB = var_operand_def()
+    operandC = var_operand_def()
+    scaleAData = operand_def(IntegerType)
+    byteIdA = operand_def(IntegerType)
+    threadIdA = operand_def(IntegerType)
+    scaleBData = operand_def(IntegerType)
+    byteIdB = operand_def(IntegerType)
+    threadIdB = operand_def(IntegerType)
+
+    EXTRA: ClassVar[tuple] = _SCALE_GROUPS
+
+
+@irdl_op_definition
+class MmaSpBlockScaleOp(_BlockScaleBase):
+    """`nvvm.mma.sp.block_scale`: the sparse (ordered-metadata) block-scaled form."""
+
+    name = "nvvm.mma.sp.block_scale"
+    operandA = var_operand_def()
+    operandB = var_operand_def()
+    operandC = var_operand_def()
+    sparseMetadata = operand_def(IntegerType)
+    sparsitySelector = operand_def(IntegerType)
+    scaleAData = operand_def(IntegerType)
+    byteIdA = operand_def(IntegerType)
+    threadIdA = operand_def(IntegerType)
+    scaleBData = operand_def(IntegerType)
+    byteIdB = operand_def(IntegerType)
+    threadIdB = operand_def(IntegerType)
+    orderedMetadata = opt_prop_def(UnitAttr)
+
+    EXTRA: ClassVar[tuple] = _SPARSE_GROUPS + _SCALE_GROUPS
 
 
 
@@ -507,8 +587,9 @@ class InlinePtxOp(IRDLOperation):
 
 NVVM = Dialect(
     "nvvm",
-    [MmaOp, MmaSpOp, BarrierOp, *SREG_OPS.values(), WgmmaMmaAsyncOp, WgmmaFenceAlignedOp, WgmmaGroupSyncAlignedOp,
+    [MmaOp, MmaSpOp, MmaBlockScaleOp, MmaSpBlockScaleOp, BarrierOp, *SREG_OPS.values(), WgmmaMmaAsyncOp, WgmmaFenceAlignedOp, WgmmaGroupSyncAlignedOp,
      WgmmaWaitGroupSyncOp, FenceProxyOp, InlinePtxOp],
     [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
-     WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr],
+     WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr, BlockScaleFormatAttr, BlockScaleKindAttr,
+     ScaleVecSizeAttr],
 )

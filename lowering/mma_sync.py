@@ -1,9 +1,12 @@
-"""Register-tier atoms (SM70/75 mma.sync, SM80 dense and sparse, SM89 fp8, SM90 f64) -> nvvm.
+"""Register-tier atoms (SM70/75 mma.sync, SM80 dense and sparse, SM89 fp8, SM90 f64, SM120/121
+kind::f8f6f4 and block-scaled) -> nvvm.
 
-`mma.sync` becomes `nvvm.mma.sync` and `mma.sp` becomes `nvvm.mma.sp.sync`, with upstream's attribute
-names; the D registers come back out of the result struct with llvm.extractvalue. Upstream has no
-attribute for the f64 rounding qualifier (.rn/.rz/.rm/.rp): we carry it as the discardable attribute
-`mma.rounding`, which upstream MLIR parses and ignores.
+`mma.sync` becomes `nvvm.mma.sync`, `mma.sp` becomes `nvvm.mma.sp.sync` and `mma.block_scale` becomes
+`nvvm.mma.block_scale` / `nvvm.mma.sp.block_scale`, with upstream's attribute names; the D registers
+come back out of the result struct with llvm.extractvalue. Upstream has no attribute for the f64
+rounding qualifier (.rn/.rz/.rm/.rp): we carry it as the discardable attribute `mma.rounding`, which
+upstream MLIR parses and ignores. Upstream's nvvm.mma.sync has no `kind` (and rejects fp6/fp4 types),
+so dense `kind::f8f6f4` is spelled as upstream's nvvm.inline_ptx.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from mmatom.dialects import mma, nvvm
 from mmatom.dialects.atom_rules import atom_values
+from mmatom.targets.catalogue import Atom, family
 
 from .fragments import as_fragment, fragment_registers
 from .ir_builder import OpList
@@ -41,11 +45,32 @@ def _unpack_result(ops: OpList, struct) -> list:
             for i, t in enumerate(struct.type.types.data)]
 
 
+def _inline_sync(op: mma.SyncOp, values: dict, a: list, b: list, c: list):
+    """Dense kind::f8f6f4 as upstream's nvvm.inline_ptx: $0.. D's registers, then A, B, C."""
+    fam = family("mma")
+    atom = Atom(fam.name, tuple((dim.key, values[dim.key]) for dim in fam.dims if dim.key in values))
+    n_d = register_count(op.d.type)
+    slots, at = [], n_d
+    for group in (a, b, c):
+        slots.append("{" + ", ".join(f"${at + i}" for i in range(len(group))) + "}")
+        at += len(group)
+    d_text = "{" + ", ".join(f"${i}" for i in range(n_d)) + "}"
+    ops = OpList()
+    asm = ops.add(nvvm.InlinePtxOp(f"{fam.spell(atom)} {d_text}, {', '.join(slots)};", [*a, *b, *c],
+                                   [register_type(op.d.type.elem.data)] * n_d))
+    return ops, list(asm.owner.results)
+
+
 class LowerSync(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.SyncOp, rewriter: PatternRewriter) -> None:
         _, values, _ = atom_values(op)
         a, b, c = (fragment_registers(v, op) for v in (op.a, op.b, op.c))
+        if values.get("kind"):
+            ops, d_regs = _inline_sync(op, values, a, b, c)
+            d = as_fragment(ops, d_regs, op.d.type)
+            rewriter.replace(op, ops.ops, [d])
+            return
         props = _common_props(values)
         la, lb = values["layout"]
         props["layoutA"], props["layoutB"] = nvvm.MMALayoutAttr(la), nvvm.MMALayoutAttr(lb)
@@ -85,4 +110,30 @@ def _result_struct(op) -> llvm.LLVMStructType:
     return llvm.LLVMStructType.from_type_list([register_type(d.elem.data)] * register_count(d))
 
 
-MMA_SYNC_PATTERNS = (LowerSync(), LowerSparse())
+class LowerBlockScale(RewritePattern):
+    """Scale data is one .b32 register per lane; byte-id and thread-id are i16 immediates (reference E2)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.BlockScaleOp, rewriter: PatternRewriter) -> None:
+        _, values, _ = atom_values(op)
+        a, b, c = (fragment_registers(v, op) for v in (op.a, op.b, op.c))
+        props = _common_props(values)
+        props.update(kind=nvvm.BlockScaleKindAttr(values["kind"]),
+                     scaleVecSize=nvvm.ScaleVecSizeAttr("x" + values["scale_vec"][0]),
+                     blockScaleFormat=nvvm.BlockScaleFormatAttr(values["scale_type"]))
+        ops = OpList()
+        i16 = lambda x: ops.add(arith.ConstantOp.from_int_and_width(x, 16))  # noqa: E731
+        byte_id = values["byte_id"]
+        scales = [fragment_registers(op.sfa, op)[0], i16(byte_id), i16(values["thread_id_a"]),
+                  fragment_registers(op.sfb, op)[0], i16(byte_id), i16(values["thread_id_b"])]
+        operands: list = [a, b, c]
+        if op.e is not None:
+            operands += [fragment_registers(op.e, op)[0], ops.add(arith.ConstantOp.from_int_and_width(values["selector"], 32))]
+            props["orderedMetadata"] = UnitAttr()
+        nvvm_op = nvvm.MmaSpBlockScaleOp if op.e is not None else nvvm.MmaBlockScaleOp
+        struct = ops.add(nvvm_op.build(operands=operands + scales, result_types=[_result_struct(op)], properties=props))
+        d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
+        rewriter.replace(op, ops.ops, [d])
+
+
+MMA_SYNC_PATTERNS = (LowerSync(), LowerSparse(), LowerBlockScale())

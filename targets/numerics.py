@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .catalogue.elements import BITS
+from .catalogue.elements import BITS, CONTAINED
 
 INTEGER = {"s8": (-128, 127), "u8": (0, 255), "s4": (-8, 7), "u4": (0, 15), "b1": (0, 1),
            "s32": (-(2 ** 31), 2 ** 31 - 1)}
@@ -91,6 +91,9 @@ def encode(elem: str, values: np.ndarray) -> np.ndarray:
 
 def decode(elem: str, bits: np.ndarray) -> np.ndarray:
     """Stored element bits (as produced by `draw`) -> float64 values."""
+    if elem in CONTAINED:  # fp6/fp4 in an 8-bit container
+        base, shift = CONTAINED[elem]
+        return decode(base, (bits.astype(np.uint64) >> shift) & ((1 << BITS[base]) - 1))
     if elem in SMALL_FLOAT_TABLES:
         return SMALL_FLOAT_TABLES[elem][bits.astype(np.uint8)]
     if elem == "f16":
@@ -117,6 +120,9 @@ def bf16_bits(x: np.ndarray) -> np.ndarray:
 
 def draw(elem: str, shape: tuple[int, ...], rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
     """Random representable values of `elem`, as their stored bits (uint arrays), never NaN or inf."""
+    if elem in CONTAINED:
+        base, shift = CONTAINED[elem]
+        return (draw(base, shape, rng, scale).astype(np.uint64) << shift).astype(np.uint8)
     if elem in SMALL_FLOAT_TABLES:
         table = SMALL_FLOAT_TABLES[elem]
         codes = np.flatnonzero(np.isfinite(table) & (np.abs(table) <= 16))  # moderate magnitudes

@@ -396,7 +396,7 @@ class PTXEmitter:
         against the chip like any atom (and sets .version)."""
         names = [fn.define(r) for r in op.res] + [self._r(fn, v) for v in op.readOnlyArgs]
         text = re.sub(r"\$(\d+)", lambda m: names[int(m.group(1))], op.ptxCode.data)
-        for spelled in re.findall(r"(wgmma\.mma_async[\w.:]*)", text):
+        for spelled in re.findall(r"((?:wgmma\.mma_async|mma\.sync|mma\.sp)[\w.:]*)", text):
             self._use_atom(op, _inline_atom(spelled, op))
         for statement in filter(None, (t.strip() for t in text.split(";"))):
             fn.emit(statement + ";")
@@ -481,8 +481,12 @@ class PTXEmitter:
             return "{" + ", ".join(self._r(fn, v) for v in values) + "}"
 
         args = ["{" + ", ".join(out) + "}", group(op.operandA), group(op.operandB), group(op.operandC)]
-        if isinstance(op, nvvm.MmaSpOp):
+        if isinstance(op, (nvvm.MmaSpOp, nvvm.MmaSpBlockScaleOp)):
             args += [self._r(fn, op.sparseMetadata), str(_constant_int(op.sparsitySelector, op))]
+        if isinstance(op, (nvvm.MmaBlockScaleOp, nvvm.MmaSpBlockScaleOp)):
+            for data, byte_id, thread_id in ((op.scaleAData, op.byteIdA, op.threadIdA),
+                                             (op.scaleBData, op.byteIdB, op.threadIdB)):
+                args += [self._r(fn, data), f"{{{_constant_int(byte_id, op)}, {_constant_int(thread_id, op)}}}"]
         fn.emit(f"{family(atom.family).spell(atom)} {', '.join(args)};")
 
 
@@ -511,6 +515,9 @@ def _inline_atom(spelled: str, op: Operation) -> Atom:
         fam_name, values = spelling.parse(spelled)
     except Exception as err:
         raise PTXEmissionError(op, f"nvvm.inline_ptx: {err}") from None
+    if fam_name != "wgmma":  # a warp-level mma spelling names every dimension
+        fam = family(fam_name)
+        return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims if d.key in values))
     transposable = values["a"] in ("f16", "bf16")
     floating = values["d"] != "s32"
     values.update(a_residency="register", trans_a=0 if transposable else None, trans_b=0 if transposable else None,
@@ -538,7 +545,16 @@ def nvvm_atom(op: nvvm.MmaOp | nvvm.MmaSpOp) -> Atom:
     a = op.multiplicandAPtxType.value.data if op.multiplicandAPtxType else _ELEM_OF_REGISTER[str(op.operandA[0].type)]
     b = op.multiplicandBPtxType.value.data if op.multiplicandBPtxType else a
     sat = op.intOverflowBehavior is not None and op.intOverflowBehavior.value.data == "satfinite"
-    if isinstance(op, nvvm.MmaOp):
+    if isinstance(op, (nvvm.MmaBlockScaleOp, nvvm.MmaSpBlockScaleOp)):
+        sparse = isinstance(op, nvvm.MmaSpBlockScaleOp)
+        values = dict(sparse_mode="sp::ordered_metadata" if sparse else None, kind=op.kind.value.data,
+                      scale_vec=op.scaleVecSize.value.data[1:] + "X", scale_type=op.blockScaleFormat.value.data,
+                      shape=op.shape.mnk, a=a, b=b, acc=acc,
+                      selector=_constant_int(op.sparsitySelector, op) if sparse else 0,
+                      byte_id=_constant_int(op.byteIdA, op), thread_id_a=_constant_int(op.threadIdA, op),
+                      thread_id_b=_constant_int(op.threadIdB, op))
+        fam = family("mma.block_scale")
+    elif isinstance(op, nvvm.MmaOp):
         b1 = op.b1Op.value.data if op.b1Op else None
         rounding = op.attributes.get("mma.rounding")
         values = dict(shape=op.shape.mnk, kind=None, a=a, b=b, acc=acc,
@@ -619,6 +635,7 @@ _HANDLERS = {
     llvm.GEPOp: PTXEmitter._gep, llvm.LoadOp: PTXEmitter._load, llvm.StoreOp: PTXEmitter._store,
     llvm.ExtractValueOp: PTXEmitter._extract, llvm.BitcastOp: PTXEmitter._bitcast, llvm.ReturnOp: PTXEmitter._return,
     nvvm.BarrierOp: PTXEmitter._barrier, nvvm.MmaOp: PTXEmitter._mma, nvvm.MmaSpOp: PTXEmitter._mma,
+    nvvm.MmaBlockScaleOp: PTXEmitter._mma, nvvm.MmaSpBlockScaleOp: PTXEmitter._mma,
     scf.ForOp: PTXEmitter._for, scf.IfOp: PTXEmitter._if,
     llvm.AddressOfOp: PTXEmitter._addressof, llvm.PtrToIntOp: PTXEmitter._ptrtoint, llvm.UndefOp: PTXEmitter._undef,
     llvm.InsertValueOp: PTXEmitter._insertvalue, llvm.GlobalOp: lambda self, fn, op: None,

@@ -10,7 +10,11 @@ BITS = {
     "s4": 4, "u4": 4, "b1": 1,
     "ue8m0": 8, "ue4m3": 8,
     "b32": 32,  # an opaque 32-bit word: sparse metadata
+    # fp6/fp4 in 8-bit containers, as kind::f8f6f4 and kind::mxf8f6f4 read them from registers and SMEM:
+    # fp4 in bits [5:2] of the byte, fp6 in bits [5:0] (reference E3, "Element packing")
+    "e3m2_c8": 8, "e2m3_c8": 8, "e2m1_c8": 8,
 }
+CONTAINED = {"e3m2_c8": ("e3m2", 0), "e2m3_c8": ("e2m3", 0), "e2m1_c8": ("e2m1", 2)}  # name -> (element, shift)
 
 FP8 = ("e4m3", "e5m2")
 F8F6F4 = ("e4m3", "e5m2", "e3m2", "e2m3", "e2m1")
@@ -26,6 +30,18 @@ def container_bits(elem: str, kind: str | None) -> int:
     if kind in ("f8f6f4", "mxf8f6f4") and elem in F8F6F4:
         return 8
     return BITS[elem]
+
+
+def base_element(elem: str) -> str:
+    """The element a storage name carries: e2m1_c8 -> e2m1."""
+    return CONTAINED[elem][0] if elem in CONTAINED else elem
+
+
+def storage_element(elem: str, kind: str | None) -> str:
+    """How `elem` is stored in fragments and SMEM under `kind`: e2m1 -> e2m1_c8 under kind::f8f6f4."""
+    if container_bits(elem, kind) == 8 and BITS[elem] < 8:
+        return f"{elem}_c8"
+    return elem
 
 
 def register_type(elem: str) -> str:

@@ -175,9 +175,20 @@ def _tv_layouts(atom: Atom) -> dict[str, Layout]:
         if fam == "mma.block_scale":
             chunks = {"1X": 1, "2X": 2, "4X": 4}[atom["scale_vec"]]
             # CuTe SFALayout / SFBLayout (reference section 4): the stride-0 lane bits are the lanes
-            # the selectors leave unread
-            out["SFA"] = Layout(((2, 2, 8), chunks), ((8, 0, 1), 16))
-            out["SFB"] = Layout(((4, 8), chunks), ((0, 1), 8))
+            # the selectors leave unread. The values are the register's 4 bytes: chunk j sits in byte
+            # byte_id + j and every other byte repeats a chunk (stride 0), so each lane loads one whole
+            # .b32 register whatever the byte-id: byte v holds chunk v % chunks.
+            def bytes_mode(chunk_stride: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+                if chunks == 1:
+                    return (4,), (0,)
+                if chunks == 4:
+                    return (4,), (chunk_stride,)
+                return (2, 2), (chunk_stride, 0)
+
+            sa, da = bytes_mode(16)
+            out["SFA"] = Layout(((2, 2, 8), sa), ((8, 0, 1), da))
+            sb, db = bytes_mode(8)
+            out["SFB"] = Layout(((4, 8), sb), ((0, 1), db))
         return out
     if fam == "wgmma":
         n, k = atom["n"], atom["k"]

@@ -1,9 +1,11 @@
 """Conformance: every atom of a family, as a generated single-atom kernel, assembled by ptxas for every
 target the catalogue claims and, on a GPU, run and checked against a float64 reference.
 
-Families: `register` (SM70..SM90 mma.sync / mma.sp) and `wgmma` (SM90a, SS form). `tcgen05` and
-`sm120` are issue 5. A family module provides cases(), build_module(), make_inputs(), check() and
-optionally PREAMBLE (module-level PTX such as the shared-memory symbol) and launch_config(case).
+Families: `register` (SM70..SM90 mma.sync / mma.sp), `wgmma` (SM90a), `sm120` (SM120/121 kind::f8f6f4
+and block-scaled mma.sync) and `tcgen05` (SM100/103/110). A family module provides cases(),
+build_module(), make_inputs(), check() and optionally PREAMBLE (module-level PTX such as the
+shared-memory symbol), launch_config(case) and REJECT_ON: targets on which every case of the family
+that does not claim them must be rejected by ptxas (assembly is checked both ways).
 """
 
 from __future__ import annotations
@@ -64,20 +66,15 @@ def compare(got: np.ndarray, poisoned: int, decoded: np.ndarray, reference: np.n
     return err <= bound, err, f"bound {bound:.1e}" if bound else "exact"
 
 
-FAMILIES = ("register", "wgmma")
+FAMILIES = ("register", "wgmma", "sm120", "tcgen05")
 
 
 def family_module(name: str):
-    if name == "register":
-        from . import register
+    if name not in FAMILIES:
+        raise KeyError(f"unknown conformance family '{name}'; known: {', '.join(FAMILIES)}")
+    import importlib
 
-        return register
-    if name == "wgmma":
-        from . import wgmma
-
-        return wgmma
-    raise KeyError(f"unknown conformance family '{name}'; known: {', '.join(FAMILIES)} "
-                   f"(tcgen05 and sm120 are not built yet)")
+    return importlib.import_module(f"{__name__}.{name}")
 
 
 def _lowered_functions(fam, cases: list[Case]):
@@ -96,12 +93,33 @@ def _lowered_functions(fam, cases: list[Case]):
     return out
 
 
-def assemble(family: str, progress: Callable[[str], None] | None = None) -> Report:
-    """ptxas every case for every target the catalogue claims (one PTX module per target)."""
+def _assemble_group(fam, group: list[Case], functions: dict, target: str, version) -> dict[str, list[str]]:
+    """ptxas one module of `group` for `target`: case name -> the error lines that fall in its kernel."""
     from mmatom.targets import ptxas
+    from mmatom.targets.ptx_emitter import ptx_header
+
+    text = ptx_header(target, version) + getattr(fam, "PREAMBLE", "")
+    starts = []
+    for c in group:
+        starts.append((text.count("\n") + 1, c))
+        text += functions[c.name][0] + "\n"
+    result = ptxas.assemble(text, target)
+    errors: dict[str, list[str]] = {}
+    for line in result.error_lines:
+        owner = max((s for s in starts if s[0] <= line), key=lambda s: s[0], default=None)
+        if owner:
+            errors.setdefault(owner[1].name, []).append(f"{target}: line {line}")
+    if not result.ok and not result.error_lines:
+        for c in group:
+            errors.setdefault(c.name, []).append(f"{target}: {result.log.strip()[:200]}")
+    return errors
+
+
+def assemble(family: str, progress: Callable[[str], None] | None = None) -> Report:
+    """ptxas every case for every target the catalogue claims (one PTX module per target), and, for the
+    family's REJECT_ON targets it does not claim, check that ptxas rejects every kernel."""
     from mmatom.targets.catalogue import resolve
     from mmatom.targets.chips import ALL_TARGET_NAMES, chip
-    from mmatom.targets.ptx_emitter import ptx_header
 
     start = time.perf_counter()
     fam = family_module(family)
@@ -114,25 +132,31 @@ def assemble(family: str, progress: Callable[[str], None] | None = None) -> Repo
             continue
         version = max([chip(target).min_ptx_version] + [resolve(a, target).min_version for c in group
                                                         for a in functions[c.name][1]])
-        text = ptx_header(target, version) + getattr(fam, "PREAMBLE", "")
-        starts = []
-        for c in group:
-            starts.append((text.count("\n") + 1, c))
-            text += functions[c.name][0] + "\n"
-        result = ptxas.assemble(text, target)
-        for line in result.error_lines:
-            owner = max((s for s in starts if s[0] <= line), key=lambda s: s[0], default=None)
-            if owner:
-                failures.setdefault(owner[1].name, []).append(f"{target}: line {line}")
-        if not result.ok and not result.error_lines:
-            for c in group:
-                failures.setdefault(c.name, []).append(f"{target}: {result.log.strip()[:200]}")
+        errors = _assemble_group(fam, group, functions, target, version)
+        for name, errs in errors.items():
+            failures.setdefault(name, []).extend(errs)
         if progress:
-            progress(f"{target}: {len(group)} kernels, {'ok' if result.ok else 'errors'}")
+            progress(f"{target}: {len(group)} kernels, {'ok' if not errors else 'errors'}")
+    rejected: dict[str, int] = {}
+    for target in getattr(fam, "REJECT_ON", ()):
+        group = [c for c in cases if target not in c.targets]
+        if not group:
+            continue
+        version = max([chip(target).min_ptx_version] + [resolve(a, c.targets[0]).min_version for c in group
+                                                        for a in functions[c.name][1]])
+        errors = _assemble_group(fam, group, functions, target, version)
+        for c in group:
+            if c.name in errors:
+                rejected[c.name] = rejected.get(c.name, 0) + 1
+            else:
+                failures.setdefault(c.name, []).append(f"{target}: accepted, but the catalogue does not claim it")
+        if progress:
+            progress(f"{target} (must reject): {len(group)} kernels, {len(group) - sum(c.name in errors for c in group)} accepted")
     report = Report(family, "assemble")
     for c in cases:
         errs = failures.get(c.name)
-        report.outcomes.append(Outcome(c, not errs, "; ".join(errs) if errs else f"{len(c.targets)} targets"))
+        detail = f"{len(c.targets)} targets" + (f", rejected on {rejected[c.name]}" if c.name in rejected else "")
+        report.outcomes.append(Outcome(c, not errs, "; ".join(errs) if errs else detail))
     report.seconds = time.perf_counter() - start
     return report
 

@@ -131,3 +131,25 @@ def test_upstream_takes_wgmma(source, tmp_path):
     assert wgmma_lines(result["ptx"]) == wgmma_lines(emit_ptx(module))
     assembled = ptxas.assemble(result["ptx"], "sm_90a")
     assert assembled.ok, assembled.log[:2000]
+
+
+def test_upstream_takes_the_sm120_atoms(tmp_path):
+    """Block-scaled nvvm.mma.block_scale / nvvm.mma.sp.block_scale, sparse kind::f8f6f4 and the inline-PTX
+    dense kind::f8f6f4 go through upstream to PTX that ptxas accepts for sm_120a, one MMA per atom."""
+    from mmatom.targets.conformance import sm120
+
+    cases = sm120.cases()
+    picked = [next(c for c in cases if part in c.label) for part in (
+        "kind::f8f6f4.f32.e2m1.e3m2", "sp::ordered_metadata.sync.aligned.m16n8k64.row.col.kind::f8f6f4.f16.e2m3",
+        "kind::mxf8f6f4.block_scale.scale_vec::1X.f32.e4m3.e2m1.f32.ue8m0 byte-id 3",
+        "kind::mxf4.block_scale.scale_vec::2X.f32.e2m1.e2m1.f32.ue8m0 byte-id 2",
+        "m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3 thread-ids 1/3",
+        "mma.sp::ordered_metadata.sync.aligned.m16n8k128.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3")]
+    module = lower(sm120.build_module(picked, "sm_120a"))
+    result = _oracle(str(module), "sm_120a", tmp_path)
+    assert result["parsed"] and result["ptx"], result["error"]
+    theirs = [st.strip() for ln in result["ptx"].splitlines() for st in ln.split(";") if st.strip().startswith("mma")]
+    assert sorted(t.split()[0] for t in theirs) == _mma_spellings(emit_ptx(module))
+    assert len(theirs) == len(picked)
+    assembled = ptxas.assemble(result["ptx"], "sm_120a")
+    assert assembled.ok, assembled.log[:2000]

@@ -373,3 +373,37 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: operand B: K=32 spans 64 bytes, more than one 32b swizzle row}}
   %d = mma.wgmma <m64n8k32> %sa, %sb, %c metadata(%e : !mma.frag<E, b32, "(128,1):(1,0)">) {selector = 0 : i32} : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw32, "Sw<1,4,3> o 0 o ((8,1),32):((16,128),1)">, !mma.frag<C, f32, "((4,8,4),(2,2)):((128,1,16),(64,8))"> -> !mma.frag<D, f32, "((4,8,4),(2,2)):((128,1,16),(64,8))">
 }
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %a = "test.op"() : () -> !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">
+  %b = "test.op"() : () -> !mma.frag<B, e2m1, "((4,8),(8,2)):((64,1),(8,256))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  %sfa = "test.op"() : () -> !mma.frag<SFA, ue4m3, "((2,2,8),(4)):((8,0,1),(16))">
+  %sfb = "test.op"() : () -> !mma.frag<SFB, ue4m3, "((4,8),(4)):((0,1),(8))">
+  // expected-error@+1 {{'mma.block_scale' op mma.sync block_scale: target sm_100a does not support mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3; it needs one of sm_120a, sm_120f, sm_121a, sm_121f}}
+  %d = mma.block_scale <m16n8k64> "mxf4nvf4" "4X" %a, %b, %c, scales(%sfa, %sfb) : !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">, !mma.frag<B, e2m1, "((4,8),(8,2)):((64,1),(8,256))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">, !mma.frag<SFA, ue4m3, "((2,2,8),(4)):((8,0,1),(16))">, !mma.frag<SFB, ue4m3, "((4,8),(4)):((0,1),(8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_120a>} {
+  %a = "test.op"() : () -> !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">
+  %b = "test.op"() : () -> !mma.frag<B, e2m1, "((4,8),(8,2)):((64,1),(8,256))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  %sfa = "test.op"() : () -> !mma.frag<SFA, ue4m3, "((2,2,8),(2,2)):((8,0,1),(16,0))">
+  %sfb = "test.op"() : () -> !mma.frag<SFB, ue4m3, "((4,8),(2,2)):((0,1),(8,0))">
+  // expected-error@+1 {{'mma.block_scale' op mma.sync block_scale: scale type=ue4m3 is not legal for kind::mxf4 scale_vec::2X; legal scale type: ue8m0}}
+  %d = mma.block_scale <m16n8k64> "mxf4" "2X" %a, %b, %c, scales(%sfa, %sfb) : !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">, !mma.frag<B, e2m1, "((4,8),(8,2)):((64,1),(8,256))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">, !mma.frag<SFA, ue4m3, "((2,2,8),(2,2)):((8,0,1),(16,0))">, !mma.frag<SFB, ue4m3, "((4,8),(2,2)):((0,1),(8,0))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_120a>} {
+  %a = "test.op"() : () -> !mma.frag<A, e2m1, "((4,8),(4,2,2)):((64,1),(16,8,256))">
+  %b = "test.op"() : () -> !mma.frag<B, e3m2_c8, "((4,8),(4,2)):((32,1),(8,128))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.sync' op mma.sync: operand A element e2m1 is not how kind::f8f6f4 stores e2m1; it must be e2m1_c8 (an 8-bit container)}}
+  %d = mma.sync <m16n8k32> %a, %b, %c {kind = "f8f6f4"} : !mma.frag<A, e2m1, "((4,8),(4,2,2)):((64,1),(16,8,256))">, !mma.frag<B, e3m2_c8, "((4,8),(4,2)):((32,1),(8,128))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
