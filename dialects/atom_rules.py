@@ -97,12 +97,31 @@ def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute
             if v is not None:
                 types[role] = v.type
         m, n, k = op.shape.mnk
+        _tcgen05_operands(op)
         scale_type = _elem(op.sfa.type) if op.sfa is not None else _str(op.scale_type)
         return "tcgen05.mma", dict(
             sparse=op.e is not None, cta_group=_int(op.cta_group), kind=op.kind.data, scale_vec=_str(op.scale_vec),
             a=_elem(op.a.type), b=_elem(op.b.type), d=_elem(op.d.type), scale_type=scale_type, m=m, n=n, k=k,
             a_residency=_residency(op.a.type)), types
     raise VerifyException(f"{op.name} is not an atom op")
+
+
+def _tcgen05_operands(op) -> None:
+    """enable-input-d is 0 or 1; disable-output-lane is 4 (cta_group::1) or 8 (::2) lane masks and does
+    not exist on the block-scaled kinds (reference D2)."""
+    label = "sm100 tcgen05.mma"
+    if op.accumulate is not None and _int(op.accumulate) not in (0, 1):
+        raise VerifyException(f"{label}: accumulate={_int(op.accumulate)} is not legal; accumulate is 0 (D = A*B) "
+                              f"or 1 (D = A*B + D)")
+    if op.disable_output_lane is not None:
+        masks = op.disable_output_lane.get_values()
+        want = 4 * _int(op.cta_group)
+        if op.kind.data in ("mxf8f6f4", "mxf4", "mxf4nvf4"):
+            raise VerifyException(f"{label}: kind::{op.kind.data} takes no disable_output_lane (block-scaled forms "
+                                  f"have no such operand)")
+        if len(masks) != want:
+            raise VerifyException(f"{label}: disable_output_lane has {len(masks)} masks; cta_group::"
+                                  f"{_int(op.cta_group)} takes {want}")
 
 
 def _wgmma_qualifiers(op, label: str, a: str) -> dict:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr, UnitAttr, i32
+from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, StringAttr, UnitAttr, i32
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import (
@@ -36,7 +36,7 @@ from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from mmatom.layout import NotationError, parse_any_layout, parse_layout
+from mmatom.layout import Layout, NotationError, parse_any_layout, parse_layout
 from mmatom.targets.catalogue.elements import ALL_ELEMENT_TYPES
 from mmatom.targets.chips import UnknownChip, chip
 from mmatom.targets.descriptors import MAJORS, SWIZZLE_BYTES
@@ -471,6 +471,8 @@ class Tcgen05MmaOp(AtomOp):
     sfb = opt_operand_def(AnyOperand)
     scale_vec = opt_prop_def(StringAttr)
     scale_type = opt_prop_def(StringAttr)
+    accumulate = opt_prop_def(IntegerAttr)  # enable-input-d: 1 (default) D += A*B, 0 D = A*B
+    disable_output_lane = opt_prop_def(DenseArrayBase)  # 4 (cta_group 1) or 8 (cta_group 2) i32 lane masks
 
     irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
 
@@ -482,12 +484,17 @@ class Tcgen05MmaOp(AtomOp):
 
     def __init__(self, shape: tuple[int, int, int], kind: str, cta_group: int, a: SSAValue, b: SSAValue,
                  d: SSAValue, *, e: SSAValue | None = None, sfa: SSAValue | None = None, sfb: SSAValue | None = None,
-                 scale_vec: str | None = None, scale_type: str | None = None):
+                 scale_vec: str | None = None, scale_type: str | None = None, accumulate: int | None = None,
+                 disable_output_lane: Sequence[int] | None = None):
         props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": StringAttr(kind),
                                        "cta_group": IntegerAttr(cta_group, i32)}
         for key, val in (("scale_vec", scale_vec), ("scale_type", scale_type)):
             if val:
                 props[key] = StringAttr(val)
+        if accumulate is not None:
+            props["accumulate"] = IntegerAttr(accumulate, i32)
+        if disable_output_lane is not None:
+            props["disable_output_lane"] = DenseArrayBase.from_list(i32, list(disable_output_lane))
         opt = lambda v: [v] if v is not None else []  # noqa: E731
         super().__init__(operands=[a, b, d, opt(e), opt(sfa), opt(sfb)], properties=props)
 
@@ -736,6 +743,203 @@ class ConvertOp(IRDLOperation):
                 f"thread's elements in place, so the TV layouts must be the same map")
 
 
+# -- tensor memory (SM100 family) --------------------------------------------------------------------
+#
+# A TMEM allocation is CTA-collective: warp 0 allocates (and later frees) the columns, the address goes
+# through a shared-memory slot, and every thread reads it after a CTA barrier. tcgen05.mma and its
+# commit are single-thread instructions: thread 0 issues them. Every op carries its cta_group; one
+# kernel uses one (ptxas rejects mixing, and verify-tmem-lifecycle says so first).
+
+
+def _cta_group(op_name: str, prop: IntegerAttr) -> int:
+    g = prop.value.data
+    if g not in (1, 2):
+        raise VerifyException(f"{op_name}: cta_group({g}) is not legal; cta_group is 1 or 2")
+    return g
+
+
+def _tmem_target(op: IRDLOperation) -> None:
+    from mmatom.targets.catalogue.tmem import TMEM_TARGETS
+
+    from .atom_rules import module_target
+
+    target = module_target(op)
+    if target is not None and target not in TMEM_TARGETS:
+        raise VerifyException(f"{op.name}: target {target} has no tensor memory; it needs one of "
+                              f"{', '.join(sorted(TMEM_TARGETS))}")
+
+
+@irdl_op_definition
+class TmemAllocOp(IRDLOperation):
+    """`%t = mma.tmem_alloc %slot cols(128) cta_group(1) : !llvm.ptr<3> -> !mma.tmem<f32, 128x128>`."""
+
+    name = "mma.tmem_alloc"
+    slot = operand_def(LLVMPointerType)
+    cols = prop_def(IntegerAttr)
+    cta_group = prop_def(IntegerAttr)
+    res = result_def(TmemType)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("$slot `cols` `(` $cols `)` `cta_group` `(` $cta_group `)` attr-dict `:` type($slot)"
+                       " `->` type($res)")
+
+    def __init__(self, slot: SSAValue, cols: int, cta_group: int, elem: str = "f32"):
+        super().__init__(operands=[slot], result_types=[TmemType(elem, 128, cols)],
+                         properties={"cols": IntegerAttr(cols, i32), "cta_group": IntegerAttr(cta_group, i32)})
+
+    def verify_(self) -> None:
+        from mmatom.targets.catalogue.tmem import LANES, check_alloc_columns
+
+        _cta_group(self.name, self.cta_group)
+        _tmem_target(self)
+        try:
+            check_alloc_columns(self.cols.value.data)
+        except ValueError as err:
+            raise VerifyException(f"{self.name}: {err}") from None
+        t = self.res.type
+        if (t.rows.value.data, t.cols.value.data) != (LANES, self.cols.value.data):
+            raise VerifyException(f"{self.name}: the result type {t} must be {LANES}x{self.cols.value.data}: "
+                                  f"an allocation spans all {LANES} lanes of its columns")
+        if self.slot.type.addr_space.data != 3:
+            raise VerifyException(f"{self.name}: the address slot must be shared memory (!llvm.ptr<3>)")
+
+
+@irdl_op_definition
+class TmemDeallocOp(IRDLOperation):
+    """`mma.tmem_dealloc %t cta_group(1) : !mma.tmem<...>`: frees an allocation (after a CTA barrier)."""
+
+    name = "mma.tmem_dealloc"
+    tmem = operand_def(TmemType)
+    cta_group = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$tmem `cta_group` `(` $cta_group `)` attr-dict `:` type($tmem)"
+
+    def __init__(self, tmem: SSAValue, cta_group: int):
+        super().__init__(operands=[tmem], properties={"cta_group": IntegerAttr(cta_group, i32)})
+
+    def verify_(self) -> None:
+        _cta_group(self.name, self.cta_group)
+        if not isinstance(self.tmem.owner, TmemAllocOp):
+            raise VerifyException(f"{self.name}: frees an allocation (the result of mma.tmem_alloc), not a view")
+
+
+@irdl_op_definition
+class TmemRelinquishOp(IRDLOperation):
+    """`mma.tmem_relinquish cta_group(1)`: this CTA allocates no more tensor memory."""
+
+    name = "mma.tmem_relinquish"
+    cta_group = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "`cta_group` `(` $cta_group `)` attr-dict"
+
+    def __init__(self, cta_group: int):
+        super().__init__(properties={"cta_group": IntegerAttr(cta_group, i32)})
+
+    def verify_(self) -> None:
+        _cta_group(self.name, self.cta_group)
+        _tmem_target(self)
+
+
+@irdl_op_definition
+class TmemViewOp(IRDLOperation):
+    """`%v = mma.tmem_view %t col(64) : !mma.tmem<f32, 128x256> -> !mma.tmem<f32, 128x64>`: columns
+    [col, col + width) of a TMEM tile (the address advanced by col)."""
+
+    name = "mma.tmem_view"
+    tmem = operand_def(TmemType)
+    col = prop_def(IntegerAttr)
+    res = result_def(TmemType)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$tmem `col` `(` $col `)` attr-dict `:` type($tmem) `->` type($res)"
+
+    def __init__(self, tmem: SSAValue, col: int, view: TmemType):
+        super().__init__(operands=[tmem], result_types=[view], properties={"col": IntegerAttr(col, i32)})
+
+    def verify_(self) -> None:
+        src, dst, col = self.tmem.type, self.res.type, self.col.value.data
+        if dst.rows.value.data != src.rows.value.data or col < 0 or col + dst.cols.value.data > src.cols.value.data:
+            raise VerifyException(f"{self.name}: columns [{col}, {col + dst.cols.value.data}) x "
+                                  f"{dst.rows.value.data} lanes do not lie inside {src}")
+
+
+def tmem_fragment_layout(t: TmemType, elem: str) -> str:
+    """The TV layout a .32x32b tcgen05.ld/st gives a 128-thread warpgroup over a 128-lane TMEM tile:
+    thread t (warp t/32 reaches lanes 32(t/32)..+31) holds lane t, register j holds column j. For 32-bit
+    elements a register is one element; 16-bit ones pack two columns' worth... not modelled here."""
+    rows, cols = t.rows.value.data, t.cols.value.data
+    return str(Layout((rows, cols), (1, rows)))
+
+
+def _check_tmem_fragment(op_name: str, t: TmemType, frag: FragmentType) -> None:
+    from mmatom.targets.catalogue.elements import BITS
+
+    if t.rows.value.data != 128:
+        raise VerifyException(f"{op_name}: .32x32b reaches 128 lanes with 4 warps; the tile has {t.rows.value.data}")
+    if BITS.get(frag.elem.data) != 32:
+        raise VerifyException(f"{op_name}: only 32-bit elements move as .32x32b (one column per register); "
+                              f"{frag.elem.data} is {BITS.get(frag.elem.data)}-bit")
+    want = parse_layout(tmem_fragment_layout(t, frag.elem.data))
+    got = parse_layout(frag.layout.data)
+    if not got.equivalent(want):
+        raise VerifyException(f"{op_name}: fragment layout {got} is not the .32x32b layout {want} of {t}")
+
+
+@irdl_op_definition
+class TmemLoadOp(IRDLOperation):
+    """`%f = mma.tmem_load %t : !mma.tmem<f32, 128xN> -> !mma.frag<D, f32, "(128,N):(1,128)">`: the
+    warpgroup reads a TMEM tile with tcgen05.ld .32x32b (128 columns per instruction at most). The
+    registers are valid after nvvm.tcgen05.wait <load>."""
+
+    name = "mma.tmem_load"
+    tmem = operand_def(TmemType)
+    res = result_def(FragmentType)
+    assembly_format = "$tmem attr-dict `:` type($tmem) `->` type($res)"
+
+    def __init__(self, tmem: SSAValue, frag_type: FragmentType):
+        super().__init__(operands=[tmem], result_types=[frag_type])
+
+    def verify_(self) -> None:
+        _check_tmem_fragment(self.name, self.tmem.type, self.res.type)
+
+
+@irdl_op_definition
+class TmemStoreOp(IRDLOperation):
+    """`mma.tmem_store %f, %t : !mma.frag<...>, !mma.tmem<...>`: the warpgroup writes a TMEM tile with
+    tcgen05.st .32x32b; it is visible to tcgen05.mma after nvvm.tcgen05.wait <store> and a fence."""
+
+    name = "mma.tmem_store"
+    value = operand_def(FragmentType)
+    tmem = operand_def(TmemType)
+    assembly_format = "$value `,` $tmem attr-dict `:` type($value) `,` type($tmem)"
+
+    def __init__(self, value: SSAValue, tmem: SSAValue):
+        super().__init__(operands=[value, tmem])
+
+    def verify_(self) -> None:
+        _check_tmem_fragment(self.name, self.tmem.type, self.value.type)
+
+
+@irdl_op_definition
+class Tcgen05CommitOp(IRDLOperation):
+    """`mma.tcgen05_commit %mbar cta_group(1) : !llvm.ptr<3>`: thread 0 makes the mbarrier track the
+    completion of every tcgen05.mma it issued before."""
+
+    name = "mma.tcgen05_commit"
+    mbar = operand_def(LLVMPointerType)
+    cta_group = prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$mbar `cta_group` `(` $cta_group `)` attr-dict `:` type($mbar)"
+
+    def __init__(self, mbar: SSAValue, cta_group: int):
+        super().__init__(operands=[mbar], properties={"cta_group": IntegerAttr(cta_group, i32)})
+
+    def verify_(self) -> None:
+        _cta_group(self.name, self.cta_group)
+        _tmem_target(self)
+
+
+TMEM_OPS = (TmemAllocOp, TmemDeallocOp, TmemRelinquishOp, TmemViewOp, TmemLoadOp, TmemStoreOp, Tcgen05CommitOp)
+
+
 def fragment_type(atom, role: str) -> FragmentType:
     """The fragment type of `role` (A, B, C, D, E, SFA, SFB) of a catalogue atom, canonical layout included."""
     from mmatom.targets.catalogue.elements import storage_element
@@ -757,6 +961,7 @@ def fragment_type(atom, role: str) -> FragmentType:
 
 MMA = Dialect(
     "mma",
-    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, WgmmaTileOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp, ConvertOp, MakeDescOp, CopyToSmemOp],
+    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, WgmmaTileOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp,
+     ConvertOp, MakeDescOp, CopyToSmemOp, *TMEM_OPS],
     [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType],
 )

@@ -22,8 +22,8 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntegerAttr, IntegerType, StringAttr, UnitAttr, i16, i32
-from xdsl.dialects.llvm import LLVMStructType
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, VectorType, i16, i32
+from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
 from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -32,6 +32,7 @@ from xdsl.irdl import (
     irdl_attr_definition,
     irdl_op_definition,
     operand_def,
+    opt_operand_def,
     opt_prop_def,
     prop_def,
     result_def,
@@ -585,11 +586,411 @@ class InlinePtxOp(IRDLOperation):
             printer.print_list([r.type for r in self.res], printer.print_attribute)
 
 
+# -- tcgen05 (sm_100 family): tensor memory, the single-thread MMA, commit, fences; mbarriers ---------
+#
+# Upstream's spelling (torch-mlir's MLIR): a TMEM address is an !llvm.ptr<6> (a 32-bit lane<<16 | column
+# value), SMEM descriptors are i64, the instruction descriptor is i32, enable-input-d is i1.
+
+
+TMEM_PTR = LLVMPointerType(IntAttr(6))
+
+
+@irdl_attr_definition
+class CTAGroupAttr(_WordAttr):
+    name = "nvvm.cta_group"
+    WORDS: ClassVar[tuple[str, ...]] = ("cta_1", "cta_2")
+
+    @property
+    def ctas(self) -> int:
+        return int(self.value.data[-1])
+
+
+@irdl_attr_definition
+class Tcgen05MmaKindAttr(_WordAttr):
+    name = "nvvm.tcgen05_mma_kind"
+    WORDS: ClassVar[tuple[str, ...]] = ("f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")
+
+
+@irdl_attr_definition
+class Tcgen05BlockScaleAttr(_WordAttr):
+    name = "nvvm.tcgen05_mma_block_scale"
+    WORDS: ClassVar[tuple[str, ...]] = ("default", "block16", "block32")
+
+
+@irdl_attr_definition
+class Tcgen05LdStShapeAttr(_WordAttr):
+    name = "nvvm.tcgen05_ldst_shape"
+    WORDS: ClassVar[tuple[str, ...]] = ("shape_16x64b", "shape_16x128b", "shape_16x256b", "shape_32x32b",
+                                        "shape_16x32bx2")
+
+
+@irdl_attr_definition
+class Tcgen05FenceAttr(_WordAttr):
+    name = "nvvm.tcgen05_fence"
+    WORDS: ClassVar[tuple[str, ...]] = ("before", "after")
+
+
+@irdl_attr_definition
+class Tcgen05WaitAttr(_WordAttr):
+    name = "nvvm.tcgen05_wait"
+    WORDS: ClassVar[tuple[str, ...]] = ("load", "store")
+
+
+class _CtaGroupOp(IRDLOperation):
+    irdl_options = (ParsePropInAttrDict(),)
+    group = opt_prop_def(CTAGroupAttr)
+
+    @property
+    def ctas(self) -> int:
+        return self.group.ctas if self.group is not None else 1
+
+
+@irdl_op_definition
+class Tcgen05AllocOp(_CtaGroupOp):
+    """`nvvm.tcgen05.alloc %slot, %ncols : !llvm.ptr<3>, i32`: the warp allocates ncols TMEM columns and
+    writes their address to the shared-memory slot."""
+
+    name = "nvvm.tcgen05.alloc"
+    addr = operand_def()
+    nCols = operand_def(IntegerType)
+    assembly_format = "$addr `,` $nCols attr-dict `:` type($addr) `,` type($nCols)"
+
+
+@irdl_op_definition
+class Tcgen05DeallocOp(_CtaGroupOp):
+    """`nvvm.tcgen05.dealloc %taddr, %ncols : !llvm.ptr<6>, i32`."""
+
+    name = "nvvm.tcgen05.dealloc"
+    taddr = operand_def()
+    nCols = operand_def(IntegerType)
+    assembly_format = "$taddr `,` $nCols attr-dict `:` type($taddr) `,` type($nCols)"
+
+
+@irdl_op_definition
+class Tcgen05RelinquishOp(_CtaGroupOp):
+    """`nvvm.tcgen05.relinquish_alloc_permit`: this CTA allocates no more TMEM."""
+
+    name = "nvvm.tcgen05.relinquish_alloc_permit"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class Tcgen05CommitOp(_CtaGroupOp):
+    """`nvvm.tcgen05.commit %mbar : !llvm.ptr<3>`: the mbarrier gets one arrive once every tcgen05.mma
+    this thread issued before has completed."""
+
+    name = "nvvm.tcgen05.commit"
+    addr = operand_def()
+    assembly_format = "$addr attr-dict `:` type($addr)"
+
+
+class _KindWordOp(IRDLOperation):
+    """An op whose only operand-free content is `<word>` (upstream prints the enum without its prefix)."""
+
+    ATTR: ClassVar[type]
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        pos = parser.pos
+        with parser.in_angle_brackets():
+            word = parser.parse_identifier()
+        if word not in cls.ATTR.WORDS:
+            parser.raise_error(f"'{word}' is not one of {', '.join(cls.ATTR.WORDS)}", pos, parser.pos)
+        op = cls.build(properties={"kind": cls.ATTR(word)})
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" <{self.kind.value.data}>")
+        printer.print_op_attributes(self.attributes)
+
+
+@irdl_op_definition
+class Tcgen05FenceOp(_KindWordOp):
+    """`nvvm.tcgen05.fence <before>` / `<after>`: orders tcgen05 work around a thread synchronisation."""
+
+    name = "nvvm.tcgen05.fence"
+    ATTR: ClassVar[type] = Tcgen05FenceAttr
+    kind = prop_def(Tcgen05FenceAttr)
+
+
+@irdl_op_definition
+class Tcgen05WaitOp(_KindWordOp):
+    """`nvvm.tcgen05.wait <load>` / `<store>`: waits for this thread's tcgen05.ld / tcgen05.st."""
+
+    name = "nvvm.tcgen05.wait"
+    ATTR: ClassVar[type] = Tcgen05WaitAttr
+    kind = prop_def(Tcgen05WaitAttr)
+
+
+def _ldst_shape(op) -> str:
+    return op.shape.value.data.removeprefix("shape_")
+
+
+@irdl_op_definition
+class Tcgen05LdOp(IRDLOperation):
+    """`%v = nvvm.tcgen05.ld %taddr {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<Nxi32>`."""
+
+    name = "nvvm.tcgen05.ld"
+    irdl_options = (ParsePropInAttrDict(),)
+    tmemAddr = operand_def()
+    shape = prop_def(Tcgen05LdStShapeAttr)
+    pack = opt_prop_def(UnitAttr)
+    res = result_def(VectorType)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        addr = parser.parse_unresolved_operand()
+        pack = parser.parse_optional_characters("pack") is not None
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        res = parser.parse_type()
+        props = {k: v for k, v in attrs.items() if k == "shape"} | ({"pack": UnitAttr()} if pack else {})
+        op = cls.build(operands=[parser.resolve_operand(addr, TMEM_PTR)], result_types=[res], properties=props)
+        op.attributes.update({k: v for k, v in attrs.items() if k != "shape"})
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.tmemAddr)
+        if self.pack is not None:
+            printer.print_string(" pack")
+        printer.print_op_attributes({"shape": self.shape} | dict(self.attributes))
+        printer.print_string(" : ")
+        printer.print_attribute(self.res.type)
+
+    def verify_(self) -> None:
+        check_ldst_registers(self.name, _ldst_shape(self), self.res.type.get_shape()[0])
+
+
+@irdl_op_definition
+class Tcgen05StOp(IRDLOperation):
+    """`nvvm.tcgen05.st %taddr, %v {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<Nxi32>`."""
+
+    name = "nvvm.tcgen05.st"
+    irdl_options = (ParsePropInAttrDict(),)
+    tmemAddr = operand_def()
+    val = operand_def(VectorType)
+    shape = prop_def(Tcgen05LdStShapeAttr)
+    unpack = opt_prop_def(UnitAttr)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        addr = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        val = parser.parse_unresolved_operand()
+        unpack = parser.parse_optional_characters("unpack") is not None
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        t = parser.parse_type()
+        props = {k: v for k, v in attrs.items() if k == "shape"} | ({"unpack": UnitAttr()} if unpack else {})
+        op = cls.build(operands=[parser.resolve_operand(addr, TMEM_PTR), parser.resolve_operand(val, t)],
+                       properties=props)
+        op.attributes.update({k: v for k, v in attrs.items() if k != "shape"})
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.tmemAddr)
+        printer.print_string(", ")
+        printer.print_operand(self.val)
+        if self.unpack is not None:
+            printer.print_string(" unpack")
+        printer.print_op_attributes({"shape": self.shape} | dict(self.attributes))
+        printer.print_string(" : ")
+        printer.print_attribute(self.val.type)
+
+    def verify_(self) -> None:
+        check_ldst_registers(self.name, _ldst_shape(self), self.val.type.get_shape()[0])
+
+
+def check_ldst_registers(op_name: str, shape: str, registers: int) -> None:
+    """ISA Tables 49/50 (reference D8): registers = .num x the shape's factor, .num in x1..x128."""
+    from mmatom.targets.catalogue.tmem import ldst_num
+
+    try:
+        ldst_num(shape, registers)
+    except ValueError as err:
+        raise VerifyException(f"{op_name}: {err}") from None
+
+
+class _Tcgen05MmaBase(IRDLOperation):
+    """`nvvm.tcgen05.mma[.sp][.block_scale] %d, %a, %b, [%e,] %idesc, %enable [, %sfa, %sfb] [mask = %m]
+    {kind, ctaGroup[, blockScale]} : (types)`; upstream's operand order (the PTX order differs)."""
+
+    irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
+    kind = prop_def(Tcgen05MmaKindAttr)
+    ctaGroup = prop_def(CTAGroupAttr)
+    ORDER: ClassVar[tuple[str, ...]] = ()
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        operands = parser.parse_comma_separated_list(parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        mask = []
+        if parser.parse_optional_characters("mask") is not None:
+            parser.parse_punctuation("=")
+            mask = [parser.parse_unresolved_operand()]
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(parser.Delimiter.PAREN, parser.parse_type)
+        values = parser.resolve_operands(operands + mask, types, parser.pos)
+        fixed = values[:len(cls.ORDER)]
+        groups = [[v] for v in fixed] + ([values[len(cls.ORDER):]] if "disableOutputLane" in cls._fields() else [])
+        prop_names = set(cls.get_irdl_definition().properties)
+        props = {k: v for k, v in attrs.items() if k in prop_names}
+        op = cls.build(operands=groups, properties=props)
+        op.attributes.update({k: v for k, v in attrs.items() if k not in prop_names})
+        return op
+
+    @classmethod
+    def _fields(cls) -> tuple[str, ...]:
+        return tuple(name for name, _ in cls.get_irdl_definition().operands)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_list([getattr(self, f) for f in self.ORDER], printer.print_operand)
+        mask = getattr(self, "disableOutputLane", None)
+        if mask is not None:
+            printer.print_string(" mask = ")
+            printer.print_operand(mask)
+        attrs = {k: v for k, v in self.properties.items() if k != "operandSegmentSizes"}
+        attrs.update(self.attributes)
+        printer.print_op_attributes(dict(sorted(attrs.items())))
+        printer.print_string(" : (")
+        printer.print_list([getattr(self, f).type for f in self.ORDER] + ([mask.type] if mask is not None else []),
+                           printer.print_attribute)
+        printer.print_string(")")
+
+
+@irdl_op_definition
+class Tcgen05MmaOp(_Tcgen05MmaBase):
+    name = "nvvm.tcgen05.mma"
+    matrixD = operand_def()
+    matrixA = operand_def()
+    matrixB = operand_def(IntegerType)
+    idesc = operand_def(IntegerType)
+    enableInputD = operand_def(IntegerType)
+    disableOutputLane = opt_operand_def(VectorType)
+    ORDER: ClassVar[tuple[str, ...]] = ("matrixD", "matrixA", "matrixB", "idesc", "enableInputD")
+
+
+@irdl_op_definition
+class Tcgen05MmaSpOp(_Tcgen05MmaBase):
+    name = "nvvm.tcgen05.mma.sp"
+    matrixD = operand_def()
+    matrixA = operand_def()
+    matrixB = operand_def(IntegerType)
+    idesc = operand_def(IntegerType)
+    enableInputD = operand_def(IntegerType)
+    sparseMetadata = operand_def()
+    disableOutputLane = opt_operand_def(VectorType)
+    ORDER: ClassVar[tuple[str, ...]] = ("matrixD", "matrixA", "matrixB", "idesc", "enableInputD", "sparseMetadata")
+
+
+@irdl_op_definition
+class Tcgen05MmaBlockScaleOp(_Tcgen05MmaBase):
+    name = "nvvm.tcgen05.mma.block_scale"
+    matrixD = operand_def()
+    matrixA = operand_def()
+    matrixB = operand_def(IntegerType)
+    idesc = operand_def(IntegerType)
+    enableInputD = operand_def(IntegerType)
+    scaleA = operand_def()
+    scaleB = operand_def()
+    blockScale = opt_prop_def(Tcgen05BlockScaleAttr)
+    ORDER: ClassVar[tuple[str, ...]] = ("matrixD", "matrixA", "matrixB", "idesc", "enableInputD", "scaleA", "scaleB")
+
+
+@irdl_op_definition
+class Tcgen05MmaSpBlockScaleOp(_Tcgen05MmaBase):
+    name = "nvvm.tcgen05.mma.sp.block_scale"
+    matrixD = operand_def()
+    matrixA = operand_def()
+    matrixB = operand_def(IntegerType)
+    idesc = operand_def(IntegerType)
+    enableInputD = operand_def(IntegerType)
+    sparseMetadata = operand_def()
+    scaleA = operand_def()
+    scaleB = operand_def()
+    blockScale = opt_prop_def(Tcgen05BlockScaleAttr)
+    ORDER: ClassVar[tuple[str, ...]] = ("matrixD", "matrixA", "matrixB", "idesc", "enableInputD", "sparseMetadata",
+                                        "scaleA", "scaleB")
+
+
+TCGEN05_MMA_OPS = (Tcgen05MmaOp, Tcgen05MmaSpOp, Tcgen05MmaBlockScaleOp, Tcgen05MmaSpBlockScaleOp)
+
+
+@irdl_op_definition
+class MBarrierInitOp(IRDLOperation):
+    """`nvvm.mbarrier.init %mbar, %count : !llvm.ptr<3>, i32`."""
+
+    name = "nvvm.mbarrier.init"
+    addr = operand_def()
+    count = operand_def(IntegerType)
+    assembly_format = "$addr `,` $count attr-dict `:` type($addr) `,` type($count)"
+
+
+@irdl_op_definition
+class MBarrierTryWaitParityOp(IRDLOperation):
+    """`nvvm.mbarrier.try_wait.parity %mbar, %phase, %ticks : !llvm.ptr<3>, i32, i32`: returns once the
+    barrier's phase with this parity has completed (PTX: a try_wait loop)."""
+
+    name = "nvvm.mbarrier.try_wait.parity"
+    addr = operand_def()
+    phase = operand_def(IntegerType)
+    ticks = operand_def(IntegerType)
+    assembly_format = "$addr `,` $phase `,` $ticks attr-dict `:` type($addr) `,` type($phase) `,` type($ticks)"
+
+
+@irdl_op_definition
+class ExtractElementOp(IRDLOperation):
+    """`%e = llvm.extractelement %v[%i : i32] : vector<4xi32>` (upstream LLVM dialect; xDSL 0.74's llvm
+    dialect lacks it, so it is declared here to read tcgen05.ld results)."""
+
+    name = "llvm.extractelement"
+    vector = operand_def(VectorType)
+    position = operand_def(IntegerType)
+    res = result_def()
+
+    def __init__(self, vector: SSAValue, position: SSAValue):
+        super().__init__(operands=[vector, position], result_types=[vector.type.element_type])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        vec = parser.parse_unresolved_operand()
+        parser.parse_punctuation("[")
+        pos = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        pos_t = parser.parse_type()
+        parser.parse_punctuation("]")
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        vec_t = parser.parse_type()
+        op = cls(parser.resolve_operand(vec, vec_t), parser.resolve_operand(pos, pos_t))
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.vector)
+        printer.print_string("[")
+        printer.print_operand(self.position)
+        printer.print_string(" : ")
+        printer.print_attribute(self.position.type)
+        printer.print_string("]")
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.vector.type)
+
+
 NVVM = Dialect(
     "nvvm",
     [MmaOp, MmaSpOp, MmaBlockScaleOp, MmaSpBlockScaleOp, BarrierOp, *SREG_OPS.values(), WgmmaMmaAsyncOp, WgmmaFenceAlignedOp, WgmmaGroupSyncAlignedOp,
-     WgmmaWaitGroupSyncOp, FenceProxyOp, InlinePtxOp],
+     WgmmaWaitGroupSyncOp, FenceProxyOp, InlinePtxOp, Tcgen05AllocOp, Tcgen05DeallocOp, Tcgen05RelinquishOp,
+     Tcgen05CommitOp, Tcgen05FenceOp, Tcgen05WaitOp, Tcgen05LdOp, Tcgen05StOp, *TCGEN05_MMA_OPS, MBarrierInitOp,
+     MBarrierTryWaitParityOp, ExtractElementOp],
     [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
      WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr, BlockScaleFormatAttr, BlockScaleKindAttr,
-     ScaleVecSizeAttr],
+     ScaleVecSizeAttr, CTAGroupAttr, Tcgen05MmaKindAttr, Tcgen05BlockScaleAttr, Tcgen05LdStShapeAttr,
+     Tcgen05FenceAttr, Tcgen05WaitAttr],
 )

@@ -23,6 +23,8 @@ from .loops import LOOP_PATTERNS, fold_cast_pairs
 from .mma_sync import MMA_SYNC_PATTERNS
 from .smem_copy import LowerCopyToSmem
 from .wgmma import WGMMA_PATTERNS
+from .tcgen05 import TCGEN05_PATTERNS
+from .tmem_lifecycle import check_function
 from .wgmma_lifecycle import check_block
 
 
@@ -34,11 +36,12 @@ class LowerMmaToNvvm(ModulePass):
         for func in op.walk():  # the async protocol is checked on the kernel as written, before lowering
             if isinstance(func, llvm.FuncOp) and func.body.blocks:
                 check_block(func.body.block)
+                check_function(func.body.block)
         # loops first: they only split fragments into registers through casts, whatever produces them
         PatternRewriteWalker(GreedyRewritePatternApplier([*LOOP_PATTERNS]), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(
             GreedyRewritePatternApplier([*FRAGMENT_PATTERNS, *CONVERT_PATTERNS, *MMA_SYNC_PATTERNS, *WGMMA_PATTERNS,
-                                         LowerCopyToSmem()]),
+                                         *TCGEN05_PATTERNS, LowerCopyToSmem()]),
             apply_recursively=False,
         ).rewrite_module(op)
         fold_cast_pairs(op)

@@ -21,18 +21,27 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from mmatom.dialects import mma, nvvm
 from mmatom.dialects.atom_rules import atom_values, wgmma_tile_plan
 from mmatom.targets.catalogue import Atom
-from mmatom.targets.descriptors import DescriptorFields, check_layout, encode_sm90
+from mmatom.targets.descriptors import DescriptorFields, check_layout, encode_sm90, encode_sm100
 
 from .fragments import LoweringError, as_fragment, fragment_registers
 from .ir_builder import OpList
 from .mma_sync import _result_struct, _unpack_result
 
 
-def descriptor_constant(t: mma.SmemDescType) -> int:
-    """Every descriptor field but the start address, from the type's layout."""
+def descriptor_constant(t: mma.SmemDescType, arch: str = "sm90") -> int:
+    """Every descriptor field but the start address, from the type's layout; SM100 descriptors (for
+    tcgen05, on the targets with tensor memory) add bits 46-48 = 0b001 and the 3-bit swizzle code."""
     op, layout = mma.descriptor_view(t)
     lbo, sbo = check_layout(layout, op)
-    return encode_sm90(DescriptorFields(0, lbo, sbo, 0, op.swizzle))
+    fields = DescriptorFields(0, lbo, sbo, 0, op.swizzle)
+    return encode_sm100(fields) if arch == "sm100" else encode_sm90(fields)
+
+
+def descriptor_arch(op) -> str:
+    from mmatom.dialects.atom_rules import module_target
+    from mmatom.targets.catalogue.tmem import TMEM_TARGETS
+
+    return "sm100" if module_target(op) in TMEM_TARGETS else "sm90"
 
 
 class LowerMakeDesc(RewritePattern):
@@ -41,7 +50,7 @@ class LowerMakeDesc(RewritePattern):
         ops = OpList()
         addr = ops.add(llvm.PtrToIntOp(op.ptr, i64))
         start = ops.add(arith.ShRUIOp(ops.add(arith.AndIOp(addr, ops.const(0x3FFFF, 64))), ops.const(4, 64)))
-        desc = ops.add(arith.OrIOp(start, ops.const(descriptor_constant(op.res.type), 64)))
+        desc = ops.add(arith.OrIOp(start, ops.const(descriptor_constant(op.res.type, descriptor_arch(op)), 64)))
         rewriter.replace(op, [*ops.ops, cast := UnrealizedConversionCastOp.get([desc], [op.res.type])],
                          [cast.results[0]])
 

@@ -27,6 +27,12 @@ def _verify_wgmma_lifecycle():
     return VerifyWgmmaLifecycle
 
 
+def _verify_tmem_lifecycle():
+    from mmatom.lowering.tmem_lifecycle import VerifyTmemLifecycle
+
+    return VerifyTmemLifecycle
+
+
 def _ptx():
     from mmatom.targets.ptx_emitter import PTXTarget
 
@@ -35,6 +41,7 @@ def _ptx():
 
 MMATOM_UNIVERSE = Universe(
     all_dialects={"mma": _mma, "nvvm": _nvvm},
-    all_passes={"lower-mma-to-nvvm": _lower_mma_to_nvvm, "verify-wgmma-lifecycle": _verify_wgmma_lifecycle},
+    all_passes={"lower-mma-to-nvvm": _lower_mma_to_nvvm, "verify-wgmma-lifecycle": _verify_wgmma_lifecycle,
+                 "verify-tmem-lifecycle": _verify_tmem_lifecycle},
     all_targets={"ptx": _ptx},
 )

@@ -38,6 +38,7 @@ from mmatom.dialects.mma import TargetAttr
 
 from .catalogue import Atom, family, resolve
 from .chips import chip
+from . import ptx_tcgen05
 
 TARGET_ATTR = "mma.target"
 
@@ -79,7 +80,7 @@ def reg_class(t: Attribute) -> RegClass:
     if isinstance(t, VectorType) and isinstance(t.element_type, Float16Type) and tuple(t.get_shape()) == (2,):
         return B32
     if isinstance(t, llvm.LLVMPointerType):
-        return B64
+        return B32 if _addr_space(t) == 6 else B64  # a TMEM address is 32 bits
     raise KeyError(t)
 
 
@@ -351,16 +352,34 @@ class PTXEmitter:
 
     def _ptrtoint(self, fn: _Function, op: llvm.PtrToIntOp) -> None:
         src = self._r(fn, op.input)
-        if _bits(op.output.type) == 64:
+        if reg_class(op.input.type).bits == _bits(op.output.type):
             fn.names[op.output] = src
         else:
             fn.emit(f"cvt.u32.u64 {fn.define(op.output)}, {src};")
 
     def _undef(self, fn: _Function, op: llvm.UndefOp) -> None:
         t = op.res.type
+        if isinstance(t, VectorType) and len(t.get_shape()) == 1:  # a register per element, filled by insertelement
+            fn.names[op.res] = [fn.new(reg_class(t.element_type)) for _ in range(t.get_shape()[0])]
+            return
         if not isinstance(t, llvm.LLVMStructType):
-            raise PTXEmissionError(op, "llvm.mlir.undef is emitted only for accumulator structs")
+            raise PTXEmissionError(op, "llvm.mlir.undef is emitted only for accumulator structs and vectors")
         fn.names[op.res] = [fn.new(reg_class(e)) for e in t.types.data]
+
+    def _inttoptr(self, fn: _Function, op: llvm.IntToPtrOp) -> None:
+        src = self._r(fn, op.input)
+        if reg_class(op.output.type).bits == _bits(op.input.type):
+            fn.names[op.output] = src
+        else:
+            fn.emit(f"cvt.u64.u32 {fn.define(op.output)}, {src};")
+
+    def _insertelement(self, fn: _Function, op: llvm.InsertElementOp) -> None:
+        regs = list(self._r(fn, op.vector))
+        regs[_constant_int(op.index, op)] = self._r(fn, op.value)
+        fn.names[op.res] = regs
+
+    def _extractelement(self, fn: _Function, op: nvvm.ExtractElementOp) -> None:
+        fn.names[op.res] = self._r(fn, op.vector)[_constant_int(op.position, op)]
 
     def _insertvalue(self, fn: _Function, op: llvm.InsertValueOp) -> None:
         regs = list(self._r(fn, op.container))
@@ -636,6 +655,13 @@ _HANDLERS = {
     llvm.ExtractValueOp: PTXEmitter._extract, llvm.BitcastOp: PTXEmitter._bitcast, llvm.ReturnOp: PTXEmitter._return,
     nvvm.BarrierOp: PTXEmitter._barrier, nvvm.MmaOp: PTXEmitter._mma, nvvm.MmaSpOp: PTXEmitter._mma,
     nvvm.MmaBlockScaleOp: PTXEmitter._mma, nvvm.MmaSpBlockScaleOp: PTXEmitter._mma,
+    llvm.IntToPtrOp: PTXEmitter._inttoptr, llvm.InsertElementOp: PTXEmitter._insertelement,
+    nvvm.ExtractElementOp: PTXEmitter._extractelement,
+    nvvm.Tcgen05AllocOp: ptx_tcgen05.alloc, nvvm.Tcgen05DeallocOp: ptx_tcgen05.dealloc,
+    nvvm.Tcgen05RelinquishOp: ptx_tcgen05.relinquish, nvvm.Tcgen05CommitOp: ptx_tcgen05.commit,
+    nvvm.Tcgen05FenceOp: ptx_tcgen05.fence, nvvm.Tcgen05WaitOp: ptx_tcgen05.wait, nvvm.Tcgen05LdOp: ptx_tcgen05.load,
+    nvvm.Tcgen05StOp: ptx_tcgen05.store, **{o: ptx_tcgen05.mma for o in nvvm.TCGEN05_MMA_OPS},
+    nvvm.MBarrierInitOp: ptx_tcgen05.mbarrier_init, nvvm.MBarrierTryWaitParityOp: ptx_tcgen05.mbarrier_wait,
     scf.ForOp: PTXEmitter._for, scf.IfOp: PTXEmitter._if,
     llvm.AddressOfOp: PTXEmitter._addressof, llvm.PtrToIntOp: PTXEmitter._ptrtoint, llvm.UndefOp: PTXEmitter._undef,
     llvm.InsertValueOp: PTXEmitter._insertvalue, llvm.GlobalOp: lambda self, fn, op: None,

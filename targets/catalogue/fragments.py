@@ -282,11 +282,13 @@ def threads(atom: Atom) -> int:
 
 
 def operand_extent(atom: Atom, role: str) -> tuple[int, int]:
-    """(rows, cols) of the tile a TV layout indexes: A is M x K, B is N x K, C is M x N."""
+    """(rows, cols) of the tile a TV layout or descriptor covers: A is M x K, B is N x K, C is M x N. With
+    tcgen05 cta_group::2 each CTA of the pair holds half of A's rows and half of B's (CUTLASS 2SM atoms)."""
     if atom.family == "wgmma":
         m, n, k = 64, atom["n"], atom["k"]
     elif atom.family == "tcgen05.mma":
-        m, n, k = atom["m"], atom["n"], atom["k"]
+        g = atom["cta_group"] if role in ("A", "B") else 1
+        m, n, k = atom["m"] // g, atom["n"] // g, atom["k"]
     else:
         m, n, k = atom["shape"]
     sparse = atom.family == "mma.sp" or bool(atom.get("sparse_mode")) or bool(atom.get("sparse"))

@@ -407,3 +407,50 @@ builtin.module attributes {mma.target = #mma.target<sm_120a>} {
   // expected-error@+1 {{'mma.sync' op mma.sync: operand A element e2m1 is not how kind::f8f6f4 stores e2m1; it must be e2m1_c8 (an 8-bit container)}}
   %d = mma.sync <m16n8k32> %a, %b, %c {kind = "f8f6f4"} : !mma.frag<A, e2m1, "((4,8),(4,2,2)):((64,1),(16,8,256))">, !mma.frag<B, e3m2_c8, "((4,8),(4,2)):((32,1),(8,128))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
 }
+
+// -----
+
+// non-power-of-two TMEM allocation
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %slot = "test.op"() : () -> !llvm.ptr<3>
+  // expected-error@+1 {{'mma.tmem_alloc' op mma.tmem_alloc: 96 columns is not a legal allocation; ncols must be a power of two in [32, 512] (32, 64, 128, 256, 512)}}
+  %t = mma.tmem_alloc %slot cols(96) cta_group(1) : !llvm.ptr<3> -> !mma.tmem<f32, 128x96>
+}
+
+// -----
+
+// tensor memory on sm_90a
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %slot = "test.op"() : () -> !llvm.ptr<3>
+  // expected-error@+1 {{'mma.tmem_alloc' op mma.tmem_alloc: target sm_90a has no tensor memory; it needs one of sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f}}
+  %t = mma.tmem_alloc %slot cols(128) cta_group(1) : !llvm.ptr<3> -> !mma.tmem<f32, 128x128>
+}
+
+// -----
+
+// a .32x32b load reaches 32-bit cells only
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x64>
+  // expected-error@+1 {{'mma.tmem_load' op mma.tmem_load: only 32-bit elements move as .32x32b (one column per register); f16 is 16-bit}}
+  %d = mma.tmem_load %t : !mma.tmem<f32, 128x64> -> !mma.frag<D, f16, "(128,64):(1,128)">
+}
+
+// -----
+
+// disable-output-lane with the wrong number of masks for cta_group 1
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x64>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: disable_output_lane has 8 masks; cta_group::1 takes 4}}
+  mma.tcgen05 <m128n64k16> "f16" cta_group(1 : i32) %sa, %sb, %t {disable_output_lane = array<i32: 0, 0, 0, 0, 0, 0, 0, 0>} : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
+}
+
+// -----
+
+// nvvm.tcgen05.ld with a register count the shape does not have
+builtin.module {
+  %t = "test.op"() : () -> !llvm.ptr<6>
+  // expected-error@+1 {{'nvvm.tcgen05.ld' op nvvm.tcgen05.ld: .16x256b moves 2 registers per thread; legal: 4, 8, 16, 32, 64, 128 (.x1..x32)}}
+  %v = nvvm.tcgen05.ld %t {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<2xi32>
+}
