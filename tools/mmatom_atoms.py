@@ -19,9 +19,12 @@ from .tv_svg import tv_svg
 
 HARDWARE_NOTE = {
     "sm90a": "runs on the project's H100 (sm_90a)",
-    "sm100": "ptxas-validated only: no SM100 GPU here",
-    "sm103": "ptxas-validated only: no SM103 GPU here",
-    "sm120": "ptxas-validated only: no SM120 GPU here",
+    "sm100": "ptxas-validated only (mmatom-conformance --family tcgen05) + numpy reference semantics; "
+             "never executed: no SM100 GPU here",
+    "sm103": "ptxas-validated only (mmatom-conformance --family tcgen05) + numpy reference semantics; "
+             "never executed: no SM103 GPU here",
+    "sm120": "ptxas-validated only (mmatom-conformance --family sm120) + numpy reference semantics; "
+             "never executed: no SM120 GPU here",
 }
 
 
