@@ -17,6 +17,7 @@ from mmatom.targets.catalogue import Atom, AtomError, family
 from mmatom.targets.catalogue.elements import BITS, INT4, INT8, base_element, storage_element
 from mmatom.targets.catalogue.fragments import operand_extent, tv_layouts, wgmma_accumulator_layout
 from mmatom.targets.catalogue.model import REGISTER, SMEM_DESC, TMEM
+from mmatom.targets.catalogue.tcgen05 import BLOCK_SCALED
 from mmatom.targets.catalogue.wgmma import dense_k
 from mmatom.targets.descriptors import DescriptorError, SmemOperand, check_layout, sub_tile
 
@@ -116,7 +117,7 @@ def _tcgen05_operands(op) -> None:
     if op.disable_output_lane is not None:
         masks = op.disable_output_lane.get_values()
         want = 4 * _int(op.cta_group)
-        if op.kind.data in ("mxf8f6f4", "mxf4", "mxf4nvf4"):
+        if op.kind.data in BLOCK_SCALED:
             raise VerifyException(f"{label}: kind::{op.kind.data} takes no disable_output_lane (block-scaled forms "
                                   f"have no such operand)")
         if len(masks) != want:

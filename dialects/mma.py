@@ -861,10 +861,9 @@ class TmemViewOp(IRDLOperation):
                                   f"{dst.rows.value.data} lanes do not lie inside {src}")
 
 
-def tmem_fragment_layout(t: TmemType, elem: str) -> str:
-    """The TV layout a .32x32b tcgen05.ld/st gives a 128-thread warpgroup over a 128-lane TMEM tile:
-    thread t (warp t/32 reaches lanes 32(t/32)..+31) holds lane t, register j holds column j. For 32-bit
-    elements a register is one element; 16-bit ones pack two columns' worth... not modelled here."""
+def tmem_fragment_layout(t: TmemType) -> str:
+    """The TV layout a .32x32b tcgen05.ld/st gives a 128-thread warpgroup over a 128-lane TMEM tile of 32-bit
+    cells: thread t (warp t/32 reaches lanes 32(t/32)..+31) holds lane t, its register j column j."""
     rows, cols = t.rows.value.data, t.cols.value.data
     return str(Layout((rows, cols), (1, rows)))
 
@@ -877,7 +876,7 @@ def _check_tmem_fragment(op_name: str, t: TmemType, frag: FragmentType) -> None:
     if BITS.get(frag.elem.data) != 32:
         raise VerifyException(f"{op_name}: only 32-bit elements move as .32x32b (one column per register); "
                               f"{frag.elem.data} is {BITS.get(frag.elem.data)}-bit")
-    want = parse_layout(tmem_fragment_layout(t, frag.elem.data))
+    want = parse_layout(tmem_fragment_layout(t))
     got = parse_layout(frag.layout.data)
     if not got.equivalent(want):
         raise VerifyException(f"{op_name}: fragment layout {got} is not the .32x32b layout {want} of {t}")

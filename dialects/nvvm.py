@@ -611,6 +611,11 @@ class Tcgen05MmaKindAttr(_WordAttr):
     WORDS: ClassVar[tuple[str, ...]] = ("f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")
 
 
+# upstream's block-scale attribute knows default/block16/block32 only; the equivalent scale_vec::1X/2X/4X
+# spelling (arch-specific targets only) rides along as this discardable attribute
+SCALE_VEC_ATTR = "mma.scale_vec"
+
+
 @irdl_attr_definition
 class Tcgen05BlockScaleAttr(_WordAttr):
     name = "nvvm.tcgen05_mma_block_scale"

@@ -14,7 +14,7 @@
 from __future__ import annotations
 
 from xdsl.dialects import arith, llvm, scf
-from xdsl.dialects.builtin import IntAttr, IntegerType, UnrealizedConversionCastOp, VectorType, f32, i1, i32
+from xdsl.dialects.builtin import IntegerType, StringAttr, UnrealizedConversionCastOp, VectorType, f32, i32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
@@ -154,7 +154,6 @@ class LowerTmemStore(RewritePattern):
 
 BLOCK_SCALE_QUALIFIER = {None: "default", "block16": "block16", "block32": "block32",
                          "1X": "block32", "2X": "block32", "4X": "block16"}
-SCALE_VEC_ATTR = "mma.scale_vec"  # the scale_vec::NX spelling upstream has no attribute for (same meaning)
 
 
 def idesc_of(op: mma.Tcgen05MmaOp, values: dict) -> int:
@@ -188,9 +187,7 @@ class LowerTcgen05Mma(RewritePattern):
             if BLOCK_SCALE_QUALIFIER[vec] != "default":
                 props["blockScale"] = nvvm.Tcgen05BlockScaleAttr(BLOCK_SCALE_QUALIFIER[vec])
             if vec in ("1X", "2X", "4X"):
-                from xdsl.dialects.builtin import StringAttr
-
-                attrs[SCALE_VEC_ATTR] = StringAttr(vec)
+                attrs[nvvm.SCALE_VEC_ATTR] = StringAttr(vec)
             nvvm_op = nvvm.Tcgen05MmaSpBlockScaleOp if op.e is not None else nvvm.Tcgen05MmaBlockScaleOp
         else:
             nvvm_op = nvvm.Tcgen05MmaSpOp if op.e is not None else nvvm.Tcgen05MmaOp

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-BLOCK_SCALED_KINDS = ("mxf8f6f4", "mxf4", "mxf4nvf4")
+from .catalogue.tcgen05 import BLOCK_SCALED as BLOCK_SCALED_KINDS
+
 D_TYPE_CODE = {"f16": 0, "f32": 1, "s32": 2}
 F8F6F4_CODE = {"e4m3": 0, "e5m2": 1, "e2m3": 3, "e3m2": 4, "e2m1": 5}
 AB_TYPE_CODE = {

@@ -14,11 +14,8 @@ from xdsl.ir import SSAValue
 from mmatom.dialects import nvvm
 from mmatom.targets import instr_desc
 from mmatom.targets.catalogue import Atom, family
-from mmatom.targets.catalogue.tcgen05 import BLOCK_SCALED
+from mmatom.targets.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
 from mmatom.targets.catalogue.tmem import ldst_num
-
-SCALE_VEC_ATTR = "mma.scale_vec"
-
 
 def _group(op) -> str:
     return f".cta_group::{op.ctas}"
@@ -93,11 +90,10 @@ def mma_atom(op) -> Atom:
         raise PTXEmissionError(op, f"{op.name}: the instruction descriptor must be a constant so that the atom "
                                    f"can be checked against the chip") from None
     sparse = isinstance(op, (nvvm.Tcgen05MmaSpOp, nvvm.Tcgen05MmaSpBlockScaleOp))
-    dense_k = {"f16": 16, "tf32": 8, "f8f6f4": 32, "i8": 32, "mxf8f6f4": 32, "mxf4": 64, "mxf4nvf4": 64}[kind]
-    k = 96 if f.k96 else dense_k * (2 if sparse else 1)
+    k = 96 if f.k96 else DENSE_K[kind] * (2 if sparse else 1)
     scale_vec = None
     if kind in BLOCK_SCALED:
-        spelled = op.attributes.get(SCALE_VEC_ATTR)
+        spelled = op.attributes.get(nvvm.SCALE_VEC_ATTR)
         block = op.blockScale.value.data if op.blockScale is not None else "default"
         scale_vec = spelled.data if spelled is not None else (None if block == "default" else block)
     a_res = "tmem" if isinstance(op.matrixA.type, type(nvvm.TMEM_PTR)) else "smem_desc"

@@ -30,6 +30,8 @@ DIMS = (
 )
 
 BLOCK_SCALED = ("mxf8f6f4", "mxf4", "mxf4nvf4")
+# dense K per kind (Table 39 / 57); sparse doubles it; mxf4 kinds also have K = 96 on sm_103a
+DENSE_K = {"f16": 16, "tf32": 8, "f8f6f4": 32, "i8": 32, "mxf8f6f4": 32, "mxf4": 64, "mxf4nvf4": 64}
 
 
 def spell(atom: Atom) -> str:
@@ -99,11 +101,11 @@ def _add(kind, a, b, d, k_dense, *, targets=SM100_ALL, version=(8, 6), scale_vec
 
 
 # unscaled kinds (Table 39). kind::i8 is not in the sm_100f family (reference D4).
-_add("f16", "f16", "f16", frozenset(["f16", "f32"]), 16)
-_add("f16", "bf16", "bf16", "f32", 16)
-_add("tf32", "tf32", "tf32", "f32", 8)
-_add("f8f6f4", frozenset(F8F6F4), frozenset(F8F6F4), frozenset(["f16", "f32"]), 32)
-_add("i8", frozenset(INT8), frozenset(INT8), "s32", 32, targets=only("sm_100a", "sm_110a"),
+_add("f16", "f16", "f16", frozenset(["f16", "f32"]), DENSE_K["f16"])
+_add("f16", "bf16", "bf16", "f32", DENSE_K["f16"])
+_add("tf32", "tf32", "tf32", "f32", DENSE_K["tf32"])
+_add("f8f6f4", frozenset(F8F6F4), frozenset(F8F6F4), frozenset(["f16", "f32"]), DENSE_K["f8f6f4"])
+_add("i8", frozenset(INT8), frozenset(INT8), "s32", DENSE_K["i8"], targets=only("sm_100a", "sm_110a"),
      n_cg2=N_I8_CG2, n_cg1=N_I8_CG1)
 
 # block-scaled kinds (Table 57; qualifier table D3; targets D4). M = 128 on cta_group::1,
@@ -111,16 +113,16 @@ _add("i8", frozenset(INT8), frozenset(INT8), "s32", 32, targets=only("sm_100a", 
 _BS = dict(m_cg1=frozenset([128]), m_cg2_sparse=frozenset([256]))
 # a bare .block_scale means block32 and is accepted on the f targets too (ptxas 13.5)
 for _vec, _tg, _v in ((None, SM100_ALL, (8, 6)), ("1X", SM100_ARCH_SPECIFIC, (8, 6)), ("block32", SM100_ALL, (8, 8))):
-    _add("mxf8f6f4", frozenset(F8F6F4), frozenset(F8F6F4), "f32", 32, targets=_tg, version=_v,
+    _add("mxf8f6f4", frozenset(F8F6F4), frozenset(F8F6F4), "f32", DENSE_K["mxf8f6f4"], targets=_tg, version=_v,
          scale_vec=_vec, scale_type="ue8m0", **_BS)
 for _vec, _tg, _v in ((None, SM100_ALL, (8, 6)), ("2X", SM100_ARCH_SPECIFIC, (8, 6)), ("block32", SM100_ALL, (8, 8))):
-    _add("mxf4", "e2m1", "e2m1", "f32", 64, targets=_tg, version=_v, scale_vec=_vec, scale_type="ue8m0",
+    _add("mxf4", "e2m1", "e2m1", "f32", DENSE_K["mxf4"], targets=_tg, version=_v, scale_vec=_vec, scale_type="ue8m0",
          sparse_targets=SM100_ARCH_SPECIFIC, **_BS)
 for _vec, _st, _tg, _v in (("2X", "ue8m0", SM100_ARCH_SPECIFIC, (8, 7)),
                            ("4X", frozenset(["ue8m0", "ue4m3"]), SM100_ARCH_SPECIFIC, (8, 7)),
                            ("block32", "ue8m0", SM100_ALL, (8, 8)),
                            ("block16", frozenset(["ue8m0", "ue4m3"]), SM100_ALL, (8, 8))):
-    _add("mxf4nvf4", "e2m1", "e2m1", "f32", 64, targets=_tg, version=_v, scale_vec=_vec, scale_type=_st,
+    _add("mxf4nvf4", "e2m1", "e2m1", "f32", DENSE_K["mxf4nvf4"], targets=_tg, version=_v, scale_vec=_vec, scale_type=_st,
          sparse_targets=SM100_ARCH_SPECIFIC, **_BS)
 
 # K = 96 for the mxf4 kinds: sm_103a, cta_group::2, M = 256, dense (reference D5)

@@ -15,6 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import UnitAttr
+from xdsl.ir import Block, Region
 
 from mmatom.targets.catalogue import Atom
 
@@ -26,6 +29,14 @@ class Case:
     atom: Atom
     targets: tuple[str, ...]  # targets the catalogue claims
     options: object = None  # what else the family's kernel varies (e.g. wgmma: swizzle, scale-d)
+
+
+def kernel_function(name: str, block: Block) -> llvm.FuncOp:
+    """A kernel (`nvvm.kernel`) whose parameters are `block`'s arguments (the global pointers of a case)."""
+    func = llvm.FuncOp(name, llvm.LLVMFunctionType([a.type for a in block.args]), llvm.LinkageAttr("external"),
+                       body=Region(block))
+    func.attributes["nvvm.kernel"] = UnitAttr()
+    return func
 
 
 @dataclass

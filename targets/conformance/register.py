@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IntAttr, ModuleOp, UnitAttr
-from xdsl.ir import Block, Region
+from xdsl.dialects.builtin import IntAttr, ModuleOp
+from xdsl.ir import Block
 
 from mmatom.dialects import mma, nvvm
 from mmatom.layout import Layout
@@ -24,7 +24,7 @@ from mmatom.targets.catalogue import Atom, family, spelled_forms
 from mmatom.targets.catalogue.fragments import sparse_metadata, tv_layouts
 from mmatom.targets.numerics import decode, draw, pack, unpack
 
-from . import Case, compare
+from . import Case, compare, kernel_function
 
 REGISTER_TIERS = ("sm70", "sm75", "sm80", "sm89", "sm90")
 GLOBAL = llvm.LLVMPointerType(IntAttr(1))
@@ -125,10 +125,7 @@ def build_kernel(case: Case) -> llvm.FuncOp:
                         rounding=atom.get("rounding"))
     ops += [op, mma.StoreFragmentOp(op.d, ptrs["D"], str(mem["C"]), offsets.get("D")), llvm.ReturnOp.create()]
     block.add_ops(ops)
-    func = llvm.FuncOp(case.name, llvm.LLVMFunctionType([GLOBAL] * len(roles)), llvm.LinkageAttr("external"),
-                       body=Region(block))
-    func.attributes["nvvm.kernel"] = UnitAttr()
-    return func
+    return kernel_function(case.name, block)
 
 
 def build_module(cases_: list[Case], target: str) -> ModuleOp:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import IntAttr, ModuleOp, UnitAttr
-from xdsl.ir import Block, Region
+from xdsl.dialects.builtin import IntAttr, ModuleOp
+from xdsl.ir import Block
 
 from mmatom.dialects import mma
 from mmatom.layout import Layout
@@ -27,7 +27,7 @@ from mmatom.targets.catalogue.elements import storage_element
 from mmatom.targets.catalogue.fragments import tv_layouts
 from mmatom.targets.numerics import decode, draw
 
-from . import Case, compare
+from . import Case, compare, kernel_function
 from .register import POISON, _image, _read_image, _with, sparse_operands
 
 GLOBAL = llvm.LLVMPointerType(IntAttr(1))
@@ -138,10 +138,7 @@ def build_kernel(case: Case) -> llvm.FuncOp:
         op = mma.SyncOp(atom["shape"], frags["A"], frags["B"], frags["C"], d_type, kind=atom["kind"])
     ops += [op, mma.StoreFragmentOp(op.d, ptrs["D"], str(mem["C"])), llvm.ReturnOp.create()]
     block.add_ops(ops)
-    func = llvm.FuncOp(case.name, llvm.LLVMFunctionType([GLOBAL] * len(names)), llvm.LinkageAttr("external"),
-                       body=Region(block))
-    func.attributes["nvvm.kernel"] = UnitAttr()
-    return func
+    return kernel_function(case.name, block)
 
 
 def build_module(cases_: list[Case], target: str) -> ModuleOp:

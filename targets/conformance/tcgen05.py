@@ -21,19 +21,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, UnitAttr, i64
+from xdsl.dialects import arith, llvm, scf
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, i64
 from xdsl.ir import Block, Region
 
 from mmatom.dialects import mma, nvvm
 from mmatom.layout import Layout
 from mmatom.targets.catalogue import Atom, family, spelled_forms
 from mmatom.targets.catalogue.elements import BITS
+from mmatom.targets.catalogue.tcgen05 import BLOCK_SCALED
 from mmatom.targets.catalogue.tmem import ALLOC_COLUMNS
 from mmatom.targets.descriptors import SmemOperand
 from mmatom.targets.numerics import decode, draw
 
-from . import Case, compare
+from . import Case, compare, kernel_function
 from .register import _image, _read_image, _with
 from .sm120 import block_scaled_product
 from .wgmma import global_layout, smem_layout
@@ -97,9 +98,8 @@ def cases() -> list[Case]:
 def regions(atom: Atom, a_in_tmem: bool) -> dict[str, int]:
     """First TMEM column of each region: D at 0 (N columns), then A, E, SFA, SFB where present."""
     at, out = atom["n"], {"D": 0}
-    for role, present in (("A", a_in_tmem), ("E", atom["sparse"]), ("SFA", bool(atom["scale_type"]) and
-                                                                    atom["kind"].startswith("mx")),
-                          ("SFB", bool(atom["scale_type"]) and atom["kind"].startswith("mx"))):
+    scaled = atom["kind"] in BLOCK_SCALED
+    for role, present in (("A", a_in_tmem), ("E", atom["sparse"]), ("SFA", scaled), ("SFB", scaled)):
         if present:
             out[role] = at
             at += EXTRA_COLUMNS
@@ -162,8 +162,6 @@ def build_kernel(case: Case) -> llvm.FuncOp:
     tid = nvvm.SREG_OPS["tid.x"]()
     zero32, one32 = arith.ConstantOp.from_int_and_width(0, 32), arith.ConstantOp.from_int_and_width(1, 32)
     first = arith.CmpiOp(tid.res, one32.result, "ult")
-    from xdsl.dialects import scf
-
     init = nvvm.MBarrierInitOp.build(operands=[mbar.result, one32.result])
     ops += [tid, zero32, one32, first, scf.IfOp(first.result, [], Region(Block([init, scf.YieldOp()])),
                                                 Region(Block([scf.YieldOp()])))]
@@ -218,10 +216,7 @@ def build_kernel(case: Case) -> llvm.FuncOp:
             mma.StoreFragmentOp(load.res, ptr["D"], str(Layout((128, atom["n"]), (atom["n"], 1)))),
             mma.TmemDeallocOp(tmem.res, g), mma.TmemRelinquishOp(g), llvm.ReturnOp.create()]
     block.add_ops(ops)
-    func = llvm.FuncOp(case.name, llvm.LLVMFunctionType([GLOBAL] * len(names)), llvm.LinkageAttr("external"),
-                       body=Region(block))
-    func.attributes["nvvm.kernel"] = UnitAttr()
-    return func
+    return kernel_function(case.name, block)
 
 
 def _tmem_words(atom: Atom, role: str) -> int:
@@ -264,7 +259,7 @@ class Inputs:
 
 def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     atom = case.atom
-    a_op, b_op = smem_operand(atom, "A"), smem_operand(atom, "B")
+    a_op = smem_operand(atom, "A")
     a_bits = draw(atom["a"], (1, atom["m"], a_op.k), rng)
     b_bits = draw(atom["b"], (1, atom["n"], atom["k"]), rng)
     arrays = [_image(atom["a"], a_bits, Layout((atom["m"], a_op.k), (a_op.k, 1))),
@@ -272,7 +267,7 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
               np.zeros(4, np.uint8), np.full(128 * atom["n"] * 4 * atom["cta_group"], 0xFF, np.uint8)]
     # modelled: cta_group 1 (a pair needs a cluster launch and per-CTA D images, not built), no metadata
     # or scale factors in TMEM (their TMEM layouts are ISA figures only)
-    modelled = atom["cta_group"] == 1 and not atom["sparse"] and not atom["kind"].startswith("mx")
+    modelled = atom["cta_group"] == 1 and not atom["sparse"] and atom["kind"] not in BLOCK_SCALED
     for role in params(atom)[4:]:
         arrays.append(rng.integers(0, 256, 128 * EXTRA_COLUMNS * 4, dtype=np.uint8))
     if not modelled:

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, UnitAttr, i64
-from xdsl.ir import Block, Region
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, ModuleOp, i64
+from xdsl.ir import Block
 
 from mmatom.dialects import mma, nvvm
 from mmatom.layout import ComposedLayout, Layout
@@ -29,7 +29,7 @@ from mmatom.targets.catalogue.wgmma import dense_k
 from mmatom.targets.descriptors import DescriptorError, SmemOperand, canonical_layout
 from mmatom.targets.numerics import decode, draw
 
-from . import Case, compare
+from . import Case, compare, kernel_function
 from .register import POISON, _image, _read_image, sparse_operands
 
 GLOBAL = llvm.LLVMPointerType(IntAttr(1))
@@ -245,10 +245,7 @@ def build_kernel(case: Case) -> llvm.FuncOp:
     ops += [w, nvvm.WgmmaGroupSyncAlignedOp(), nvvm.WgmmaWaitGroupSyncOp(0),
             mma.StoreFragmentOp(w.d, pd, str(c_layout(atom))), llvm.ReturnOp.create()]
     block.add_ops(ops)
-    func = llvm.FuncOp(case.name, llvm.LLVMFunctionType([GLOBAL] * params), llvm.LinkageAttr("external"),
-                       body=Region(block))
-    func.attributes["nvvm.kernel"] = UnitAttr()
-    return func
+    return kernel_function(case.name, block)
 
 
 def _tv_c(atom: Atom):
