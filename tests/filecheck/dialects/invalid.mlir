@@ -454,3 +454,103 @@ builtin.module {
   // expected-error@+1 {{'nvvm.tcgen05.ld' op nvvm.tcgen05.ld: .16x256b moves 2 registers per thread; legal: 4, 8, 16, 32, 64, 128 (.x1..x32)}}
   %v = nvvm.tcgen05.ld %t {shape = #nvvm.tcgen05_ldst_shape<shape_16x256b>} : vector<2xi32>
 }
+
+// -----
+
+// cta_group other than 1 or 2
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %slot = "test.op"() : () -> !llvm.ptr<3>
+  // expected-error@+1 {{'mma.tmem_alloc' op mma.tmem_alloc: cta_group(3) is not legal; cta_group is 1 or 2}}
+  %t = mma.tmem_alloc %slot cols(128) cta_group(3) : !llvm.ptr<3> -> !mma.tmem<f32, 128x128>
+}
+
+// -----
+
+// an allocation's type must span 128 lanes of exactly its columns
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %slot = "test.op"() : () -> !llvm.ptr<3>
+  // expected-error@+1 {{'mma.tmem_alloc' op mma.tmem_alloc: the result type !mma.tmem<f32, 128x64> must be 128x128: an allocation spans all 128 lanes of its columns}}
+  %t = mma.tmem_alloc %slot cols(128) cta_group(1) : !llvm.ptr<3> -> !mma.tmem<f32, 128x64>
+}
+
+// -----
+
+// the address slot must be shared memory
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %slot = "test.op"() : () -> !llvm.ptr<1>
+  // expected-error@+1 {{'mma.tmem_alloc' op mma.tmem_alloc: the address slot must be shared memory (!llvm.ptr<3>)}}
+  %t = mma.tmem_alloc %slot cols(128) cta_group(1) : !llvm.ptr<1> -> !mma.tmem<f32, 128x128>
+}
+
+// -----
+
+// dealloc frees an allocation, not a view
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %slot = "test.op"() : () -> !llvm.ptr<3>
+  %t = mma.tmem_alloc %slot cols(128) cta_group(1) : !llvm.ptr<3> -> !mma.tmem<f32, 128x128>
+  %v = mma.tmem_view %t col(64) : !mma.tmem<f32, 128x128> -> !mma.tmem<f32, 128x64>
+  // expected-error@+1 {{'mma.tmem_dealloc' op mma.tmem_dealloc: frees an allocation (the result of mma.tmem_alloc), not a view}}
+  mma.tmem_dealloc %v cta_group(1) : !mma.tmem<f32, 128x64>
+}
+
+// -----
+
+// a view past the end of its tile
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x128>
+  // expected-error@+1 {{'mma.tmem_view' op mma.tmem_view: columns [96, 160) x 128 lanes do not lie inside !mma.tmem<f32, 128x128>}}
+  %v = mma.tmem_view %t col(96) : !mma.tmem<f32, 128x128> -> !mma.tmem<f32, 128x64>
+}
+
+// -----
+
+// a .32x32b load by 4 warps covers 128 lanes
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %t = "test.op"() : () -> !mma.tmem<f32, 64x64>
+  // expected-error@+1 {{'mma.tmem_load' op mma.tmem_load: .32x32b reaches 128 lanes with 4 warps; the tile has 64}}
+  %d = mma.tmem_load %t : !mma.tmem<f32, 64x64> -> !mma.frag<D, f32, "(64,64):(1,64)">
+}
+
+// -----
+
+// a tmem_store fragment whose layout is not the .32x32b one
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x64>
+  %f = "test.op"() : () -> !mma.frag<D, f32, "(128,64):(64,1)">
+  // expected-error@+1 {{'mma.tmem_store' op mma.tmem_store: fragment layout (128,64):(64,1) is not the .32x32b layout (128,64):(1,128) of !mma.tmem<f32, 128x64>}}
+  mma.tmem_store %f, %t : !mma.frag<D, f32, "(128,64):(64,1)">, !mma.tmem<f32, 128x64>
+}
+
+// -----
+
+// accumulate other than 0 or 1
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x64>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: accumulate=2 is not legal; accumulate is 0 (D = A*B) or 1 (D = A*B + D)}}
+  mma.tcgen05 <m128n64k16> "f16" cta_group(1 : i32) %sa, %sb, %t {accumulate = 2 : i32} : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
+}
+
+// -----
+
+// block-scaled kinds take no disable-output-lane
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, e4m3, k, none, "((8,8),(16,2)):((16,256),(1,128))">
+  %t = "test.op"() : () -> !mma.tmem<f32, 128x64>
+  %sfa = "test.op"() : () -> !mma.tmem<ue8m0, 128x32>
+  %sfb = "test.op"() : () -> !mma.tmem<ue8m0, 128x32>
+  // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: kind::mxf8f6f4 takes no disable_output_lane (block-scaled forms have no such operand)}}
+  mma.tcgen05 <m128n64k32> "mxf8f6f4" cta_group(1 : i32) %sa, %sb, %t scales(%sfa, %sfb : !mma.tmem<ue8m0, 128x32>, !mma.tmem<ue8m0, 128x32>) {scale_vec = "block32", disable_output_lane = array<i32: 0, 0, 0, 0>} : !mma.smem_desc<A, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, e4m3, k, none, "((8,8),(16,2)):((16,256),(1,128))">, !mma.tmem<f32, 128x64>
+}
+
+// -----
+
+// nvvm.tcgen05.st with more registers than .x128 of .32x32b
+builtin.module {
+  %t = "test.op"() : () -> !llvm.ptr<6>
+  %v = "test.op"() : () -> vector<256xi32>
+  // expected-error@+1 {{'nvvm.tcgen05.st' op nvvm.tcgen05.st: .32x32b moves 256 registers per thread; legal: 1, 2, 4, 8, 16, 32, 64, 128 (.x1..x128)}}
+  nvvm.tcgen05.st %t, %v {shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<256xi32>
+}
