@@ -194,7 +194,7 @@ MMA_SP = Family("mma.sp", "mma.sp", SP_DIMS, spell_mma_sp, lambda a: _mma_operan
 
 def _sparse(tier, targets, version, shape, a, b=None, acc=("f32", "f32"), selector=range(1), satfinite=False,
             kind=None, modes=SPARSE_MODES, note=""):
-    for mode in modes:
+    for mode in sorted(modes):  # sorted: case order (and conformance kernel names) must not depend on the hash seed
         # .sp::ordered_metadata needs PTX 8.5
         v = max(version, (8, 5)) if mode == ORDERED else version
         MMA_SP.rows.append(row("mma.sp", tier, targets, v, note, sparse_mode=mode, shape=shape, kind=kind, a=a,
