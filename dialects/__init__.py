@@ -1,1 +1,2 @@
-"""IR: the `mma` dialect of atoms (and, later, the `nvvm` subset we emit)."""
+"""IR only: the `mma` dialect of atoms (operands typed by residency) and the `nvvm` dialect in upstream
+MLIR's spelling, with their verifiers (which read the atom catalogue)."""

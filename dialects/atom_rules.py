@@ -13,32 +13,19 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from mmatom.layout import NotationError, parse_any_layout, parse_layout
-from mmatom.targets.catalogue import Atom, AtomError, family
-from mmatom.targets.catalogue.elements import BITS, INT4, INT8, base_element, storage_element
-from mmatom.targets.catalogue.fragments import operand_extent, tv_layouts, wgmma_accumulator_layout
-from mmatom.targets.catalogue.model import REGISTER, SMEM_DESC, TMEM
-from mmatom.targets.catalogue.tcgen05 import BLOCK_SCALED
-from mmatom.targets.catalogue.wgmma import dense_k
-from mmatom.targets.descriptors import DescriptorError, SmemOperand, check_layout, sub_tile
+from mmatom.atoms.catalogue import Atom, AtomError, family
+from mmatom.atoms.catalogue.elements import BITS, INT4, INT8, base_element, storage_element
+from mmatom.atoms.catalogue.fragments import operand_extent, tv_layouts, wgmma_accumulator_layout
+from mmatom.atoms.catalogue.model import REGISTER, SMEM_DESC, TMEM
+from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED
+from mmatom.atoms.catalogue.wgmma import dense_k
+from mmatom.atoms.descriptors import DescriptorError, SmemOperand, check_layout, sub_tile
 
-from . import mma as d
+from . import mma_types as d
+from .mma_types import module_target
 
 RESIDENCY_OF = {d.FragmentType: REGISTER, d.SmemDescType: SMEM_DESC, d.TmemType: TMEM}
 TYPE_SYNTAX = {REGISTER: "!mma.frag", SMEM_DESC: "!mma.smem_desc", TMEM: "!mma.tmem"}
-TARGET_ATTR = "mma.target"
-
-
-def module_target(op: Operation) -> str | None:
-    """The chip named by the nearest enclosing `mma.target` attribute."""
-    cur: Operation | None = op.parent_op()
-    while cur is not None:
-        attr = cur.attributes.get(TARGET_ATTR)
-        if isinstance(attr, d.TargetAttr):
-            return attr.chip_name.data
-        cur = cur.parent_op()
-    return None
-
-
 def _elem(t: Attribute) -> str:
     """The element an operand carries (an fp6/fp4 container name such as e2m1_c8 carries e2m1)."""
     return base_element(t.elem.data)  # type: ignore[attr-defined]
@@ -58,20 +45,20 @@ def _int(prop: Any) -> int | None:
 
 def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute]]:
     """(family, dimension values, operand types by role) for an atom op."""
-    if isinstance(op, d.SyncOp):
+    if op.name == "mma.sync":
         types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type}
         la, lb = _str(op.layout_a) or "row", _str(op.layout_b) or "col"
         return "mma", dict(
             shape=op.shape.mnk, kind=_str(op.kind), a=_elem(op.a.type), b=_elem(op.b.type),
             acc=(_elem(op.d.type), _elem(op.c.type)), layout=(la, lb), satfinite=op.satfinite is not None,
             bitop=_str(op.bitop), rounding=_str(op.rounding)), types
-    if isinstance(op, d.SparseOp):
+    if op.name == "mma.sp":
         types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type, "E": op.e.type}
         return "mma.sp", dict(
             sparse_mode="sp::ordered_metadata" if op.ordered_metadata is not None else "sp", shape=op.shape.mnk,
             kind=_str(op.kind), a=_elem(op.a.type), b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)),
             satfinite=op.satfinite is not None, selector=_int(op.selector)), types
-    if isinstance(op, d.BlockScaleOp):
+    if op.name == "mma.block_scale":
         types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type, "SFA": op.sfa.type, "SFB": op.sfb.type}
         if op.e is not None:
             types["E"] = op.e.type
@@ -81,7 +68,7 @@ def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute
             b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)), selector=_int(op.selector) or 0,
             byte_id=_int(op.byte_id) or 0, thread_id_a=_int(op.thread_id_a) or 0,
             thread_id_b=_int(op.thread_id_b) or 0), types
-    if isinstance(op, d.WgmmaOp):
+    if op.name == "mma.wgmma":
         types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type}
         if op.e is not None:
             types["E"] = op.e.type
@@ -92,7 +79,7 @@ def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute
             satfinite=op.satfinite is not None, bitop=_str(op.bitop), a_residency=_residency(op.a.type),
             **_wgmma_qualifiers(op, "sm90 wgmma", a),
             selector=_int(op.selector) if op.e is not None else None), types
-    if isinstance(op, d.Tcgen05MmaOp):
+    if op.name == "mma.tcgen05":
         types = {"A": op.a.type, "B": op.b.type, "D": op.d.type}
         for role, v in (("E", op.e), ("SFA", op.sfa), ("SFB", op.sfb)):
             if v is not None:
@@ -251,7 +238,7 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
     a_t, b_t, c_t, d_t = op.a.type, op.b.type, op.c.type, op.d.type
     if m not in (64, 128):
         raise VerifyException(f"{label}: M={m} is not legal; a tile spans one or two warpgroups, M = 64 or 128")
-    a, b, dt = a_t.elem.data, b_t.elem.data, d_t.elem.data
+    a, _b, dt = a_t.elem.data, b_t.elem.data, d_t.elem.data
     k = dense_k(a)
     if k_tile % k:
         raise VerifyException(f"{label}: K={k_tile} is not a multiple of the {a} atom's K={k}")

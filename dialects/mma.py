@@ -1,16 +1,10 @@
-"""The `mma` dialect: tensor-core MMA atoms for every tier, with operands typed by residency.
+"""The `mma` dialect: tensor-core MMA atoms for every tier, with operands typed by residency
+(types and attributes in `mma_types.py`).
 
-Types:
-  !mma.frag<ROLE, ELEM, "TV layout">          a register fragment (ROLE: A, B, C, D, E, SFA, SFB)
-  !mma.smem_desc<ROLE, ELEM, MAJOR, SWIZZLE, "SMEM layout">   a shared-memory matrix descriptor view
-                                              (MAJOR: k, mn; SWIZZLE: none, sw32, sw64, sw128, sw128_base32b)
-  !mma.tmem<ELEM, ROWSxCOLS>                  a tensor-memory address
-Attributes:
-  #mma.target<sm_90a>                         the chip, on the enclosing module (`mma.target = ...`)
-  <m16n8k16>                                  an MMA shape (printed inside op syntax)
-Ops, one per atom family: mma.sync, mma.sp, mma.block_scale, mma.wgmma, mma.tcgen05.
-
-Every verifier reads the catalogue (`mmatom.targets.catalogue`); see `dialects/atom_rules.py`.
+Ops, one per atom family: mma.sync, mma.sp, mma.block_scale, mma.wgmma, mma.tcgen05; the tile op
+mma.wgmma_tile; kernel ops that feed atoms (load/store_fragment, fill, convert, copy_to_smem, make_desc)
+and tensor-memory ops. Every atom verifier reads the catalogue (`mmatom.atoms.catalogue`) through
+`atom_rules.py`.
 """
 
 from __future__ import annotations
@@ -19,12 +13,11 @@ from collections.abc import Sequence
 
 from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, StringAttr, UnitAttr, i32
 from xdsl.dialects.llvm import LLVMPointerType
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     ParsePropInAttrDict,
     IRDLOperation,
-    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -32,224 +25,28 @@ from xdsl.irdl import (
     prop_def,
     result_def,
 )
-from xdsl.parser import AttrParser
-from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
-from mmatom.layout import Layout, NotationError, parse_any_layout, parse_layout
-from mmatom.targets.catalogue.elements import ALL_ELEMENT_TYPES
-from mmatom.targets.chips import UnknownChip, chip
-from mmatom.targets.descriptors import MAJORS, SWIZZLE_BYTES
+from mmatom.atoms.catalogue.elements import BITS, storage_element
+from mmatom.atoms.catalogue.fragments import tv_layouts
+from mmatom.atoms.catalogue.tmem import LANES, TMEM_TARGETS, check_alloc_columns
+from mmatom.atoms.descriptors import DescriptorError
+from mmatom.atoms.fragment_access import FragmentAccessError, plan_access
+from mmatom.atoms.smem_copy_plan import SmemCopyError, plan_copy
+from mmatom.layout import Layout, NotationError, parse_layout
 
-ROLES = ("A", "B", "C", "D", "E", "SFA", "SFB")
-# descriptor swizzle modes as written in IR (an identifier cannot start with a digit)
-SWIZZLE_SYNTAX = {"none": "none", "32b": "sw32", "64b": "sw64", "128b": "sw128", "128b_base32b": "sw128_base32b"}
-SWIZZLE_FROM_SYNTAX = {v: k for k, v in SWIZZLE_SYNTAX.items()}
-
-
-def _parse_word(parser: AttrParser, what: str) -> str:
-    word = parser.parse_optional_identifier()
-    if word is None:
-        word = parser.parse_optional_str_literal()
-    if word is None:
-        parser.raise_error(f"expected {what}")
-    return word
-
-
-# -- attributes -----------------------------------------------------------------------------------
-
-@irdl_attr_definition
-class TargetAttr(ParametrizedAttribute):
-    """The chip a module is compiled for: `#mma.target<sm_90a>`."""
-
-    name = "mma.target"
-    chip_name: StringAttr
-
-    def __init__(self, name: str | StringAttr):
-        super().__init__(StringAttr(name) if isinstance(name, str) else name)
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            pos = parser.pos
-            name = _parse_word(parser, "a target such as sm_90a")
-            try:
-                chip(name)
-            except UnknownChip as err:
-                parser.raise_error(str(err), pos, parser.pos)
-        return (StringAttr(name),)
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.chip_name.data}>")
-
-    def verify(self) -> None:
-        try:
-            chip(self.chip_name.data)
-        except UnknownChip as err:
-            raise VerifyException(str(err)) from None
-
-
-@irdl_attr_definition
-class ShapeAttr(ParametrizedAttribute):
-    """An MMA shape, written `<m16n8k16>`."""
-
-    name = "mma.shape"
-    m: IntegerAttr
-    n: IntegerAttr
-    k: IntegerAttr
-
-    def __init__(self, m: int, n: int, k: int):
-        super().__init__(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32))
-
-    @property
-    def mnk(self) -> tuple[int, int, int]:
-        return (self.m.value.data, self.n.value.data, self.k.value.data)
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        import re
-
-        with parser.in_angle_brackets():
-            pos = parser.pos
-            word = _parse_word(parser, "a shape such as m16n8k16")
-            m = re.fullmatch(r"m(\d+)n(\d+)k(\d+)", word)
-            if not m:
-                parser.raise_error(f"'{word}' is not a shape; expected mMnNkK such as m16n8k16", pos, parser.pos)
-        return tuple(IntegerAttr(int(x), i32) for x in m.groups())
-
-    def print_parameters(self, printer: Printer) -> None:
-        m, n, k = self.mnk
-        printer.print_string(f"<m{m}n{n}k{k}>")
-
-
-# -- types by residency ---------------------------------------------------------------------------
-
-def _check_elem(elem: str) -> None:
-    if elem not in ALL_ELEMENT_TYPES:
-        raise VerifyException(f"unknown element type '{elem}'; known: {', '.join(ALL_ELEMENT_TYPES)}")
-
-
-@irdl_attr_definition
-class FragmentType(ParametrizedAttribute, TypeAttribute):
-    """A register fragment: each thread's values of an operand, placed by a CuTe TV layout."""
-
-    name = "mma.frag"
-    role: StringAttr
-    elem: StringAttr
-    layout: StringAttr
-
-    def __init__(self, role: str, elem: str, layout: str):
-        super().__init__(StringAttr(role), StringAttr(elem), StringAttr(layout))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            role = _parse_word(parser, "an operand role (A, B, C, D, E, SFA, SFB)")
-            parser.parse_punctuation(",")
-            elem = _parse_word(parser, "an element type")
-            parser.parse_punctuation(",")
-            layout = parser.parse_str_literal("a TV layout in CuTe notation")
-        return (StringAttr(role), StringAttr(elem), StringAttr(layout))
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f'<{self.role.data}, {self.elem.data}, "{self.layout.data}">')
-
-    def verify(self) -> None:
-        if self.role.data not in ROLES:
-            raise VerifyException(f"fragment role '{self.role.data}' is not one of {', '.join(ROLES)}")
-        _check_elem(self.elem.data)
-        try:
-            parse_layout(self.layout.data)
-        except NotationError as err:
-            raise VerifyException(f"fragment layout: {err}") from None
-
-
-@irdl_attr_definition
-class SmemDescType(ParametrizedAttribute, TypeAttribute):
-    """A shared-memory matrix descriptor viewing an operand tile laid out in SMEM."""
-
-    name = "mma.smem_desc"
-    role: StringAttr
-    elem: StringAttr
-    major: StringAttr
-    swizzle: StringAttr
-    layout: StringAttr
-
-    def __init__(self, role: str, elem: str, major: str, swizzle: str, layout: str):
-        super().__init__(StringAttr(role), StringAttr(elem), StringAttr(major), StringAttr(swizzle), StringAttr(layout))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            role = _parse_word(parser, "an operand role (A or B)")
-            parser.parse_punctuation(",")
-            elem = _parse_word(parser, "an element type")
-            parser.parse_punctuation(",")
-            major = _parse_word(parser, "a major mode (k or mn)")
-            parser.parse_punctuation(",")
-            pos = parser.pos
-            spelled = _parse_word(parser, "a swizzle (none, sw32, sw64, sw128, sw128_base32b)")
-            swizzle = SWIZZLE_FROM_SYNTAX.get(spelled)
-            if swizzle is None:
-                parser.raise_error(f"'{spelled}' is not a swizzle; expected one of {', '.join(SWIZZLE_FROM_SYNTAX)}",
-                                   pos, parser.pos)
-            parser.parse_punctuation(",")
-            layout = parser.parse_str_literal("an SMEM layout in CuTe notation")
-        return tuple(StringAttr(x) for x in (role, elem, major, swizzle, layout))
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(
-            f'<{self.role.data}, {self.elem.data}, {self.major.data}, {SWIZZLE_SYNTAX[self.swizzle.data]}, '
-            f'"{self.layout.data}">')
-
-    def verify(self) -> None:
-        if self.role.data not in ("A", "B"):
-            raise VerifyException(f"an SMEM descriptor views A or B, not '{self.role.data}'")
-        _check_elem(self.elem.data)
-        if self.major.data not in MAJORS:
-            raise VerifyException(f"major mode '{self.major.data}' is not one of k, mn")
-        if self.swizzle.data not in SWIZZLE_BYTES:
-            raise VerifyException(f"swizzle '{self.swizzle.data}' is not one of {', '.join(SWIZZLE_BYTES)}")
-        try:
-            parse_any_layout(self.layout.data)
-        except NotationError as err:
-            raise VerifyException(f"SMEM layout: {err}") from None
-
-
-@irdl_attr_definition
-class TmemType(ParametrizedAttribute, TypeAttribute):
-    """A tensor-memory address of a ROWSxCOLS tile of ELEM: `!mma.tmem<f32, 128x256>`."""
-
-    name = "mma.tmem"
-    elem: StringAttr
-    rows: IntegerAttr
-    cols: IntegerAttr
-
-    def __init__(self, elem: str, rows: int, cols: int):
-        super().__init__(StringAttr(elem), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
-
-    @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
-        with parser.in_angle_brackets():
-            elem = _parse_word(parser, "an element type")
-            parser.parse_punctuation(",")
-            dims = parser.parse_shape_dimension_list() if hasattr(parser, "parse_shape_dimension_list") else None
-            if dims is None:
-                rows = parser.parse_integer()
-                word = _parse_word(parser, "x")
-                cols = int(word[1:])
-            else:
-                rows, cols = dims[0], dims[1]
-        return (StringAttr(elem), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
-
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.elem.data}, {self.rows.value.data}x{self.cols.value.data}>")
-
-    def verify(self) -> None:
-        _check_elem(self.elem.data)
-
-
-AnyOperand = FragmentType | SmemDescType | TmemType
+from .atom_rules import verify_atom_op, wgmma_tile_plan
+from .mma_types import (
+    AnyOperand,
+    FragmentType,
+    ShapeAttr,
+    SmemDescType,
+    TargetAttr,
+    TmemType,
+    descriptor_view,
+    module_target,
+    smem_operand,
+)
 
 
 # -- ops ------------------------------------------------------------------------------------------
@@ -260,8 +57,6 @@ class AtomOp(IRDLOperation):
     irdl_options = (ParsePropInAttrDict(),)
 
     def verify_(self) -> None:
-        from .atom_rules import verify_atom_op
-
         verify_atom_op(self)
 
 
@@ -450,8 +245,6 @@ class WgmmaTileOp(IRDLOperation):
         super().__init__(operands=[a, b, c], result_types=[d_type], properties=props)
 
     def verify_(self) -> None:
-        from .atom_rules import wgmma_tile_plan
-
         wgmma_tile_plan(self)
 
 
@@ -521,8 +314,6 @@ def _check_memory_layout(op_name: str, frag: FragmentType, layout: StringAttr) -
         raise VerifyException(
             f"{op_name}: memory layout {mem} covers {mem.size()} elements; the fragment's TV layout {tv} "
             f"indexes a tile of {tv.cosize()}")
-    from mmatom.lowering.fragment_access import FragmentAccessError, plan_access
-
     try:
         plan_access(frag, mem)
     except FragmentAccessError as err:
@@ -606,40 +397,7 @@ class FillOp(IRDLOperation):
 # 128B swizzle): the SMEM global is 1024-aligned and tile offsets are multiples of 1024.
 
 
-def smem_operand(t: SmemDescType):
-    """The descriptor type's tile as the descriptor packer sees it, and its SMEM layout."""
-    from mmatom.targets.catalogue.elements import BITS
-    from mmatom.targets.descriptors import SmemOperand
-
-    layout = parse_any_layout(t.layout.data)
-    inner = getattr(layout, "layout", layout)
-    if inner.rank() != 2:
-        raise VerifyException(f"SMEM layout {layout} must have rank 2, (rows, K) of the tile")
-    return SmemOperand(inner[0].size(), inner[1].size(), BITS[t.elem.data], t.major.data, t.swizzle.data), layout
-
-
-def descriptor_view(t: SmemDescType):
-    """(operand, layout) the 64-bit descriptor of `t` describes: the whole tile when it is one canonical
-    layout, else its first 32-byte K window when every K window is (a tile that mma.wgmma_tile walks)."""
-    from mmatom.targets.descriptors import DescriptorError, SmemOperand, check_layout, sub_tile
-
-    op, layout = smem_operand(t)
-    try:
-        check_layout(layout, op)
-        return op, layout
-    except DescriptorError as whole:
-        k_atom = 256 // op.elem_bits
-        if op.k <= k_atom or op.k % k_atom:
-            raise whole
-        window = SmemOperand(op.rows, k_atom, op.elem_bits, op.major, op.swizzle)
-        for j in range(op.k // k_atom):
-            check_layout(sub_tile(layout, 0, op.rows, j * k_atom, k_atom, op.elem_bits)[1], window)
-        return window, sub_tile(layout, 0, op.rows, 0, k_atom, op.elem_bits)[1]
-
-
 def _check_smem_desc(op_name: str, t: SmemDescType) -> None:
-    from mmatom.targets.descriptors import DescriptorError
-
     try:
         descriptor_view(t)
     except (DescriptorError, NotationError) as err:
@@ -692,8 +450,6 @@ class CopyToSmemOp(IRDLOperation):
                          properties={"layout": StringAttr(layout), "tile": tile, "threads": IntegerAttr(threads, i32)})
 
     def verify_(self) -> None:
-        from mmatom.lowering.smem_copy import SmemCopyError, plan_copy
-
         if not isinstance(self.tile, SmemDescType):
             raise VerifyException(f"mma.copy_to_smem: `as` takes an !mma.smem_desc type, not {self.tile}")
         if self.dst.type.addr_space.data != 3:
@@ -701,7 +457,7 @@ class CopyToSmemOp(IRDLOperation):
                                   f"not {self.dst.type}")
         _check_smem_desc(self.name, self.tile)
         try:
-            plan_copy(self.tile, parse_layout(self.layout.data), self.threads.value.data)
+            plan_copy(smem_operand(self.tile)[0], self.tile.layout.data, self.layout.data, self.threads.value.data)
         except (SmemCopyError, NotationError) as err:
             raise VerifyException(f"mma.copy_to_smem: {err}") from None
 
@@ -759,10 +515,6 @@ def _cta_group(op_name: str, prop: IntegerAttr) -> int:
 
 
 def _tmem_target(op: IRDLOperation) -> None:
-    from mmatom.targets.catalogue.tmem import TMEM_TARGETS
-
-    from .atom_rules import module_target
-
     target = module_target(op)
     if target is not None and target not in TMEM_TARGETS:
         raise VerifyException(f"{op.name}: target {target} has no tensor memory; it needs one of "
@@ -787,8 +539,6 @@ class TmemAllocOp(IRDLOperation):
                          properties={"cols": IntegerAttr(cols, i32), "cta_group": IntegerAttr(cta_group, i32)})
 
     def verify_(self) -> None:
-        from mmatom.targets.catalogue.tmem import LANES, check_alloc_columns
-
         _cta_group(self.name, self.cta_group)
         _tmem_target(self)
         try:
@@ -869,8 +619,6 @@ def tmem_fragment_layout(t: TmemType) -> str:
 
 
 def _check_tmem_fragment(op_name: str, t: TmemType, frag: FragmentType) -> None:
-    from mmatom.targets.catalogue.elements import BITS
-
     if t.rows.value.data != 128:
         raise VerifyException(f"{op_name}: .32x32b reaches 128 lanes with 4 warps; the tile has {t.rows.value.data}")
     if BITS.get(frag.elem.data) != 32:
@@ -941,9 +689,6 @@ TMEM_OPS = (TmemAllocOp, TmemDeallocOp, TmemRelinquishOp, TmemViewOp, TmemLoadOp
 
 def fragment_type(atom, role: str) -> FragmentType:
     """The fragment type of `role` (A, B, C, D, E, SFA, SFB) of a catalogue atom, canonical layout included."""
-    from mmatom.targets.catalogue.elements import storage_element
-    from mmatom.targets.catalogue.fragments import tv_layouts
-
     layouts = tv_layouts(atom)
     layout = layouts.get(role) or layouts["C" if role == "D" else role]
     if role in ("A", "B"):

@@ -43,6 +43,8 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from mmatom.atoms.catalogue.tmem import ldst_num
+
 # -- attributes -----------------------------------------------------------------------------------
 
 
@@ -811,8 +813,6 @@ class Tcgen05StOp(IRDLOperation):
 
 def check_ldst_registers(op_name: str, shape: str, registers: int) -> None:
     """ISA Tables 49/50 (reference D8): registers = .num x the shape's factor, .num in x1..x128."""
-    from mmatom.targets.catalogue.tmem import ldst_num
-
     try:
         ldst_num(shape, registers)
     except ValueError as err:

@@ -1,1 +1,2 @@
-"""Conversions from mma atoms to nvvm (one module per MMA generation) land here."""
+"""mma -> nvvm: conversion patterns and passes, one module per kind of op (register atoms, wgmma, tcgen05,
+fragments, SMEM copies, loops)."""

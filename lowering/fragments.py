@@ -11,22 +11,18 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerType, UnrealizedConversionCastOp, i8, i16, i32
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
-from xdsl.utils.exceptions import DiagnosticException
 
 from mmatom.dialects import mma
+from mmatom.dialects.diagnostics import OpError
 from mmatom.layout import parse_layout
 
-from .fragment_access import AccessPlan, plan_access
+from mmatom.atoms.fragment_access import AccessPlan, plan_access
 from .ir_builder import OpList
 from .registers import register_count, register_type
 
 
-class LoweringError(DiagnosticException):
+class LoweringError(OpError):
     """A lowering that cannot proceed; `op` locates the diagnostic."""
-
-    def __init__(self, op: Operation, message: str):
-        super().__init__(message)
-        self.op = op
 
 
 def fragment_registers(value: SSAValue, user: Operation) -> list[SSAValue]:

@@ -17,7 +17,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from mmatom.dialects import mma, nvvm
 from mmatom.dialects.atom_rules import atom_values
-from mmatom.targets.catalogue import Atom, family
+from mmatom.atoms.catalogue import Atom, family
 
 from .fragments import as_fragment, fragment_registers
 from .ir_builder import OpList

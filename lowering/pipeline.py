@@ -14,7 +14,7 @@ from xdsl.dialects.builtin import ModuleOp, StringAttr, UnrealizedConversionCast
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
 
-from mmatom.dialects.atom_rules import TARGET_ATTR
+from mmatom.dialects.mma_types import TARGET_ATTR
 from mmatom.dialects.mma import FragmentType, TargetAttr
 
 from .convert import CONVERT_PATTERNS
@@ -24,8 +24,8 @@ from .mma_sync import MMA_SYNC_PATTERNS
 from .smem_copy import LowerCopyToSmem
 from .wgmma import WGMMA_PATTERNS
 from .tcgen05 import TCGEN05_PATTERNS
-from .tmem_lifecycle import check_function
-from .wgmma_lifecycle import check_block
+from mmatom.passes.tmem_lifecycle import check_function
+from mmatom.passes.wgmma_lifecycle import check_block
 
 
 @dataclass(frozen=True)

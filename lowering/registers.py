@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import Float16Type, VectorType, f16, f32, f64, i32
 from xdsl.ir import Attribute
 
 from mmatom.layout import parse_layout
-from mmatom.targets.catalogue.elements import BITS
+from mmatom.atoms.catalogue.elements import BITS
 
 F16X2 = VectorType(f16, [2])
 

@@ -11,85 +11,20 @@ the byte offset, which is why a swizzled tile must start on its pattern's repeat
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import lru_cache
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import VectorType, i32
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
+from mmatom.atoms.smem_copy_plan import CopyPlan, plan_copy
 from mmatom.dialects import mma
-from mmatom.layout import ComposedLayout, Layout, Swizzle, parse_layout
+from mmatom.layout import Layout, Swizzle
 from mmatom.layout.int_tuple import flatten, prefix_product
 
 from .ir_builder import OpList
 
-CHUNK_BITS = 128
 CHUNK = VectorType(i32, [4])
-
-
-class SmemCopyError(ValueError):
-    pass
-
-
-@dataclass(frozen=True)
-class CopyPlan:
-    rows: int
-    k: int
-    bits: int
-    contiguous_dim: int  # 1: K (K-major), 0: rows (MN-major)
-    per_chunk: int  # elements
-    chunks: int
-    threads: int
-    smem: Layout  # (rows, K) -> element offset, before the swizzle
-    swizzle: Swizzle
-    gmem: Layout  # (rows, K) -> element offset
-
-    def chunk_origin(self, c: int) -> tuple[int, int]:
-        along = (self.k if self.contiguous_dim else self.rows) // self.per_chunk
-        first, other = (c % along) * self.per_chunk, c // along
-        return (other, first) if self.contiguous_dim else (first, other)
-
-
-def plan_copy(tile, gmem: Layout, threads: int) -> CopyPlan:
-    return _plan_copy(tile, str(gmem), threads)
-
-
-@lru_cache(maxsize=1024)
-def _plan_copy(tile, gmem_text: str, threads: int) -> CopyPlan:
-    gmem = parse_layout(gmem_text)
-    op, smem = mma.smem_operand(tile)
-    inner = smem.layout if isinstance(smem, ComposedLayout) else smem
-    sw = smem.swizzle if isinstance(smem, ComposedLayout) else Swizzle(0, 4, 3)
-    if gmem.rank() != 2 or (gmem[0].size(), gmem[1].size()) != (op.rows, op.k):
-        raise SmemCopyError(f"memory layout {gmem} must have shape ({op.rows}, {op.k}): (rows, K) of the tile")
-    if threads <= 0:
-        raise SmemCopyError(f"threads={threads} must be positive")
-    dim = 1 if op.major == "k" else 0
-    per_chunk = CHUNK_BITS // op.elem_bits
-    extent = op.k if dim else op.rows
-    if extent % per_chunk:
-        raise SmemCopyError(f"the tile's {'K' if dim else 'M/N'} extent {extent} is not a whole number of "
-                            f"16-byte chunks ({per_chunk} elements)")
-    plan = CopyPlan(op.rows, op.k, op.elem_bits, dim, per_chunk, op.rows * op.k // per_chunk, threads, inner, sw,
-                    gmem)
-    for side, lay in (("SMEM", inner), ("global", gmem)):
-        rows_at, cols_at = lay[0].offsets(), lay[1].offsets()
-        at = lambda r, c: rows_at[r] + cols_at[c]  # noqa: E731
-        for c in range(plan.chunks):
-            r, col = plan.chunk_origin(c)
-            start = at(r, col)
-            along = [at(r + i, col) for i in range(per_chunk)] if dim == 0 else \
-                [at(r, col + i) for i in range(per_chunk)]
-            if along != list(range(start, start + per_chunk)):
-                raise SmemCopyError(
-                    f"the {side} layout {lay} is not contiguous along {'K' if dim else 'M/N'} for 16 bytes at "
-                    f"(row {r}, k {col}); 16-byte chunks need stride 1 there")
-            if start * op.elem_bits % CHUNK_BITS:
-                raise SmemCopyError(f"the {side} layout {lay} puts the chunk at (row {r}, k {col}) off a 16-byte "
-                                    f"boundary (element {start})")
-    return plan
 
 
 def _mode_offset(ops: OpList, mode: Layout, index: SSAValue) -> SSAValue | None:
@@ -138,7 +73,7 @@ def _copy_chunk(ops: OpList, plan: CopyPlan, c: SSAValue, src: SSAValue, offset:
 class LowerCopyToSmem(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.CopyToSmemOp, rewriter: PatternRewriter) -> None:
-        plan = plan_copy(op.tile, parse_layout(op.layout.data), op.threads.value.data)
+        plan = plan_copy(mma.smem_operand(op.tile)[0], op.tile.layout.data, op.layout.data, op.threads.value.data)
         ops = OpList()
         t = ops.sreg("tid.x")
         for j in range(-(-plan.chunks // plan.threads)):
@@ -156,4 +91,4 @@ class LowerCopyToSmem(RewritePattern):
         rewriter.replace(op, ops.ops, [])
 
 
-__all__ = ["CopyPlan", "LowerCopyToSmem", "SmemCopyError", "plan_copy"]
+__all__ = ["LowerCopyToSmem"]

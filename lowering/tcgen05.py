@@ -20,8 +20,8 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from mmatom.dialects import mma, nvvm
 from mmatom.dialects.atom_rules import atom_values
-from mmatom.targets import instr_desc
-from mmatom.targets.catalogue import Atom, family
+from mmatom.atoms import instr_desc
+from mmatom.atoms.catalogue import Atom, family
 
 from .fragments import LoweringError, as_fragment, fragment_registers
 from .ir_builder import OpList

@@ -20,8 +20,10 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from mmatom.dialects import mma, nvvm
 from mmatom.dialects.atom_rules import atom_values, wgmma_tile_plan
-from mmatom.targets.catalogue import Atom
-from mmatom.targets.descriptors import DescriptorFields, check_layout, encode_sm90, encode_sm100
+from mmatom.dialects.mma_types import module_target
+from mmatom.atoms.catalogue import Atom, family
+from mmatom.atoms.catalogue.tmem import TMEM_TARGETS
+from mmatom.atoms.descriptors import DescriptorFields, check_layout, encode_sm90, encode_sm100
 
 from .fragments import LoweringError, as_fragment, fragment_registers
 from .ir_builder import OpList
@@ -38,9 +40,6 @@ def descriptor_constant(t: mma.SmemDescType, arch: str = "sm90") -> int:
 
 
 def descriptor_arch(op) -> str:
-    from mmatom.dialects.atom_rules import module_target
-    from mmatom.targets.catalogue.tmem import TMEM_TARGETS
-
     return "sm100" if module_target(op) in TMEM_TARGETS else "sm90"
 
 
@@ -113,8 +112,6 @@ def _inline_wgmma(op: mma.WgmmaOp, v: dict):
     copies C into D's registers, fences them (the copies touched the accumulator), then issues the wgmma
     on D in place. With scale_d = 0, C is not read and nothing is copied. Operand order (reference C3/C4):
     d, a-desc | {a}, b-desc, [sp-meta, sp-sel,] scale-d, [imm-scale-a, imm-scale-b, [imm-trans-a,] imm-trans-b]."""
-    from mmatom.targets.catalogue import family
-
     c_regs = fragment_registers(op.c, op)
     n_d = len(c_regs)
     accumulate = op.scale_d is None or bool(op.scale_d.value.data)

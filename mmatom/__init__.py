@@ -2,9 +2,6 @@
 
 __version__ = "0.1.0"
 
+from mmatom.compiler import CompileError, Kernel, compile  # noqa: E402
 
-def compile(module_or_text, /):  # noqa: A001 - the API's name
-    """Compile an mma- or nvvm-level module (or .mlir text) to a callable `Kernel` (see mmatom.targets.compiler)."""
-    from mmatom.targets.compiler import compile as _compile
-
-    return _compile(module_or_text)
+__all__ = ["CompileError", "Kernel", "compile", "__version__"]

@@ -1,47 +1,17 @@
-"""Registers mmatom's dialects, passes and targets with xDSL, so plain `xdsl-opt` loads them too."""
+"""Registers mmatom's dialects, passes and targets with xDSL (the `xdsl.universe` entry point), so plain
+`xdsl-opt` and `mmatom-opt` load them from one list."""
 
 from xdsl.universe import Universe
 
-
-def _mma():
-    from mmatom.dialects.mma import MMA
-
-    return MMA
-
-
-def _nvvm():
-    from mmatom.dialects.nvvm import NVVM
-
-    return NVVM
-
-
-def _lower_mma_to_nvvm():
-    from mmatom.lowering.pipeline import LowerMmaToNvvm
-
-    return LowerMmaToNvvm
-
-
-def _verify_wgmma_lifecycle():
-    from mmatom.lowering.wgmma_lifecycle import VerifyWgmmaLifecycle
-
-    return VerifyWgmmaLifecycle
-
-
-def _verify_tmem_lifecycle():
-    from mmatom.lowering.tmem_lifecycle import VerifyTmemLifecycle
-
-    return VerifyTmemLifecycle
-
-
-def _ptx():
-    from mmatom.targets.ptx_emitter import PTXTarget
-
-    return PTXTarget
-
+from mmatom.dialects.mma import MMA
+from mmatom.dialects.nvvm import NVVM
+from mmatom.lowering.pipeline import LowerMmaToNvvm
+from mmatom.passes.tmem_lifecycle import VerifyTmemLifecycle
+from mmatom.passes.wgmma_lifecycle import VerifyWgmmaLifecycle
+from mmatom.targets.ptx_emitter import PTXTarget
 
 MMATOM_UNIVERSE = Universe(
-    all_dialects={"mma": _mma, "nvvm": _nvvm},
-    all_passes={"lower-mma-to-nvvm": _lower_mma_to_nvvm, "verify-wgmma-lifecycle": _verify_wgmma_lifecycle,
-                 "verify-tmem-lifecycle": _verify_tmem_lifecycle},
-    all_targets={"ptx": _ptx},
+    all_dialects={"mma": lambda: MMA, "nvvm": lambda: NVVM},
+    all_passes={p.name: (lambda p=p: p) for p in (LowerMmaToNvvm, VerifyWgmmaLifecycle, VerifyTmemLifecycle)},
+    all_targets={"ptx": lambda: PTXTarget},
 )

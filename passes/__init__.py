@@ -1,1 +1,1 @@
-"""Analyses and checks that span ops, and the pipelines users name with -p."""
+"""Verifier passes over whole kernels (xDSL ModulePasses): the wgmma and TMEM async lifecycles."""

@@ -1,1 +1,1 @@
-"""Hardware knowledge: chips, the atom catalogue, descriptors, ptxas."""
+"""Where compiled code goes: the PTX target (`-t ptx`), ptxas, and the CUDA runtime with its cubin cache."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO
 
 from xdsl.context import Context
@@ -23,114 +23,32 @@ from xdsl.dialects.builtin import (
     Float16Type,
     Float32Type,
     Float64Type,
-    IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
     VectorType,
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
-from xdsl.utils.exceptions import DiagnosticException
 from xdsl.utils.target import Target
 
 from mmatom.dialects import nvvm
 from mmatom.dialects.mma import TargetAttr
 
-from .catalogue import Atom, family, resolve
-from .chips import chip
+from mmatom.atoms.catalogue import Atom, family, resolve, spelling
+from mmatom.atoms.chips import chip
 from . import ptx_tcgen05
+from .ptx_function import (
+    B16, B32, B64, CLASSES, F32, F64, PRED, SPACES, PTXEmissionError, PTXFunction, RegClass, addr_space, constant_int,
+    reg_class, value_bits,
+)
 
 TARGET_ATTR = "mma.target"
-
-
-class PTXEmissionError(DiagnosticException):
-    def __init__(self, op: Operation | None, message: str):
-        super().__init__(message)
-        self.op = op
-
-
-# -- register classes -----------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class RegClass:
-    ptx_type: str  # .reg declaration type
-    prefix: str
-    bits: int
-
-
-PRED = RegClass(".pred", "%p", 1)
-B16 = RegClass(".b16", "%rs", 16)
-B32 = RegClass(".b32", "%r", 32)
-F32 = RegClass(".f32", "%f", 32)
-B64 = RegClass(".b64", "%rd", 64)
-F64 = RegClass(".f64", "%fd", 64)
-CLASSES = (PRED, B16, B32, F32, B64, F64)
-
-
-def reg_class(t: Attribute) -> RegClass:
-    if isinstance(t, IntegerType):
-        w = t.width.data
-        return {1: PRED, 8: B16, 16: B16, 32: B32, 64: B64}[w]
-    if isinstance(t, Float32Type):
-        return F32
-    if isinstance(t, Float64Type):
-        return F64
-    if isinstance(t, (Float16Type, BFloat16Type)):
-        return B16
-    if isinstance(t, VectorType) and isinstance(t.element_type, Float16Type) and tuple(t.get_shape()) == (2,):
-        return B32
-    if isinstance(t, llvm.LLVMPointerType):
-        return B32 if _addr_space(t) == 6 else B64  # a TMEM address is 32 bits
-    raise KeyError(t)
-
-
-def _bits(t: Attribute) -> int:
-    if isinstance(t, IntegerType):
-        return t.width.data
-    if isinstance(t, VectorType):
-        return 32
-    return {Float16Type: 16, BFloat16Type: 16, Float32Type: 32, Float64Type: 64}.get(type(t), 64)
-
-
-SPACES = {0: "", 1: ".global", 3: ".shared", 4: ".const", 5: ".local"}
-
-
-# -- the emitter ----------------------------------------------------------------------------------
-
-@dataclass
-class _Function:
-    name: str
-    lines: list[str] = field(default_factory=list)
-    counts: dict[RegClass, int] = field(default_factory=lambda: {c: 0 for c in CLASSES})
-    names: dict[SSAValue, str] = field(default_factory=dict)
-    labels: int = 0
-
-    def new(self, cls: RegClass) -> str:
-        self.counts[cls] += 1
-        return f"{cls.prefix}{self.counts[cls]}"
-
-    def define(self, v: SSAValue) -> str:
-        try:
-            cls = reg_class(v.type)
-        except KeyError:
-            raise PTXEmissionError(v.owner if isinstance(v.owner, Operation) else None,
-                                   f"no PTX register class for type {v.type}") from None
-        name = self.new(cls)
-        self.names[v] = name
-        return name
-
-    def label(self, what: str) -> str:
-        self.labels += 1
-        return f"$L_{what}_{self.labels}"
-
-    def emit(self, text: str) -> None:
-        self.lines.append("\t" + text)
 
 
 class PTXEmitter:
     def __init__(self, module: ModuleOp):
         self.module = module
-        self.target = _module_target(module)
+        self.target = module_target(module)
         self.versions: list[tuple[int, int]] = [chip(self.target).min_ptx_version]
         self.atoms: list[Atom] = []
 
@@ -173,7 +91,7 @@ class PTXEmitter:
     # functions
 
     def _function(self, func: llvm.FuncOp) -> str:
-        fn = _Function(func.sym_name.data)
+        fn = PTXFunction(func.sym_name.data)
         is_kernel = "nvvm.kernel" in func.attributes
         if is_kernel and func.linkage.linkage.data != "external":
             raise PTXEmissionError(func, f"kernel @{fn.name} has {func.linkage.linkage.data} linkage; a kernel entry "
@@ -185,7 +103,7 @@ class PTXEmitter:
             ptype = {B64: ".u64", B32: ".u32", F32: ".f32", F64: ".f64", B16: ".b16"}[cls]
             pname = f"{fn.name}_param_{i}"
             params.append(f"\t.param {ptype} {pname}")
-            if isinstance(arg.type, llvm.LLVMPointerType) and _addr_space(arg.type) == 1:
+            if isinstance(arg.type, llvm.LLVMPointerType) and addr_space(arg.type) == 1:
                 raw = fn.new(B64)  # a kernel receives generic addresses; global accesses need global ones
                 fn.emit(f"ld.param{ptype} {raw}, [{pname}];")
                 fn.emit(f"cvta.to.global.u64 {fn.define(arg)}, {raw};")
@@ -197,11 +115,11 @@ class PTXEmitter:
         sig = f"{entry} {fn.name}(\n" + ",\n".join(params) + "\n)" if params else f"{entry} {fn.name}()"
         return sig + "\n{\n" + "\n".join(decls) + "\n\n" + "\n".join(fn.lines) + "\n}\n"
 
-    def _block(self, fn: _Function, block: Block) -> None:
+    def _block(self, fn: PTXFunction, block: Block) -> None:
         for op in block.ops:
             self._op(fn, op)
 
-    def _r(self, fn: _Function, v: SSAValue) -> str:
+    def _r(self, fn: PTXFunction, v: SSAValue) -> str:
         try:
             return fn.names[v]
         except KeyError:
@@ -210,7 +128,7 @@ class PTXEmitter:
 
     # ops
 
-    def _op(self, fn: _Function, op: Operation) -> None:
+    def _op(self, fn: PTXFunction, op: Operation) -> None:
         handler = _HANDLERS.get(type(op))
         if handler is None:
             if isinstance(op, nvvm.SpecialRegisterOp):
@@ -219,7 +137,7 @@ class PTXEmitter:
             raise PTXEmissionError(op, f"the PTX target cannot emit '{op.name}'")
         handler(self, fn, op)
 
-    def _constant(self, fn: _Function, op: arith.ConstantOp) -> None:
+    def _constant(self, fn: PTXFunction, op: arith.ConstantOp) -> None:
         dst = fn.define(op.result)
         value = op.value
         t = op.result.type
@@ -237,12 +155,12 @@ class PTXEmitter:
         else:
             raise PTXEmissionError(op, f"arith.constant of type {t} is not supported by the PTX target")
 
-    def _binary(self, fn: _Function, op: Operation) -> None:
+    def _binary(self, fn: PTXFunction, op: Operation) -> None:
         t = op.result.type
         mnemonic = _INT_BINARY.get(op.name) if isinstance(t, IntegerType) else _FLOAT_BINARY.get(op.name)
         if mnemonic is None:
             raise PTXEmissionError(op, f"'{op.name}' on {t} is not supported by the PTX target")
-        bits = _bits(t)
+        bits = value_bits(t)
         suffix = mnemonic[1].replace("N", str(bits))
         a, b = self._r(fn, op.lhs), self._r(fn, op.rhs)
         if mnemonic[0] in ("shl", "shr") and bits == 64:  # PTX shift amounts are .u32
@@ -251,9 +169,9 @@ class PTXEmitter:
             b = amount
         fn.emit(f"{mnemonic[0]}{suffix} {fn.define(op.result)}, {a}, {b};")
 
-    def _cast(self, fn: _Function, op: Operation) -> None:
+    def _cast(self, fn: PTXFunction, op: Operation) -> None:
         src_t, dst_t = op.input.type, op.result.type
-        sb, db = _bits(src_t), _bits(dst_t)
+        sb, db = value_bits(src_t), value_bits(dst_t)
         src = self._r(fn, op.input)
         dst = fn.define(op.result)
         sc, dc = reg_class(src_t).bits, reg_class(dst_t).bits
@@ -269,7 +187,7 @@ class PTXEmitter:
         kind = "s" if signed else "u"
         fn.emit(f"cvt.{kind}{dc}.{kind}{sb if sb >= 8 and sb < sc else sc} {dst}, {src};")
 
-    def _float_cast(self, fn: _Function, op: Operation) -> None:
+    def _float_cast(self, fn: PTXFunction, op: Operation) -> None:
         """truncf/extf/sitofp/fptosi: one cvt, rounding to nearest even where the value can change."""
         src_t, dst_t = op.input.type, op.result.type
         src, dst = self._r(fn, op.input), fn.define(op.result)
@@ -277,28 +195,28 @@ class PTXEmitter:
         rounding = {"arith.truncf": ".rn", "arith.sitofp": ".rn", "arith.fptosi": ".rzi", "arith.extf": ""}[op.name]
         fn.emit(f"cvt{rounding}.{name(dst_t)}.{name(src_t)} {dst}, {src};")
 
-    def _arith_bitcast(self, fn: _Function, op: arith.BitcastOp) -> None:
+    def _arith_bitcast(self, fn: PTXFunction, op: arith.BitcastOp) -> None:
         src = self._r(fn, op.input)
         if reg_class(op.input.type) == reg_class(op.result.type):
             fn.names[op.result] = src
         else:
-            fn.emit(f"mov.b{_bits(op.result.type)} {fn.define(op.result)}, {src};")
+            fn.emit(f"mov.b{value_bits(op.result.type)} {fn.define(op.result)}, {src};")
 
-    def _cmpi(self, fn: _Function, op: arith.CmpiOp) -> None:
+    def _cmpi(self, fn: PTXFunction, op: arith.CmpiOp) -> None:
         pred, kind = _CMPI[op.predicate.value.data]
-        bits = _bits(op.lhs.type)
+        bits = value_bits(op.lhs.type)
         fn.emit(f"setp.{pred}.{kind}{bits} {fn.define(op.result)}, {self._r(fn, op.lhs)}, {self._r(fn, op.rhs)};")
 
-    def _select(self, fn: _Function, op: arith.SelectOp) -> None:
+    def _select(self, fn: PTXFunction, op: arith.SelectOp) -> None:
         cls = reg_class(op.result.type)
         fn.emit(f"selp.b{cls.bits} {fn.define(op.result)}, {self._r(fn, op.lhs)}, {self._r(fn, op.rhs)}, "
                 f"{self._r(fn, op.cond)};")
 
-    def _gep(self, fn: _Function, op: llvm.GEPOp) -> None:
+    def _gep(self, fn: PTXFunction, op: llvm.GEPOp) -> None:
         indices = list(op.rawConstantIndices.iter_values())
         if len(indices) != 1:
             raise PTXEmissionError(op, "the PTX target emits single-index llvm.getelementptr only")
-        size = _bits(op.elem_type) // 8
+        size = value_bits(op.elem_type) // 8
         base = self._r(fn, op.ptr)
         dst = fn.define(op.result)
         if indices[0] != llvm.GEP_USE_SSA_VAL:
@@ -306,9 +224,9 @@ class PTXEmitter:
             return
         idx = op.ssa_indices[0]
         wide = self._r(fn, idx)
-        if _bits(idx.type) != 64:
+        if value_bits(idx.type) != 64:
             tmp = fn.new(B64)
-            fn.emit(f"cvt.s64.s{_bits(idx.type)} {tmp}, {wide};")
+            fn.emit(f"cvt.s64.s{value_bits(idx.type)} {tmp}, {wide};")
             wide = tmp
         if size != 1:
             tmp = fn.new(B64)
@@ -316,8 +234,8 @@ class PTXEmitter:
             wide = tmp
         fn.emit(f"add.s64 {dst}, {base}, {wide};")
 
-    def _load(self, fn: _Function, op: llvm.LoadOp) -> None:
-        space = SPACES[_addr_space(op.ptr.type)]
+    def _load(self, fn: PTXFunction, op: llvm.LoadOp) -> None:
+        space = SPACES[addr_space(op.ptr.type)]
         t = op.dereferenced_value.type
         if _is_chunk(t):  # a 16-byte chunk: four .b32 registers
             regs = [fn.new(B32) for _ in range(4)]
@@ -327,37 +245,37 @@ class PTXEmitter:
         width = _mem_type(t)
         fn.emit(f"ld{space}{width} {fn.define(op.dereferenced_value)}, [{self._r(fn, op.ptr)}];")
 
-    def _store(self, fn: _Function, op: llvm.StoreOp) -> None:
-        space = SPACES[_addr_space(op.ptr.type)]
+    def _store(self, fn: PTXFunction, op: llvm.StoreOp) -> None:
+        space = SPACES[addr_space(op.ptr.type)]
         if _is_chunk(op.value.type):
             fn.emit(f"st{space}.v4.b32 [{self._r(fn, op.ptr)}], {{{', '.join(self._r(fn, op.value))}}};")
             return
         fn.emit(f"st{space}{_mem_type(op.value.type)} [{self._r(fn, op.ptr)}], {self._r(fn, op.value)};")
 
-    def _extract(self, fn: _Function, op: llvm.ExtractValueOp) -> None:
+    def _extract(self, fn: PTXFunction, op: llvm.ExtractValueOp) -> None:
         regs = fn.names.get(op.container)
         if not isinstance(regs, list):
             raise PTXEmissionError(op, "llvm.extractvalue reads only MMA result structs in the PTX target")
         fn.names[op.res] = regs[list(op.position.iter_values())[0]]
 
-    def _bitcast(self, fn: _Function, op: llvm.BitcastOp) -> None:
+    def _bitcast(self, fn: PTXFunction, op: llvm.BitcastOp) -> None:
         src = self._r(fn, op.arg)
         if reg_class(op.arg.type) == reg_class(op.result.type):
             fn.names[op.result] = src
         else:
-            fn.emit(f"mov.b{_bits(op.result.type)} {fn.define(op.result)}, {src};")
+            fn.emit(f"mov.b{value_bits(op.result.type)} {fn.define(op.result)}, {src};")
 
-    def _addressof(self, fn: _Function, op: llvm.AddressOfOp) -> None:
+    def _addressof(self, fn: PTXFunction, op: llvm.AddressOfOp) -> None:
         fn.emit(f"mov.u64 {fn.define(op.result)}, {op.global_name.root_reference.data};")
 
-    def _ptrtoint(self, fn: _Function, op: llvm.PtrToIntOp) -> None:
+    def _ptrtoint(self, fn: PTXFunction, op: llvm.PtrToIntOp) -> None:
         src = self._r(fn, op.input)
-        if reg_class(op.input.type).bits == _bits(op.output.type):
+        if reg_class(op.input.type).bits == value_bits(op.output.type):
             fn.names[op.output] = src
         else:
             fn.emit(f"cvt.u32.u64 {fn.define(op.output)}, {src};")
 
-    def _undef(self, fn: _Function, op: llvm.UndefOp) -> None:
+    def _undef(self, fn: PTXFunction, op: llvm.UndefOp) -> None:
         t = op.res.type
         if isinstance(t, VectorType) and len(t.get_shape()) == 1:  # a register per element, filled by insertelement
             fn.names[op.res] = [fn.new(reg_class(t.element_type)) for _ in range(t.get_shape()[0])]
@@ -366,29 +284,29 @@ class PTXEmitter:
             raise PTXEmissionError(op, "llvm.mlir.undef is emitted only for accumulator structs and vectors")
         fn.names[op.res] = [fn.new(reg_class(e)) for e in t.types.data]
 
-    def _inttoptr(self, fn: _Function, op: llvm.IntToPtrOp) -> None:
+    def _inttoptr(self, fn: PTXFunction, op: llvm.IntToPtrOp) -> None:
         src = self._r(fn, op.input)
-        if reg_class(op.output.type).bits == _bits(op.input.type):
+        if reg_class(op.output.type).bits == value_bits(op.input.type):
             fn.names[op.output] = src
         else:
             fn.emit(f"cvt.u64.u32 {fn.define(op.output)}, {src};")
 
-    def _insertelement(self, fn: _Function, op: llvm.InsertElementOp) -> None:
+    def _insertelement(self, fn: PTXFunction, op: llvm.InsertElementOp) -> None:
         regs = list(self._r(fn, op.vector))
-        regs[_constant_int(op.index, op)] = self._r(fn, op.value)
+        regs[constant_int(op.index, op)] = self._r(fn, op.value)
         fn.names[op.res] = regs
 
-    def _extractelement(self, fn: _Function, op: nvvm.ExtractElementOp) -> None:
-        fn.names[op.res] = self._r(fn, op.vector)[_constant_int(op.position, op)]
+    def _extractelement(self, fn: PTXFunction, op: nvvm.ExtractElementOp) -> None:
+        fn.names[op.res] = self._r(fn, op.vector)[constant_int(op.position, op)]
 
-    def _insertvalue(self, fn: _Function, op: llvm.InsertValueOp) -> None:
+    def _insertvalue(self, fn: PTXFunction, op: llvm.InsertValueOp) -> None:
         regs = list(self._r(fn, op.container))
         i = list(op.position.iter_values())[0]
         cls = reg_class(op.value.type)
         fn.emit(_mov(cls, regs[i], self._r(fn, op.value)))  # each slot owns its register
         fn.names[op.res] = regs
 
-    def _wgmma(self, fn: _Function, op: nvvm.WgmmaMmaAsyncOp) -> None:
+    def _wgmma(self, fn: PTXFunction, op: nvvm.WgmmaMmaAsyncOp) -> None:
         atom = self._use_atom(op, wgmma_atom(op))
         acc = list(self._r(fn, op.inouts))
         if len(list(op.inouts.uses)) != 1:  # D overwrites its registers: keep a C that is still used elsewhere
@@ -405,12 +323,12 @@ class PTXEmitter:
             args += [str(atom["trans_a"]), str(atom["trans_b"])]
         fn.emit(f"{family(atom.family).spell(atom)} {', '.join(args)};")
 
-    def _fence_proxy(self, fn: _Function, op: nvvm.FenceProxyOp) -> None:
+    def _fence_proxy(self, fn: PTXFunction, op: nvvm.FenceProxyOp) -> None:
         kind = op.kind.value.data
         space = f"::{op.space.value.data}" if op.space and kind == "async.shared" else ""
         fn.emit(f"fence.proxy.{kind}{space};")
 
-    def _inline_ptx(self, fn: _Function, op: nvvm.InlinePtxOp) -> None:
+    def _inline_ptx(self, fn: PTXFunction, op: nvvm.InlinePtxOp) -> None:
         """Upstream's numbering: $0.. the results, then the read-only operands. An MMA inside is checked
         against the chip like any atom (and sets .version)."""
         names = [fn.define(r) for r in op.res] + [self._r(fn, v) for v in op.readOnlyArgs]
@@ -420,22 +338,22 @@ class PTXEmitter:
         for statement in filter(None, (t.strip() for t in text.split(";"))):
             fn.emit(statement + ";")
 
-    def _barrier(self, fn: _Function, op: nvvm.BarrierOp) -> None:
+    def _barrier(self, fn: PTXFunction, op: nvvm.BarrierOp) -> None:
         fn.emit("bar.sync 0;")
 
-    def _return(self, fn: _Function, op: llvm.ReturnOp) -> None:
+    def _return(self, fn: PTXFunction, op: llvm.ReturnOp) -> None:
         fn.emit("ret;")
 
-    def _for(self, fn: _Function, op: scf.ForOp) -> None:
+    def _for(self, fn: PTXFunction, op: scf.ForOp) -> None:
         body = op.body.block
         iv = fn.define(body.args[0])
-        fn.emit(f"mov.b{_bits(op.lb.type)} {iv}, {self._r(fn, op.lb)};")
+        fn.emit(f"mov.b{value_bits(op.lb.type)} {iv}, {self._r(fn, op.lb)};")
         carried = [fn.define(a) for a in body.args[1:]]
         for reg, init in zip(carried, op.iter_args):
             fn.emit(f"mov.b{reg_class(init.type).bits} {reg}, {self._r(fn, init)};".replace("mov.b1 ", "mov.pred "))
         head, end = fn.label("for"), fn.label("end")
         done = fn.new(PRED)
-        bits = _bits(op.lb.type)
+        bits = value_bits(op.lb.type)
         fn.lines.append(f"{head}:")
         fn.emit(f"setp.ge.s{bits} {done}, {iv}, {self._r(fn, op.ub)};")
         fn.emit(f"@{done} bra {end};")
@@ -450,7 +368,7 @@ class PTXEmitter:
         for res, reg in zip(op.results, carried):
             fn.names[res] = reg
 
-    def _parallel_copy(self, fn: _Function, targets: list[str], values: list[SSAValue]) -> None:
+    def _parallel_copy(self, fn: PTXFunction, targets: list[str], values: list[SSAValue]) -> None:
         """targets := values all at once: a yield may pass carried registers around (yield %b, %a)."""
         sources = [self._r(fn, v) for v in values]
         clobbered = {t for t, s in zip(targets, sources) if t != s}
@@ -465,7 +383,7 @@ class PTXEmitter:
             if t != s:
                 fn.emit(_mov(reg_class(v.type), t, s))
 
-    def _if(self, fn: _Function, op: scf.IfOp) -> None:
+    def _if(self, fn: PTXFunction, op: scf.IfOp) -> None:
         outs = [fn.define(r) for r in op.results]
         other, end = fn.label("else"), fn.label("endif")
         fn.emit(f"@!{self._r(fn, op.cond)} bra {other};")
@@ -491,7 +409,7 @@ class PTXEmitter:
         self.atoms.append(atom)
         return atom
 
-    def _mma(self, fn: _Function, op: nvvm.MmaOp | nvvm.MmaSpOp) -> None:
+    def _mma(self, fn: PTXFunction, op: nvvm.MmaOp | nvvm.MmaSpOp) -> None:
         atom = self._use_atom(op, nvvm_atom(op))
         out = [fn.new(reg_class(t)) for t in op.res.type.types.data]
         fn.names[op.res] = out  # extractvalue picks registers from this list
@@ -501,11 +419,11 @@ class PTXEmitter:
 
         args = ["{" + ", ".join(out) + "}", group(op.operandA), group(op.operandB), group(op.operandC)]
         if isinstance(op, (nvvm.MmaSpOp, nvvm.MmaSpBlockScaleOp)):
-            args += [self._r(fn, op.sparseMetadata), str(_constant_int(op.sparsitySelector, op))]
+            args += [self._r(fn, op.sparseMetadata), str(constant_int(op.sparsitySelector, op))]
         if isinstance(op, (nvvm.MmaBlockScaleOp, nvvm.MmaSpBlockScaleOp)):
             for data, byte_id, thread_id in ((op.scaleAData, op.byteIdA, op.threadIdA),
                                              (op.scaleBData, op.byteIdB, op.threadIdB)):
-                args += [self._r(fn, data), f"{{{_constant_int(byte_id, op)}, {_constant_int(thread_id, op)}}}"]
+                args += [self._r(fn, data), f"{{{constant_int(byte_id, op)}, {constant_int(thread_id, op)}}}"]
         fn.emit(f"{family(atom.family).spell(atom)} {', '.join(args)};")
 
 
@@ -528,8 +446,6 @@ def wgmma_atom(op: nvvm.WgmmaMmaAsyncOp) -> Atom:
 def _inline_atom(spelled: str, op: Operation) -> Atom:
     """A wgmma spelled in inline PTX (the RS form) as a catalogue atom; the dims the spelling leaves out
     take the values that do not change the row (and so the targets and .version)."""
-    from mmatom.targets.catalogue import spelling
-
     try:
         fam_name, values = spelling.parse(spelled)
     except Exception as err:
@@ -544,13 +460,6 @@ def _inline_atom(spelled: str, op: Operation) -> Atom:
                   selector=0 if values["sparse"] else None)
     fam = family(fam_name)
     return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims if d.key in values))
-
-
-def _constant_int(v: SSAValue, user: Operation) -> int:
-    owner = v.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    raise PTXEmissionError(user, f"{user.name}: the sparsity selector must be a constant (PTX takes an immediate)")
 
 
 _ELEM_OF_REGISTER = {"f32": "f32", "f64": "f64", "i32": "s32", "vector<2xf16>": "f16"}
@@ -569,9 +478,9 @@ def nvvm_atom(op: nvvm.MmaOp | nvvm.MmaSpOp) -> Atom:
         values = dict(sparse_mode="sp::ordered_metadata" if sparse else None, kind=op.kind.value.data,
                       scale_vec=op.scaleVecSize.value.data[1:] + "X", scale_type=op.blockScaleFormat.value.data,
                       shape=op.shape.mnk, a=a, b=b, acc=acc,
-                      selector=_constant_int(op.sparsitySelector, op) if sparse else 0,
-                      byte_id=_constant_int(op.byteIdA, op), thread_id_a=_constant_int(op.threadIdA, op),
-                      thread_id_b=_constant_int(op.threadIdB, op))
+                      selector=constant_int(op.sparsitySelector, op) if sparse else 0,
+                      byte_id=constant_int(op.byteIdA, op), thread_id_a=constant_int(op.threadIdA, op),
+                      thread_id_b=constant_int(op.threadIdB, op))
         fam = family("mma.block_scale")
     elif isinstance(op, nvvm.MmaOp):
         b1 = op.b1Op.value.data if op.b1Op else None
@@ -583,13 +492,9 @@ def nvvm_atom(op: nvvm.MmaOp | nvvm.MmaSpOp) -> Atom:
     else:
         values = dict(sparse_mode="sp::ordered_metadata" if op.orderedMetadata else "sp", shape=op.shape.mnk,
                       kind=op.kind.value.data if op.kind else None, a=a, b=b, acc=acc, satfinite=sat,
-                      selector=_constant_int(op.sparsitySelector, op))
+                      selector=constant_int(op.sparsitySelector, op))
         fam = family("mma.sp")
     return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims if d.key in values))
-
-
-def _addr_space(t: llvm.LLVMPointerType) -> int:
-    return t.addr_space.data if hasattr(t.addr_space, "data") else 0
 
 
 def _mov(cls: RegClass, dst: str, src: str) -> str:
@@ -597,7 +502,7 @@ def _mov(cls: RegClass, dst: str, src: str) -> str:
 
 
 def _float_name(t: Attribute) -> str:
-    return "bf16" if isinstance(t, BFloat16Type) else f"f{_bits(t)}"
+    return "bf16" if isinstance(t, BFloat16Type) else f"f{value_bits(t)}"
 
 
 def _is_chunk(t: Attribute) -> bool:
@@ -606,7 +511,7 @@ def _is_chunk(t: Attribute) -> bool:
 
 
 def _mem_type(t: Attribute) -> str:
-    bits = _bits(t)
+    bits = value_bits(t)
     if isinstance(t, IntegerType) and bits == 8:
         return ".u8"
     if isinstance(t, AnyFloat) and not isinstance(t, (Float16Type, BFloat16Type)):
@@ -614,7 +519,7 @@ def _mem_type(t: Attribute) -> str:
     return f".b{bits}"
 
 
-def _module_target(module: ModuleOp) -> str:
+def module_target(module: ModuleOp) -> str:
     for op in module.walk():
         attr = op.attributes.get(TARGET_ATTR)
         if isinstance(attr, TargetAttr):

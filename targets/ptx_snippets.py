@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .catalogue import Atom, family
-from .catalogue.model import REGISTER, SMEM_DESC, TMEM
-from .chips import chip
+from mmatom.atoms.catalogue import Atom, family
+from mmatom.atoms.catalogue.model import REGISTER, SMEM_DESC, TMEM
+from mmatom.atoms.chips import chip
 
 REG_PREFIX = {".b32": "r", ".f32": "f", ".f64": "d", ".b64": "q", ".b16": "h"}
 POOL = 160  # registers of each type declared per kernel

@@ -12,10 +12,12 @@ from xdsl.dialects.builtin import IntegerAttr
 from xdsl.ir import SSAValue
 
 from mmatom.dialects import nvvm
-from mmatom.targets import instr_desc
-from mmatom.targets.catalogue import Atom, family
-from mmatom.targets.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
-from mmatom.targets.catalogue.tmem import ldst_num
+from mmatom.atoms import instr_desc
+from mmatom.atoms.catalogue import Atom, family
+from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
+from mmatom.atoms.catalogue.tmem import ldst_num
+
+from .ptx_function import B32, PRED, PTXEmissionError, constant_int
 
 def _group(op) -> str:
     return f".cta_group::{op.ctas}"
@@ -59,7 +61,7 @@ def _ldst(shape: str, registers: int) -> str:
 
 def load(em, fn, op: nvvm.Tcgen05LdOp) -> None:
     n = op.res.type.get_shape()[0]
-    regs = [fn.new(em_b32()) for _ in range(n)]
+    regs = [fn.new(B32) for _ in range(n)]
     fn.names[op.res] = regs
     pack = ".pack::16b" if op.pack is not None else ""
     fn.emit(f"tcgen05.ld{_ldst(nvvm._ldst_shape(op), n)}{pack}.b32 {{{', '.join(regs)}}}, [{em._r(fn, op.tmemAddr)}];")
@@ -72,20 +74,12 @@ def store(em, fn, op: nvvm.Tcgen05StOp) -> None:
             f"{{{', '.join(regs)}}};")
 
 
-def em_b32():
-    from mmatom.targets.ptx_emitter import B32
-
-    return B32
-
-
 def mma_atom(op) -> Atom:
     """The catalogue atom a nvvm.tcgen05.mma* performs: kind and cta_group from the op, everything else
     decoded from its constant instruction descriptor."""
-    from mmatom.targets.ptx_emitter import PTXEmissionError, _constant_int
-
     kind = op.kind.value.data
     try:
-        f = instr_desc.unpack(_constant_int(op.idesc, op), kind)
+        f = instr_desc.unpack(constant_int(op.idesc, op), kind)
     except PTXEmissionError:
         raise PTXEmissionError(op, f"{op.name}: the instruction descriptor must be a constant so that the atom "
                                    f"can be checked against the chip") from None
@@ -126,8 +120,6 @@ def mbarrier_init(em, fn, op: nvvm.MBarrierInitOp) -> None:
 
 def mbarrier_wait(em, fn, op: nvvm.MBarrierTryWaitParityOp) -> None:
     """try_wait returns false when its time hint runs out before the phase completes: loop until it is."""
-    from mmatom.targets.ptx_emitter import PRED
-
     done, again = fn.new(PRED), fn.label("mbar_wait")
     fn.lines.append(f"{again}:")
     fn.emit(f"mbarrier.try_wait.parity.shared::cta.b64 {done}, [{em._r(fn, op.addr)}], {em._r(fn, op.phase)}, "

@@ -16,7 +16,7 @@ from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 
-from .chips import chip
+from mmatom.atoms.chips import chip
 
 
 class PtxasNotFound(RuntimeError):

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mmatom.targets.catalogue import AtomError, family, version_text
-from mmatom.targets.catalogue.spelling import parse
+from mmatom.atoms.catalogue import AtomError, family, version_text
+from mmatom.atoms.catalogue.spelling import parse
+from mmatom.atoms.chips import chip
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,4 @@ def check_instruction(instruction: str, target: str) -> Verdict:
 
 
 def _target_version(target: str) -> tuple[int, int]:
-    from mmatom.targets.chips import chip
-
     return chip(target).min_ptx_version

@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mmatom.targets.catalogue import FAMILIES, GROUPS, AtomError, SpelledForm, format_targets, spelled_forms, version_text
-from mmatom.targets.catalogue.fragments import operand_extent, threads, tv_layouts
-from mmatom.targets.chips import UnknownChip, chip
+from mmatom.atoms.catalogue import FAMILIES, GROUPS, AtomError, SpelledForm, format_targets, spelled_forms, version_text
+from mmatom.atoms.catalogue.fragments import operand_extent, threads, tv_layouts
+from mmatom.atoms.chips import UnknownChip, chip
 
 from .atom_check import check_instruction
 from .tv_svg import tv_svg

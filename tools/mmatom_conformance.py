@@ -12,7 +12,9 @@ import argparse
 import json
 import sys
 
-from mmatom.targets import conformance
+from mmatom import conformance
+from mmatom.targets.ptxas import PtxasNotFound
+from mmatom.targets.runtime import CudaError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,14 +33,9 @@ def main(argv: list[str] | None = None) -> int:
                 report = conformance.run(fam, args.seed, progress=lambda s: print(f"# {s}", file=sys.stderr))
             else:
                 report = conformance.assemble(fam, progress=lambda s: print(f"# {s}", file=sys.stderr))
-        except Exception as err:  # no driver, no ptxas: say so, no traceback
-            from mmatom.targets.ptxas import PtxasNotFound
-            from mmatom.targets.runtime import CudaError
-
-            if isinstance(err, (CudaError, PtxasNotFound)):
-                print(f"mmatom-conformance: error: {err}", file=sys.stderr)
-                return 1
-            raise
+        except (CudaError, PtxasNotFound) as err:  # no driver, no ptxas: say so, no traceback
+            print(f"mmatom-conformance: error: {err}", file=sys.stderr)
+            return 1
         for line in report.lines():
             print(line)
         print(f"# {fam} ({report.mode}): {report.seconds:.1f} s", file=sys.stderr)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from html import escape
 
 from mmatom.layout import Layout
-from mmatom.targets.catalogue import Atom, spell
-from mmatom.targets.catalogue.fragments import operand_extent
+from mmatom.atoms.catalogue import Atom, spell
+from mmatom.atoms.catalogue.fragments import operand_extent
 
 CELL = 34
 PALETTE = ["#e6f2ff", "#ffe6e6", "#e6ffe6", "#fff5cc", "#f0e6ff", "#ccf2f2", "#ffe0cc", "#e0e0e0"]

@@ -5,7 +5,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mmatom.targets.numerics import bf16_bits, decode
+from mmatom.atoms.numerics import bf16_bits, decode
 
 pytestmark = pytest.mark.gpu
 ROOT = Path(__file__).parents[2]

@@ -72,7 +72,7 @@ def test_cuda_error_names_the_kernel():
 
 
 def test_register_conformance_on_this_gpu():
-    from mmatom.targets import conformance
+    from mmatom import conformance
 
     report = conformance.run("register")
     assert report.outcomes, "no register atoms ran"

@@ -4,7 +4,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.test import TestOp
 
 from mmatom.dialects.mma import FragmentType, SyncOp, TargetAttr
-from mmatom.tools.mmatom_opt import LocatingParser, make_context
+from mmatom.dialects.source import LocatingParser, make_context
 
 A = FragmentType("A", "f16", "((4,8),(2,2,2)):((32,1),(16,8,128))")
 B = FragmentType("B", "f16", "((4,8),(2,2)):((16,1),(8,64))")
@@ -38,7 +38,7 @@ def test_every_atom_op_builder_matches_the_parser():
     """SparseOp and WgmmaOp (and, through the conformance builder, load/store_fragment) built from
     Python print, parse back identically and verify."""
     from mmatom.dialects.mma import SparseOp, WgmmaOp, fragment_type
-    from mmatom.targets.catalogue import spelled_forms
+    from mmatom.atoms.catalogue import spelled_forms
 
     sp = next(f.atom for f in spelled_forms("mma.sp") if f.spelling.startswith("mma.sp::ordered_metadata.sync.aligned.m16n8k16.row.col.f32.f16"))
     types = [fragment_type(sp, r) for r in ("A", "B", "C")] + [FragmentType("E", "b32", "(32,1):(1,0)")]
@@ -46,7 +46,7 @@ def test_every_atom_op_builder_matches_the_parser():
     sparse = SparseOp((16, 8, 16), *(s.res[0] for s in srcs), fragment_type(sp, "D"), selector=1)
     wg_a = TestOp(result_types=[FragmentType("A", "f16", "((4,8,4),(2,2,2)):((128,1,16),(64,8,512))")])
     from mmatom.dialects.mma import SmemDescType
-    from mmatom.targets.descriptors import SmemOperand, canonical_layout
+    from mmatom.atoms.descriptors import SmemOperand, canonical_layout
 
     b_layout = str(canonical_layout(SmemOperand(8, 16, 16, "k", "none"), 128, 256))
     wg_b = TestOp(result_types=[SmemDescType("B", "f16", "k", "none", b_layout)])

@@ -3,10 +3,10 @@
 import pytest
 
 from mmatom.layout import parse_layout
-from mmatom.targets.catalogue import AtomError, family, spelled_forms
-from mmatom.targets.catalogue.elements import container_bits
-from mmatom.targets.catalogue.fragments import tv_layouts
-from mmatom.targets.catalogue.spelling import parse
+from mmatom.atoms.catalogue import AtomError, family, spelled_forms
+from mmatom.atoms.catalogue.elements import container_bits
+from mmatom.atoms.catalogue.fragments import tv_layouts
+from mmatom.atoms.catalogue.spelling import parse
 
 # reference ptx-mma.md table A1 / B / C2 / E2: spelling -> (A, B, C, D) registers per thread
 REFERENCE_REGISTERS = {

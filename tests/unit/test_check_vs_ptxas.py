@@ -8,8 +8,8 @@ import collections
 import pytest
 
 from mmatom.targets import ptxas, ptx_snippets
-from mmatom.targets.catalogue import Atom, AtomError, family, spelled_forms
-from mmatom.targets.catalogue.spelling import SpellingError, parse
+from mmatom.atoms.catalogue import Atom, AtomError, family, spelled_forms
+from mmatom.atoms.catalogue.spelling import SpellingError, parse
 from mmatom.tools.atom_check import check_instruction
 
 pytestmark = pytest.mark.ptxas

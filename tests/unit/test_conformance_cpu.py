@@ -3,9 +3,9 @@ and the numpy reference machinery is right on hand-checkable cases."""
 
 import numpy as np
 
-from mmatom.targets import conformance
-from mmatom.targets.conformance import register
-from mmatom.targets.numerics import E4M3, E5M2, decode, draw, pack, unpack
+from mmatom import conformance
+from mmatom.conformance import register
+from mmatom.atoms.numerics import E4M3, E5M2, decode, draw, pack, unpack
 
 
 def test_every_register_atom_assembles_for_every_claimed_target():

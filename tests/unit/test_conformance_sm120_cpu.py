@@ -5,11 +5,11 @@ scale-factor registers is checked against the ISA's rules written out independen
 import numpy as np
 import pytest
 
-from mmatom.targets import conformance
-from mmatom.targets.catalogue.fragments import tv_layouts
-from mmatom.targets.conformance import sm120
-from mmatom.targets.conformance.register import _image
-from mmatom.targets.numerics import decode
+from mmatom import conformance
+from mmatom.atoms.catalogue.fragments import tv_layouts
+from mmatom.conformance import sm120
+from mmatom.conformance.register import _image
+from mmatom.atoms.numerics import decode
 
 
 def test_every_sm120_case_assembles_and_is_rejected_elsewhere():

@@ -7,11 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from mmatom.targets import conformance
-from mmatom.targets.compiler import lower
-from mmatom.targets.conformance import tcgen05
-from mmatom.targets.conformance.register import _image
-from mmatom.targets.instr_desc import unpack
+from mmatom import conformance
+from mmatom.compiler import lower
+from mmatom.conformance import tcgen05
+from mmatom.conformance.register import _image
+from mmatom.atoms.instr_desc import unpack
 from mmatom.targets.ptx_emitter import PTXEmitter
 
 
@@ -23,7 +23,7 @@ def test_every_tcgen05_case_assembles_and_is_rejected_elsewhere():
 
 
 def test_cases_cover_every_spelling_both_residencies_and_k96():
-    from mmatom.targets.catalogue import spelled_forms
+    from mmatom.atoms.catalogue import spelled_forms
 
     labels = [c.label for c in tcgen05.cases()]
     for form in spelled_forms("tcgen05.mma"):
@@ -54,7 +54,7 @@ def test_the_kernel_idesc_decodes_to_the_case_atom(part):
 
 @pytest.mark.parametrize("m,g,sparse", [(128, 1, False), (64, 1, False), (256, 2, False), (128, 2, False), (128, 2, True)])
 def test_tmem_d_layout_is_one_to_one(m, g, sparse):
-    from mmatom.targets.catalogue.model import Atom
+    from mmatom.atoms.catalogue.model import Atom
 
     n = 64
     atom = Atom("tcgen05.mma", (("m", m), ("n", n), ("cta_group", g), ("sparse", sparse)))
@@ -65,7 +65,7 @@ def test_tmem_d_layout_is_one_to_one(m, g, sparse):
 
 def test_layout_f_puts_rows_16w_in_warp_w():
     # reference 5.3: reading layout F back, warp w (lanes 32w..) holds rows 16w..16w+15
-    from mmatom.targets.catalogue.model import Atom
+    from mmatom.atoms.catalogue.model import Atom
 
     atom = Atom("tcgen05.mma", (("m", 64), ("n", 8), ("cta_group", 1), ("sparse", False)))
     for m in range(64):

@@ -4,10 +4,11 @@ cases cover the issue's cross product; SMEM images and the reference are right o
 import numpy as np
 import pytest
 
-from mmatom.targets import conformance, ptxas
-from mmatom.targets.compiler import lower
-from mmatom.targets.conformance import wgmma
-from mmatom.targets.descriptors import SmemOperand, check_layout, decode_sm90
+from mmatom import conformance
+from mmatom.targets import ptxas
+from mmatom.compiler import lower
+from mmatom.conformance import wgmma
+from mmatom.atoms.descriptors import SmemOperand, check_layout, decode_sm90
 from mmatom.targets.ptx_emitter import PTXEmitter, ptx_header
 from mmatom.lowering.wgmma import descriptor_constant
 
@@ -28,7 +29,7 @@ def test_wgmma_kernels_are_rejected_off_sm90a(target):
 
 
 def test_sparse_metadata_covers_every_chunk_per_warp():
-    from mmatom.targets.catalogue.fragments import sparse_metadata
+    from mmatom.atoms.catalogue.fragments import sparse_metadata
 
     for case in (c for c in wgmma.cases() if c.atom["sparse"] and c.atom["n"] == 8):
         fields = sparse_metadata(case.atom)

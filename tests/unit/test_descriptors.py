@@ -3,7 +3,7 @@
 import pytest
 
 from mmatom.layout import parse_any_layout
-from mmatom.targets.descriptors import (
+from mmatom.atoms.descriptors import (
     DescriptorError, DescriptorFields, SmemOperand, canonical_layout, check_layout, decode_sm100, decode_sm90,
     encode_sm100, encode_sm90, make_descriptor, swizzle_of,
 )

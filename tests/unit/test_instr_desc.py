@@ -7,9 +7,9 @@ from itertools import product
 
 import pytest
 
-from mmatom.targets.catalogue.tcgen05 import TCGEN05 as FAM
-from mmatom.targets.catalogue.model import Atom
-from mmatom.targets.instr_desc import InstrDesc, InstrDescError, for_atom, pack, unpack
+from mmatom.atoms.catalogue.tcgen05 import TCGEN05 as FAM
+from mmatom.atoms.catalogue.model import Atom
+from mmatom.atoms.instr_desc import InstrDesc, InstrDescError, for_atom, pack, unpack
 
 
 def bits(word, lo, n):

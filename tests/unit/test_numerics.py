@@ -4,7 +4,7 @@ NaN, rounding to nearest even and saturation (issue 5's reference semantics)."""
 import numpy as np
 import pytest
 
-from mmatom.targets.numerics import SMALL_FLOAT_TABLES as TABLES, decode, encode
+from mmatom.atoms.numerics import SMALL_FLOAT_TABLES as TABLES, decode, encode
 
 
 def test_e2m1_is_the_eight_fp4_magnitudes():

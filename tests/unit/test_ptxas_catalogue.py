@@ -7,8 +7,8 @@ import collections
 import pytest
 
 from mmatom.targets import ptxas, ptx_snippets
-from mmatom.targets.catalogue import spelled_forms
-from mmatom.targets.chips import ALL_TARGET_NAMES, chip
+from mmatom.atoms.catalogue import spelled_forms
+from mmatom.atoms.chips import ALL_TARGET_NAMES, chip
 
 pytestmark = pytest.mark.ptxas
 

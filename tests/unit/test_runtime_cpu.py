@@ -9,7 +9,7 @@ import pytest
 
 import mmatom
 from mmatom.targets import ptxas, runtime
-from mmatom.targets.compiler import CompileError
+from mmatom.compiler import CompileError
 
 EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "m16n8k16_f16_kernel.mlir")
 

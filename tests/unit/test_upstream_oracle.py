@@ -18,8 +18,8 @@ pytest.importorskip("torch_mlir")
 pytest.importorskip("llvmlite")
 
 from mmatom.targets import ptxas  # noqa: E402
-from mmatom.targets.compiler import lower, parse  # noqa: E402
-from mmatom.targets.conformance import register  # noqa: E402
+from mmatom.compiler import lower, parse  # noqa: E402
+from mmatom.conformance import register  # noqa: E402
 from mmatom.targets.ptx_emitter import emit_ptx  # noqa: E402
 
 ORACLE = Path(__file__).parents[1] / "oracle" / "upstream_mlir.py"
@@ -101,7 +101,7 @@ def test_upstream_takes_wgmma(source, tmp_path):
     through upstream to PTX with the same wgmma instructions, immediates (scale-d, negation, transposes) included."""
     root = Path(__file__).parents[2]
     if source == "conformance: RS and sparse":
-        from mmatom.targets.conformance import wgmma
+        from mmatom.conformance import wgmma
 
         rs = [c for c in wgmma.cases() if c.atom["a_residency"] == "register"]
         picked = [next(c for c in rs if c.atom["a"] == a) for a in ("f16", "bf16", "tf32", "e4m3", "s8")]
@@ -136,7 +136,7 @@ def test_upstream_takes_wgmma(source, tmp_path):
 def test_upstream_takes_the_sm120_atoms(tmp_path):
     """Block-scaled nvvm.mma.block_scale / nvvm.mma.sp.block_scale, sparse kind::f8f6f4 and the inline-PTX
     dense kind::f8f6f4 go through upstream to PTX that ptxas accepts for sm_120a, one MMA per atom."""
-    from mmatom.targets.conformance import sm120
+    from mmatom.conformance import sm120
 
     cases = sm120.cases()
     picked = [next(c for c in cases if part in c.label) for part in (

@@ -22,10 +22,10 @@ from xdsl.ir import Block
 
 from mmatom.dialects import mma
 from mmatom.layout import Layout
-from mmatom.targets.catalogue import Atom, family, spelled_forms
-from mmatom.targets.catalogue.elements import storage_element
-from mmatom.targets.catalogue.fragments import tv_layouts
-from mmatom.targets.numerics import decode, draw
+from mmatom.atoms.catalogue import Atom, family, spelled_forms
+from mmatom.atoms.catalogue.elements import storage_element
+from mmatom.atoms.catalogue.fragments import tv_layouts
+from mmatom.atoms.numerics import decode, draw
 
 from . import Case, compare, kernel_function
 from .register import POISON, _image, _read_image, _with, sparse_operands

@@ -20,9 +20,9 @@ from xdsl.ir import Block
 
 from mmatom.dialects import mma, nvvm
 from mmatom.layout import Layout
-from mmatom.targets.catalogue import Atom, family, spelled_forms
-from mmatom.targets.catalogue.fragments import sparse_metadata, tv_layouts
-from mmatom.targets.numerics import decode, draw, pack, unpack
+from mmatom.atoms.catalogue import Atom, family, spelled_forms
+from mmatom.atoms.catalogue.fragments import sparse_metadata, tv_layouts
+from mmatom.atoms.numerics import decode, draw, pack, unpack
 
 from . import Case, compare, kernel_function
 
@@ -237,7 +237,7 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
 
 # documented bounds: max |D - ref| / max(sum |a||b| + |c|), per (A type, D type)
 def error_bound(atom: Atom) -> float:
-    a, d = atom["a"], atom["acc"][0]
+    _a, d = atom["a"], atom["acc"][0]
     if d == "s32":
         return 0.0
     if d == "f64":

@@ -6,11 +6,11 @@ Verifiers, lowering, descriptor packing, `mmatom-atoms` and the docs all read it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import product as cartesian
 from functools import lru_cache
-from typing import Any
 
 from ..chips import ALL_TARGET_NAMES
-from .model import Atom, AtomError, Family, OperandSpec, Resolved, Row, format_targets, version_text
+from .model import Atom, AtomError, Family, OperandSpec, Resolved, Row, format_targets, sort_key, version_text
 from .mma_sync import MMA, MMA_BLOCK_SCALE, MMA_SP
 from .tcgen05 import TCGEN05
 from .wgmma import WGMMA
@@ -76,12 +76,8 @@ def spelled_forms(family_name: str | None = None) -> tuple[SpelledForm, ...]:
 
 
 def _spelled_atoms(fam: Family, r: Row, spelled: list[str]):
-    from itertools import product as cartesian
-
-    from .model import _sort_key
-
     keys = [d.key for d in fam.dims]
-    pools = [sorted(r.allowed(k), key=_sort_key) if k in spelled else sorted(r.allowed(k), key=_sort_key)[:1] for k in keys]
+    pools = [sorted(r.allowed(k), key=sort_key) if k in spelled else sorted(r.allowed(k), key=sort_key)[:1] for k in keys]
     for combo in cartesian(*pools):
         yield Atom(fam.name, tuple(zip(keys, combo))), r
 

@@ -10,6 +10,7 @@ that does not claim them must be rejected by ptxas (assembly is checked both way
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,7 +20,11 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import UnitAttr
 from xdsl.ir import Block, Region
 
-from mmatom.targets.catalogue import Atom
+from mmatom.atoms.catalogue import Atom, resolve
+from mmatom.atoms.chips import ALL_TARGET_NAMES, chip
+from mmatom.compiler import lower
+from mmatom.targets import ptxas, runtime
+from mmatom.targets.ptx_emitter import PTXEmitter, ptx_header
 
 
 @dataclass(frozen=True)
@@ -83,16 +88,11 @@ FAMILIES = ("register", "wgmma", "sm120", "tcgen05")
 def family_module(name: str):
     if name not in FAMILIES:
         raise KeyError(f"unknown conformance family '{name}'; known: {', '.join(FAMILIES)}")
-    import importlib
-
     return importlib.import_module(f"{__name__}.{name}")
 
 
-def _lowered_functions(fam, cases: list[Case]):
+def lowered_functions(fam, cases: list[Case]):
     """name -> (PTX function text, atoms): each kernel lowered once at its first claimed target."""
-    from mmatom.targets.compiler import lower
-    from mmatom.targets.ptx_emitter import PTXEmitter
-
     out = {}
     by_target: dict[str, list[Case]] = {}
     for c in cases:
@@ -106,9 +106,6 @@ def _lowered_functions(fam, cases: list[Case]):
 
 def _assemble_group(fam, group: list[Case], functions: dict, target: str, version) -> dict[str, list[str]]:
     """ptxas one module of `group` for `target`: case name -> the error lines that fall in its kernel."""
-    from mmatom.targets import ptxas
-    from mmatom.targets.ptx_emitter import ptx_header
-
     text = ptx_header(target, version) + getattr(fam, "PREAMBLE", "")
     starts = []
     for c in group:
@@ -129,13 +126,10 @@ def _assemble_group(fam, group: list[Case], functions: dict, target: str, versio
 def assemble(family: str, progress: Callable[[str], None] | None = None) -> Report:
     """ptxas every case for every target the catalogue claims (one PTX module per target), and, for the
     family's REJECT_ON targets it does not claim, check that ptxas rejects every kernel."""
-    from mmatom.targets.catalogue import resolve
-    from mmatom.targets.chips import ALL_TARGET_NAMES, chip
-
     start = time.perf_counter()
     fam = family_module(family)
     cases = fam.cases()
-    functions = _lowered_functions(fam, cases)
+    functions = lowered_functions(fam, cases)
     failures: dict[str, list[str]] = {}
     for target in ALL_TARGET_NAMES:
         group = [c for c in cases if target in c.targets]
@@ -174,11 +168,6 @@ def assemble(family: str, progress: Callable[[str], None] | None = None) -> Repo
 
 def run(family: str, seed: int | None = None, progress: Callable[[str], None] | None = None) -> Report:
     """Run every case the GPU's chip supports, with fresh random inputs, and check it."""
-    from mmatom.targets import runtime
-    from mmatom.targets.chips import chip
-    from mmatom.targets.ptx_emitter import ptx_header
-    from mmatom.targets.catalogue import resolve
-
     start = time.perf_counter()
     fam = family_module(family)
     dev = runtime.device()
@@ -189,7 +178,7 @@ def run(family: str, seed: int | None = None, progress: Callable[[str], None] | 
     modules = {}
     for target in sorted({chosen[c.name] for c in cases}):
         group = [c for c in cases if chosen[c.name] == target]
-        functions = _lowered_functions(fam, group)
+        functions = lowered_functions(fam, group)
         version = max([chip(target).min_ptx_version] + [resolve(a, target).min_version for c in group
                                                         for a in functions[c.name][1]])
         ptx = ptx_header(target, version) + getattr(fam, "PREAMBLE", "") + "\n".join(

@@ -14,8 +14,10 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, ModuleOp
 from xdsl.utils.exceptions import DiagnosticException
 
-from . import runtime
-from .ptx_emitter import emit_ptx
+from mmatom.dialects.source import LocatingParser, make_context, verify_located
+from mmatom.lowering.pipeline import LowerMmaToNvvm
+from mmatom.targets import runtime
+from mmatom.targets.ptx_emitter import emit_ptx, module_target
 
 
 class CompileError(DiagnosticException):
@@ -53,8 +55,6 @@ def _param(t) -> runtime.Param:
 
 
 def parse(text: str, name: str = "<text>") -> ModuleOp:
-    from mmatom.tools.mmatom_opt import LocatingParser, make_context, verify_located
-
     module = LocatingParser(make_context(), text, name, 0).parse_module()
     diags = verify_located(module)
     if diags:
@@ -64,9 +64,6 @@ def parse(text: str, name: str = "<text>") -> ModuleOp:
 
 def lower(module: ModuleOp) -> ModuleOp:
     """Verify and lower a module to the nvvm level in place (a no-op for an nvvm-level module)."""
-    from mmatom.lowering.pipeline import LowerMmaToNvvm
-    from mmatom.tools.mmatom_opt import make_context
-
     module.verify()
     LowerMmaToNvvm().apply(make_context(), module)
     module.verify()
@@ -79,6 +76,4 @@ def compile(module_or_text: ModuleOp | str) -> Kernel:  # noqa: A001 - the API's
     ptx = emit_ptx(module)
     entries = {f.sym_name.data: tuple(_param(a.type) for a in f.body.block.args)
                for f in module.walk() if isinstance(f, llvm.FuncOp) and "nvvm.kernel" in f.attributes}
-    from .ptx_emitter import _module_target
-
-    return Kernel(ptx, entries, _module_target(module))
+    return Kernel(ptx, entries, module_target(module))

@@ -23,11 +23,12 @@ from xdsl.ir import Block
 
 from mmatom.dialects import mma, nvvm
 from mmatom.layout import ComposedLayout, Layout
-from mmatom.targets.catalogue import Atom, family
-from mmatom.targets.catalogue.elements import BITS, FP8, INT8
-from mmatom.targets.catalogue.wgmma import dense_k
-from mmatom.targets.descriptors import DescriptorError, SmemOperand, canonical_layout
-from mmatom.targets.numerics import decode, draw
+from mmatom.atoms.catalogue import Atom, family
+from mmatom.atoms.catalogue.elements import BITS, FP8, INT8
+from mmatom.atoms.catalogue.fragments import tv_layouts
+from mmatom.atoms.catalogue.wgmma import dense_k
+from mmatom.atoms.descriptors import DescriptorError, SmemOperand, canonical_layout
+from mmatom.atoms.numerics import decode, draw
 
 from . import Case, compare, kernel_function
 from .register import POISON, _image, _read_image, sparse_operands
@@ -249,8 +250,6 @@ def build_kernel(case: Case) -> llvm.FuncOp:
 
 
 def _tv_c(atom: Atom):
-    from mmatom.targets.catalogue.fragments import tv_layouts
-
     return tv_layouts(atom)["C"]
 
 

@@ -25,7 +25,7 @@ from xdsl.passes import ModulePass
 
 from mmatom.dialects import mma, nvvm
 
-from .fragments import LoweringError
+from .errors import LifecycleError
 
 CTA_GROUP_OPS = (mma.TmemAllocOp, mma.TmemDeallocOp, mma.TmemRelinquishOp, mma.Tcgen05CommitOp, mma.Tcgen05MmaOp)
 
@@ -76,7 +76,7 @@ def _check_freed(block: Block) -> None:
         if not any(isinstance(u.operation, mma.TmemDeallocOp) and u.operation.parent_block() is home
                    for u in op.res.uses):
             nested = any(isinstance(u.operation, mma.TmemDeallocOp) for u in op.res.uses)
-            raise LoweringError(op, f"mma.tmem_alloc: {_name(op.res)} ({op.cols.value.data} columns) is not freed on "
+            raise LifecycleError(op, f"mma.tmem_alloc: {_name(op.res)} ({op.cols.value.data} columns) is not freed on "
                                     f"every path: " + ("its mma.tmem_dealloc sits in a nested region that may not run; "
                                     "free it in the allocation's own block" if nested else
                                     "add mma.tmem_dealloc after its last use"))
@@ -88,20 +88,20 @@ def _check_op(op: Operation, state: _State) -> None:
         if isinstance(v.type, mma.TmemType):
             root = _root(v)
             if root in state.freed:
-                raise LoweringError(op, f"{op.name} uses {_name(root)} after its mma.tmem_dealloc")
+                raise LifecycleError(op, f"{op.name} uses {_name(root)} after its mma.tmem_dealloc")
         if v in state.unwaited_loads and not isinstance(op, mma.TmemLoadOp):
-            raise LoweringError(op, f"{op.name} reads the registers of an mma.tmem_load before "
+            raise LifecycleError(op, f"{op.name} reads the registers of an mma.tmem_load before "
                                     f"`nvvm.tcgen05.wait <load>`; wait for the load first")
     if isinstance(op, CTA_GROUP_OPS):
         group = op.cta_group.value.data
         if state.cta_group is None:
             state.cta_group = (group, op)
         elif state.cta_group[0] != group:
-            raise LoweringError(op, f"{op.name} uses cta_group({group}) but {state.cta_group[1].name} already used "
+            raise LifecycleError(op, f"{op.name} uses cta_group({group}) but {state.cta_group[1].name} already used "
                                     f"cta_group({state.cta_group[0]}); one kernel uses one cta_group (ptxas rejects "
                                     f"mixing .cta_group::1 and ::2)")
     if isinstance(op, mma.TmemAllocOp) and state.relinquished is not None:
-        raise LoweringError(op, "mma.tmem_alloc after mma.tmem_relinquish: this CTA gave up its permit to allocate")
+        raise LifecycleError(op, "mma.tmem_alloc after mma.tmem_relinquish: this CTA gave up its permit to allocate")
     if isinstance(op, mma.TmemRelinquishOp):
         state.relinquished = op
     if isinstance(op, mma.TmemDeallocOp):
@@ -112,7 +112,7 @@ def _check_op(op: Operation, state: _State) -> None:
         if pending is not None:
             need = "mma.tcgen05_commit and nvvm.mbarrier.try_wait.parity" if root in state.uncommitted else \
                 "nvvm.mbarrier.try_wait.parity on the committed mbarrier"
-            raise LoweringError(op, f"mma.tmem_load reads {_name(root)} while the mma.tcgen05 writing it may still "
+            raise LifecycleError(op, f"mma.tmem_load reads {_name(root)} while the mma.tcgen05 writing it may still "
                                     f"run; {need} must come in between")
         state.unwaited_loads.add(op.res)
     if isinstance(op, nvvm.Tcgen05WaitOp) and op.kind.value.data == "load":

@@ -28,7 +28,7 @@ from xdsl.passes import ModulePass
 
 from mmatom.dialects import mma, nvvm
 
-from .fragments import LoweringError
+from .errors import LifecycleError
 
 FENCE = "nvvm.wgmma.fence.aligned"
 COMMIT = "nvvm.wgmma.commit.group.sync.aligned"
@@ -112,16 +112,16 @@ def check_block(block: Block) -> None:
             if v in busy:
                 w, g = busy[v]
                 role = "accumulator" if v in (w.c, w.d) else "A fragment"
-                raise LoweringError(
+                raise LifecycleError(
                     op, f"{op.name} uses {_describe(v)}, the {role} of an mma.wgmma still in flight; retire it "
                         f"first with {_needed_wait(state, g)}")
         if isinstance(op, llvm.ReturnOp) and state.in_flight():
             w, g = state.in_flight()[0]
-            raise LoweringError(op, f"the kernel returns with mma.wgmma in flight; add {_needed_wait(state, g)} "
+            raise LifecycleError(op, f"the kernel returns with mma.wgmma in flight; add {_needed_wait(state, g)} "
                                     f"before it")
     if state.in_flight() and block.last_op is not None and not isinstance(block.last_op, llvm.ReturnOp):
         w, g = state.in_flight()[0]
-        raise LoweringError(w, f"mma.wgmma is still in flight at the end of its block; add {_needed_wait(state, g)}")
+        raise LifecycleError(w, f"mma.wgmma is still in flight at the end of its block; add {_needed_wait(state, g)}")
 
 
 def _mark_fenced(state: _State, block: Block, fence: Operation) -> None:
@@ -146,20 +146,20 @@ def _check_wgmma(op: mma.WgmmaOp, state: _State, busy: dict) -> None:
             continue  # accumulating into the previous wgmma's D: ordered by the hardware
         if v in busy:
             w, g = busy[v]
-            raise LoweringError(op, f"mma.wgmma: operand {role} {_describe(v)} belongs to an mma.wgmma still in "
+            raise LifecycleError(op, f"mma.wgmma: operand {role} {_describe(v)} belongs to an mma.wgmma still in "
                                     f"flight; retire it first with {_needed_wait(state, g)}")
         produced_here = isinstance(v.owner, Operation) and v.owner.parent_block() is op.parent_block()
         from_wgmma = isinstance(v.owner, mma.WgmmaOp)
         if produced_here and not from_wgmma and v not in state.fenced:
-            raise LoweringError(op, f"mma.wgmma: operand {role} {_describe(v)} was written after the last `{FENCE}`"
+            raise LifecycleError(op, f"mma.wgmma: operand {role} {_describe(v)} was written after the last `{FENCE}`"
                                     f" (or none was issued); insert `{FENCE}` between its definition and this wgmma")
     if isinstance(op.b.type, mma.SmemDescType) or isinstance(op.a.type, mma.SmemDescType):
         if state.smem_write is not None:
-            raise LoweringError(op, f"mma.wgmma reads SMEM that {state.smem_write.name} wrote through the generic "
+            raise LifecycleError(op, f"mma.wgmma reads SMEM that {state.smem_write.name} wrote through the generic "
                                     f"proxy; insert `nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, "
                                     f"space = #nvvm.shared_space<cta>}}` and `nvvm.barrier` before it")
         if state.smem_unsynced is not None:
-            raise LoweringError(op, f"mma.wgmma reads SMEM that other threads wrote ({state.smem_unsynced.name}); "
+            raise LifecycleError(op, f"mma.wgmma reads SMEM that other threads wrote ({state.smem_unsynced.name}); "
                                     f"insert `nvvm.barrier` after the proxy fence")
 
 

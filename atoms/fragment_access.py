@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from mmatom.layout import Layout, parse_layout
 from mmatom.layout.int_tuple import flatten, prefix_product
-from mmatom.targets.catalogue.elements import BITS
+from mmatom.atoms.catalogue.elements import BITS
 
 
 class FragmentAccessError(ValueError):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from itertools import product as cartesian
 from typing import Any, Callable, Iterable, Mapping
 
-from ..chips import ALL_TARGET_NAMES, CHIPS_BY_NAME, chip, format_versions
+from ..chips import ALL_CHIPS, ALL_TARGET_NAMES, CHIPS_BY_NAME, chip, format_versions, from_arch
 
 REGISTER = "register"
 SMEM_DESC = "smem_desc"
@@ -203,19 +203,17 @@ class Family:
         """Every concrete atom of every row (dimensions that ptxas cannot see included)."""
         for r in self.rows:
             keys = [d.key for d in self.dims]
-            pools = [sorted(r.allowed(k), key=_sort_key) for k in keys]
+            pools = [sorted(r.allowed(k), key=sort_key) for k in keys]
             for combo in cartesian(*pools):
                 yield Atom(self.name, tuple(zip(keys, combo))), r
 
 
-def _sort_key(x: Any) -> tuple:
+def sort_key(x: Any) -> tuple:
     return (str(type(x)), x if not isinstance(x, (tuple, type(None))) else str(x))
 
 
 def format_targets(targets: Iterable[str]) -> str:
     """`sm_80 or later` for a baseline feature, else the targets in order."""
-    from ..chips import ALL_CHIPS, from_arch
-
     targets = frozenset(targets)
     for c in ALL_CHIPS:
         if c.variant == "" and targets == from_arch(c.arch):

@@ -27,12 +27,12 @@ from xdsl.ir import Block, Region
 
 from mmatom.dialects import mma, nvvm
 from mmatom.layout import Layout
-from mmatom.targets.catalogue import Atom, family, spelled_forms
-from mmatom.targets.catalogue.elements import BITS
-from mmatom.targets.catalogue.tcgen05 import BLOCK_SCALED
-from mmatom.targets.catalogue.tmem import ALLOC_COLUMNS
-from mmatom.targets.descriptors import SmemOperand
-from mmatom.targets.numerics import decode, draw
+from mmatom.atoms.catalogue import Atom, family, spelled_forms
+from mmatom.atoms.catalogue.elements import BITS
+from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED
+from mmatom.atoms.catalogue.tmem import ALLOC_COLUMNS
+from mmatom.atoms.descriptors import SmemOperand
+from mmatom.atoms.numerics import decode, draw
 
 from . import Case, compare, kernel_function
 from .register import _image, _read_image, _with

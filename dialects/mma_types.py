@@ -1,0 +1,278 @@
+"""Attributes and types of the `mma` dialect: the target chip, MMA shapes, and operands typed by residency.
+
+  !mma.frag<ROLE, ELEM, "TV layout">                        a register fragment (ROLE: A, B, C, D, E, SFA, SFB)
+  !mma.smem_desc<ROLE, ELEM, MAJOR, SWIZZLE, "SMEM layout"> a shared-memory matrix descriptor view
+  !mma.tmem<ELEM, ROWSxCOLS>                                a tensor-memory address
+  #mma.target<sm_90a>                                       the chip, on the enclosing module (`mma.target = ...`)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32
+from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
+from xdsl.irdl import (
+    irdl_attr_definition,
+)
+from xdsl.parser import AttrParser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+from mmatom.layout import NotationError, parse_any_layout, parse_layout
+from mmatom.atoms.catalogue.elements import ALL_ELEMENT_TYPES
+from mmatom.atoms.chips import UnknownChip, chip
+from mmatom.atoms.catalogue.elements import BITS
+from mmatom.atoms.descriptors import MAJORS, SWIZZLE_BYTES, DescriptorError, SmemOperand, check_layout, sub_tile
+
+ROLES = ("A", "B", "C", "D", "E", "SFA", "SFB")
+# descriptor swizzle modes as written in IR (an identifier cannot start with a digit)
+SWIZZLE_SYNTAX = {"none": "none", "32b": "sw32", "64b": "sw64", "128b": "sw128", "128b_base32b": "sw128_base32b"}
+SWIZZLE_FROM_SYNTAX = {v: k for k, v in SWIZZLE_SYNTAX.items()}
+
+
+def _parse_word(parser: AttrParser, what: str) -> str:
+    word = parser.parse_optional_identifier()
+    if word is None:
+        word = parser.parse_optional_str_literal()
+    if word is None:
+        parser.raise_error(f"expected {what}")
+    return word
+
+
+# -- attributes -----------------------------------------------------------------------------------
+
+@irdl_attr_definition
+class TargetAttr(ParametrizedAttribute):
+    """The chip a module is compiled for: `#mma.target<sm_90a>`."""
+
+    name = "mma.target"
+    chip_name: StringAttr
+
+    def __init__(self, name: str | StringAttr):
+        super().__init__(StringAttr(name) if isinstance(name, str) else name)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            name = _parse_word(parser, "a target such as sm_90a")
+            try:
+                chip(name)
+            except UnknownChip as err:
+                parser.raise_error(str(err), pos, parser.pos)
+        return (StringAttr(name),)
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.chip_name.data}>")
+
+    def verify(self) -> None:
+        try:
+            chip(self.chip_name.data)
+        except UnknownChip as err:
+            raise VerifyException(str(err)) from None
+
+
+@irdl_attr_definition
+class ShapeAttr(ParametrizedAttribute):
+    """An MMA shape, written `<m16n8k16>`."""
+
+    name = "mma.shape"
+    m: IntegerAttr
+    n: IntegerAttr
+    k: IntegerAttr
+
+    def __init__(self, m: int, n: int, k: int):
+        super().__init__(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32))
+
+    @property
+    def mnk(self) -> tuple[int, int, int]:
+        return (self.m.value.data, self.n.value.data, self.k.value.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            pos = parser.pos
+            word = _parse_word(parser, "a shape such as m16n8k16")
+            m = re.fullmatch(r"m(\d+)n(\d+)k(\d+)", word)
+            if not m:
+                parser.raise_error(f"'{word}' is not a shape; expected mMnNkK such as m16n8k16", pos, parser.pos)
+        return tuple(IntegerAttr(int(x), i32) for x in m.groups())
+
+    def print_parameters(self, printer: Printer) -> None:
+        m, n, k = self.mnk
+        printer.print_string(f"<m{m}n{n}k{k}>")
+
+
+# -- types by residency ---------------------------------------------------------------------------
+
+def _check_elem(elem: str) -> None:
+    if elem not in ALL_ELEMENT_TYPES:
+        raise VerifyException(f"unknown element type '{elem}'; known: {', '.join(ALL_ELEMENT_TYPES)}")
+
+
+@irdl_attr_definition
+class FragmentType(ParametrizedAttribute, TypeAttribute):
+    """A register fragment: each thread's values of an operand, placed by a CuTe TV layout."""
+
+    name = "mma.frag"
+    role: StringAttr
+    elem: StringAttr
+    layout: StringAttr
+
+    def __init__(self, role: str, elem: str, layout: str):
+        super().__init__(StringAttr(role), StringAttr(elem), StringAttr(layout))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            role = _parse_word(parser, "an operand role (A, B, C, D, E, SFA, SFB)")
+            parser.parse_punctuation(",")
+            elem = _parse_word(parser, "an element type")
+            parser.parse_punctuation(",")
+            layout = parser.parse_str_literal("a TV layout in CuTe notation")
+        return (StringAttr(role), StringAttr(elem), StringAttr(layout))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f'<{self.role.data}, {self.elem.data}, "{self.layout.data}">')
+
+    def verify(self) -> None:
+        if self.role.data not in ROLES:
+            raise VerifyException(f"fragment role '{self.role.data}' is not one of {', '.join(ROLES)}")
+        _check_elem(self.elem.data)
+        try:
+            parse_layout(self.layout.data)
+        except NotationError as err:
+            raise VerifyException(f"fragment layout: {err}") from None
+
+
+@irdl_attr_definition
+class SmemDescType(ParametrizedAttribute, TypeAttribute):
+    """A shared-memory matrix descriptor viewing an operand tile laid out in SMEM."""
+
+    name = "mma.smem_desc"
+    role: StringAttr
+    elem: StringAttr
+    major: StringAttr
+    swizzle: StringAttr
+    layout: StringAttr
+
+    def __init__(self, role: str, elem: str, major: str, swizzle: str, layout: str):
+        super().__init__(StringAttr(role), StringAttr(elem), StringAttr(major), StringAttr(swizzle), StringAttr(layout))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            role = _parse_word(parser, "an operand role (A or B)")
+            parser.parse_punctuation(",")
+            elem = _parse_word(parser, "an element type")
+            parser.parse_punctuation(",")
+            major = _parse_word(parser, "a major mode (k or mn)")
+            parser.parse_punctuation(",")
+            pos = parser.pos
+            spelled = _parse_word(parser, "a swizzle (none, sw32, sw64, sw128, sw128_base32b)")
+            swizzle = SWIZZLE_FROM_SYNTAX.get(spelled)
+            if swizzle is None:
+                parser.raise_error(f"'{spelled}' is not a swizzle; expected one of {', '.join(SWIZZLE_FROM_SYNTAX)}",
+                                   pos, parser.pos)
+            parser.parse_punctuation(",")
+            layout = parser.parse_str_literal("an SMEM layout in CuTe notation")
+        return tuple(StringAttr(x) for x in (role, elem, major, swizzle, layout))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(
+            f'<{self.role.data}, {self.elem.data}, {self.major.data}, {SWIZZLE_SYNTAX[self.swizzle.data]}, '
+            f'"{self.layout.data}">')
+
+    def verify(self) -> None:
+        if self.role.data not in ("A", "B"):
+            raise VerifyException(f"an SMEM descriptor views A or B, not '{self.role.data}'")
+        _check_elem(self.elem.data)
+        if self.major.data not in MAJORS:
+            raise VerifyException(f"major mode '{self.major.data}' is not one of k, mn")
+        if self.swizzle.data not in SWIZZLE_BYTES:
+            raise VerifyException(f"swizzle '{self.swizzle.data}' is not one of {', '.join(SWIZZLE_BYTES)}")
+        try:
+            parse_any_layout(self.layout.data)
+        except NotationError as err:
+            raise VerifyException(f"SMEM layout: {err}") from None
+
+
+@irdl_attr_definition
+class TmemType(ParametrizedAttribute, TypeAttribute):
+    """A tensor-memory address of a ROWSxCOLS tile of ELEM: `!mma.tmem<f32, 128x256>`."""
+
+    name = "mma.tmem"
+    elem: StringAttr
+    rows: IntegerAttr
+    cols: IntegerAttr
+
+    def __init__(self, elem: str, rows: int, cols: int):
+        super().__init__(StringAttr(elem), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            elem = _parse_word(parser, "an element type")
+            parser.parse_punctuation(",")
+            dims = parser.parse_shape_dimension_list() if hasattr(parser, "parse_shape_dimension_list") else None
+            if dims is None:
+                rows = parser.parse_integer()
+                word = _parse_word(parser, "x")
+                cols = int(word[1:])
+            else:
+                rows, cols = dims[0], dims[1]
+        return (StringAttr(elem), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.elem.data}, {self.rows.value.data}x{self.cols.value.data}>")
+
+    def verify(self) -> None:
+        _check_elem(self.elem.data)
+
+
+AnyOperand = FragmentType | SmemDescType | TmemType
+
+
+# -- SMEM operands as the descriptor packer sees them ---------------------------------------------
+
+def smem_operand(t: SmemDescType):
+    """The descriptor type's tile as the descriptor packer sees it, and its SMEM layout."""
+    layout = parse_any_layout(t.layout.data)
+    inner = getattr(layout, "layout", layout)
+    if inner.rank() != 2:
+        raise VerifyException(f"SMEM layout {layout} must have rank 2, (rows, K) of the tile")
+    return SmemOperand(inner[0].size(), inner[1].size(), BITS[t.elem.data], t.major.data, t.swizzle.data), layout
+
+
+def descriptor_view(t: SmemDescType):
+    """(operand, layout) the 64-bit descriptor of `t` describes: the whole tile when it is one canonical
+    layout, else its first 32-byte K window when every K window is (a tile that mma.wgmma_tile walks)."""
+    op, layout = smem_operand(t)
+    try:
+        check_layout(layout, op)
+        return op, layout
+    except DescriptorError as whole:
+        k_atom = 256 // op.elem_bits
+        if op.k <= k_atom or op.k % k_atom:
+            raise whole
+        window = SmemOperand(op.rows, k_atom, op.elem_bits, op.major, op.swizzle)
+        for j in range(op.k // k_atom):
+            check_layout(sub_tile(layout, 0, op.rows, j * k_atom, k_atom, op.elem_bits)[1], window)
+        return window, sub_tile(layout, 0, op.rows, 0, k_atom, op.elem_bits)[1]
+
+TARGET_ATTR = "mma.target"
+
+
+def module_target(op: Operation) -> str | None:
+    """The chip named by the nearest enclosing `mma.target` attribute."""
+    cur: Operation | None = op.parent_op()
+    while cur is not None:
+        attr = cur.attributes.get(TARGET_ATTR)
+        if isinstance(attr, TargetAttr):
+            return attr.chip_name.data
+        cur = cur.parent_op()
+    return None
+
+
