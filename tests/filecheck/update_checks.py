@@ -112,7 +112,7 @@ def run_lines(text: str) -> list[tuple[str, str]]:
 
 
 def check_lines(lines: list[str], prefix: str) -> list[CheckLine]:
-    directive = re.compile(rf"^(\s*//\s*{re.escape(prefix)}(-[A-Z]+)?:\s?\s*)(.*)$")
+    directive = re.compile(rf"^(\s*//\s*{re.escape(prefix)}(-[A-Z]+)?:\s*)(.*)$")
     found = []
     for index, line in enumerate(lines):
         match = directive.match(line)
@@ -294,7 +294,7 @@ def check_same_lines(lines: list[str], prefix: str, output: list[str], planned_l
     """A generated plain CHECK line may match an earlier output line than the one it was made from (its
     numbers no longer single that line out): FileCheck would then check other lines. Refuse."""
     checks = check_lines(lines, prefix)
-    matches, failed = locate(checks, output, None)
+    matches, _ = locate(checks, output, None)
     found = [match.line for match in matches]
     for check, want, got in zip(checks, planned_lines, found + [None] * len(checks)):
         if got != want:
@@ -367,7 +367,7 @@ def shape_of(text: str, syntax: Syntax) -> str:
 
 def tool_output(command: str, test: Path) -> list[str]:
     command = command.replace("%s", str(test))
-    done = subprocess.run(command, shell=True, cwd=REPO_ROOT, capture_output=True, text=True)
+    done = subprocess.run(command, check=False, shell=True, cwd=REPO_ROOT, capture_output=True, text=True)
     if done.returncode != 0:
         raise UpdateError(f"`{command}` failed ({done.returncode}):\n{done.stderr}")
     return done.stdout.splitlines()
