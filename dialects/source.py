@@ -7,10 +7,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
-from xdsl.ir import Operation
+from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Input, Span
 
 
 @dataclass(frozen=True)
@@ -19,25 +20,55 @@ class Diagnostic:
     col: int
     message: str
 
+    def render(self, name: str) -> str:
+        """The `file:line:col: error: message` form that editors and lit jump to."""
+        return f"{name}:{self.line}:{self.col}: error: {self.message}"
+
 
 class LocatingParser(Parser):
     """Records each op's source position as a FileLineColLoc (unless the text gives a `loc`)."""
 
-    def __init__(self, ctx: Context, text: str, name: str, line_offset: int):
-        super().__init__(ctx, text, name)
+    def __init__(self, ctx: Context, text: str | bytes, name: str, line_offset: int):
+        super().__init__(ctx, decode_source(text, name) if isinstance(text, bytes) else text, name)
         self._line_offset = line_offset
         self._name = name
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        start = self._current_token.span
+        try:
+            return super().parse_optional_type()
+        except VerifyException as err:  # a type that failed its own verify(): located where the type starts
+            raise ParseError(start, str(err).splitlines()[0]) from None
+
+    def parse_optional_attribute(self) -> Attribute | None:
+        start = self._current_token.span
+        try:
+            return super().parse_optional_attribute()
+        except VerifyException as err:  # an attribute that failed its own verify(): located where it starts
+            raise ParseError(start, str(err).splitlines()[0]) from None
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
         try:
             op = super().parse_operation()
-        except VerifyException as err:  # an attribute or type that failed its own verify()
-            raise ParseError(self._current_token.span, str(err).splitlines()[0]) from None
+        except VerifyException as err:  # an attribute an op's custom parser built, failing its own verify()
+            raise ParseError(start, str(err).splitlines()[0]) from None
         if not isinstance(op.location, FileLineColLoc):
             loc = start.get_location()
             op.location = FileLineColLoc(StringAttr(self._name), IntAttr(loc.line + self._line_offset), IntAttr(loc.col))
         return op
+
+
+def decode_source(data: bytes, name: str) -> str:
+    """UTF-8 source text; a byte that is not UTF-8 is a ParseError at its own line:col (xDSL's Parser would
+    raise a bare UnicodeDecodeError with no position)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        at = len(data[:err.start].decode("utf-8"))  # in characters, like every other column the parser reports
+        shown = Input(data.decode("utf-8", errors="replace"), name)
+        raise ParseError(Span(at, at + 1, shown),
+                         f"invalid UTF-8 byte 0x{data[err.start]:02x}: the source must be UTF-8 text") from None
 
 
 def make_context() -> Context:
@@ -61,4 +92,4 @@ def verify_located(module: ModuleOp) -> list[Diagnostic]:
     return diags
 
 
-__all__ = ["Diagnostic", "LocatingParser", "make_context", "verify_located"]
+__all__ = ["Diagnostic", "LocatingParser", "decode_source", "make_context", "verify_located"]

@@ -1,34 +1,79 @@
-"""mmatom-opt: parse .mlir, verify every op with a located diagnostic, run -p passes, print.
+"""mmatom-opt: xDSL's opt driver (`xDSLOptMain`) with located, op-by-op diagnostics.
 
-  mmatom-opt FILE [-p PIPELINE] [-o OUT] [--split-input-file] [--verify-diagnostics]
+  mmatom-opt [FILE | -] [-p PIPELINE] [-t TARGET] [-o OUT] [--split-input-file] [--verify-diagnostics]
 
-Diagnostics read `file:line:col: error: message`; bad input exits 1 and never prints a traceback.
-`--verify-diagnostics` checks the emitted errors against `// expected-error {{...}}` comments (also
-`expected-error@+N` / `@-N`), as mlir-opt does, and exits 0 only if they match exactly.
+Dialects, passes (-p) and targets (-t) come from the `xdsl.universe` entry points, mmatom's included
+(mmatom/universe.py), so `mmatom-opt` and plain `xdsl-opt` accept the same pipelines and targets.
+What this driver adds to xdsl-opt: every op is located at parse time and verified on its own, so a diagnostic
+reads `file:line:col: error: 'op' op message` at the op it is about; `--verify-diagnostics` checks those
+diagnostics against `// expected-error {{...}}` comments (also `expected-error@+N` / `@-N`) as mlir-opt does.
+Bad input (unreadable or non-UTF-8 file, malformed -p or -t spec, invalid IR) exits 1 and never prints a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import inspect
 import re
 import sys
-from io import StringIO
+from collections.abc import Sequence
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+from typing import IO
 
-from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc
-from xdsl.passes import PassPipeline
-from xdsl.printer import Printer
-from xdsl.universe import Universe
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+from xdsl.utils.arg_spec import parse_spec
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, ShrinkException
+from xdsl.xdsl_opt_main import xDSLOptMain
 
-from mmatom.dialects.source import Diagnostic, LocatingParser, make_context, verify_located
-from mmatom.targets.ptx_emitter import emit_ptx
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from mmatom.dialects.source import Diagnostic, LocatingParser, verify_located
+
+PROG = "mmatom-opt"
+STDIN_NAME = "<stdin>"
+
+
+class OptError(Exception):
+    """A bad command line or an unreadable input or output: reported as one line, exit status 1."""
+
+
+class PassBrokeIR(Exception):
+    """A pass left IR that fails verification; carries the located diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__(f"{len(diagnostics)} op(s) fail verification")
+        self.diagnostics = diagnostics
+
+
+@dataclass
+class ChunkResult:
+    diagnostics: list[Diagnostic]
+    output: str | None  # the emitted program, when there was no diagnostic
+    parse_failed: bool = False
+
+
+_SPEC_LOCATION = re.compile(r"^[^:\n]*:\d+:(\d+)$")
+
+
+def describe_spec_error(err: ArgSpecParseError) -> str:
+    """One line from xDSL's multi-line spec error (heading, location, spec, carets, message):
+    `'SPEC' at column N: message`."""
+    lines = str(err).splitlines()
+    at = next((i for i, line in enumerate(lines) if _SPEC_LOCATION.match(line)), None)
+    if at is None or at + 2 >= len(lines):
+        return " ".join(line.strip() for line in lines if line.strip())
+    column = _SPEC_LOCATION.match(lines[at]).group(1)
+    return f"'{lines[at + 1]}' at column {column}: {lines[-1].strip()}"
 
 
 _EXPECTED = re.compile(r"//\s*expected-error(?:@([+-]\d+))?\s*\{\{(.*?)\}\}")
 
 
 def expected_diagnostics(text: str, line_offset: int) -> list[Diagnostic]:
+    """The `// expected-error[@+N] {{message}}` comments of a chunk, at the lines they point to."""
     out = []
     for i, line in enumerate(text.splitlines(), start=1):
         for m in _EXPECTED.finditer(line):
@@ -37,115 +82,18 @@ def expected_diagnostics(text: str, line_offset: int) -> list[Diagnostic]:
     return out
 
 
-def split_chunks(text: str, split: bool) -> list[tuple[str, int]]:
-    if not split:
-        return [(text, 0)]
-    chunks, offset = [], 0
-    for chunk in re.split(r"^// -----[ \t]*$", text, flags=re.M):
-        chunks.append((chunk, offset))
-        offset += chunk.count("\n")
-    return chunks
-
-
-def build_arg_parser(passes: list[str]) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="mmatom-opt", description="Parse, verify and transform mma-dialect IR.")
-    p.add_argument("input_file", nargs="?", default="-", help="a .mlir file, or - for stdin")
-    p.add_argument("-p", "--passes", default="", help=f"pass pipeline; available: {', '.join(passes)}")
-    p.add_argument("-o", "--output-file", help="write the result here")
-    p.add_argument("--split-input-file", action="store_true", help="process chunks separated by '// -----'")
-    p.add_argument("--verify-diagnostics", action="store_true",
-                   help="check errors against '// expected-error {{...}}' comments")
-    p.add_argument("--print-op-generic", action="store_true")
-    p.add_argument("-t", "--target", default="mlir", choices=["mlir", "ptx"],
-                   help="output: mlir (default) or ptx (an nvvm-level module, e.g. after -p lower-mma-to-nvvm)")
-    return p
-
-
-def main(argv: list[str] | None = None) -> int:
-    universe = Universe.get_multiverse()
-    args = build_arg_parser(sorted(universe.all_passes)).parse_args(argv)
-    try:
-        if args.input_file == "-":
-            text, name = sys.stdin.read(), "<stdin>"
-        else:
-            with open(args.input_file, encoding="utf-8") as f:
-                text, name = f.read(), args.input_file
-    except OSError as err:
-        print(f"mmatom-opt: error: cannot read {args.input_file}: {err.strerror}", file=sys.stderr)
-        return 1
-    try:
-        pipeline = PassPipeline.parse_spec(universe.all_passes, args.passes) if args.passes else None
-    except Exception as err:  # a bad pipeline is user input: report it, no traceback
-        print(f"mmatom-opt: error: bad pass pipeline '{args.passes}': {err}", file=sys.stderr)
-        return 1
-
-    ctx = make_context()
-    outputs: list[str] = []
-    failed = False
-    for chunk, offset in split_chunks(text, args.split_input_file):
-        diags, printed = _process(ctx, chunk, name, offset, pipeline, args)
-        if args.verify_diagnostics:
-            failed |= not _match_expected(name, expected_diagnostics(chunk, offset), diags)
-        else:
-            for dg in diags:
-                print(f"{name}:{dg.line}:{dg.col}: error: {dg.message}", file=sys.stderr)
-            failed |= bool(diags)
-        if printed is not None and not diags:
-            outputs.append(printed)
-    if not args.verify_diagnostics:
-        result = "// -----\n".join(outputs)
-        if args.output_file:
-            with open(args.output_file, "w", encoding="utf-8") as f:
-                f.write(result)
-        else:
-            sys.stdout.write(result)
-    return 1 if failed else 0
-
-
-def _process(ctx: Context, chunk: str, name: str, offset: int, pipeline, args) -> tuple[list[Diagnostic], str | None]:
-    try:
-        module = LocatingParser(ctx, chunk, name, offset).parse_module()
-    except ParseError as err:
-        loc = err.span.get_location()
-        return [Diagnostic(loc.line + offset, loc.col, err.msg)], None
-    except Exception as err:  # malformed attribute bodies raise plain errors inside xDSL
-        return [Diagnostic(offset + 1, 1, f"cannot parse: {err}")], None
-    diags = verify_located(module)
-    if diags:
-        return diags, None
-    try:
-        if pipeline is not None:
-            pipeline.apply(ctx, module)
-            diags = verify_located(module)
-            if diags:
-                return diags, None
-        if args.target == "ptx":
-            return [], emit_ptx(module)
-    except DiagnosticException as err:  # lowering and emission errors carry the op they are about
-        line, col = _location(getattr(err, "op", None))
-        return [Diagnostic(line, col, str(err).splitlines()[0])], None
-    out = StringIO()
-    Printer(stream=out, print_generic_format=args.print_op_generic).print_op(module)
-    return [], out.getvalue() + "\n"
-
-
-def _location(op) -> tuple[int, int]:
-    loc = getattr(op, "location", None)
-    if isinstance(loc, FileLineColLoc):
-        return loc.line.data, loc.column.data
-    return 0, 0
-
-
-def _match_expected(name: str, expected: list[Diagnostic], got: list[Diagnostic]) -> bool:
+def match_expected(name: str, expected: list[Diagnostic], got: list[Diagnostic]) -> bool:
+    """mlir-opt's rule: each expected error is produced at its line (message as a substring) and nothing else is.
+    Mismatches go to stderr; matched diagnostics are echoed on stdout."""
     ok = True
     remaining = list(got)
     for e in expected:
         hit = next((g for g in remaining if g.line == e.line and e.message in g.message), None)
         if hit is None:
             print(f"{name}:{e.line}: error: expected error \"{e.message}\" was not produced", file=sys.stderr)
-            near = [g for g in remaining if g.line == e.line]
-            for g in near:
-                print(f"{name}:{g.line}:{g.col}: note: produced instead: {g.message}", file=sys.stderr)
+            for g in remaining:
+                if g.line == e.line:
+                    print(f"{name}:{g.line}:{g.col}: note: produced instead: {g.message}", file=sys.stderr)
             ok = False
         else:
             remaining.remove(hit)
@@ -154,8 +102,159 @@ def _match_expected(name: str, expected: list[Diagnostic], got: list[Diagnostic]
         ok = False
     for dg in got:
         if dg not in remaining:
-            print(f"{name}:{dg.line}:{dg.col}: error: {dg.message}")
+            print(dg.render(name))
     return ok
+
+
+def op_location(op: Operation | None) -> tuple[int, int]:
+    loc = getattr(op, "location", None)
+    if isinstance(loc, FileLineColLoc):
+        return loc.line.data, loc.column.data
+    return 0, 0
+
+
+class MmatomOptMain(xDSLOptMain):
+    version_format = f"{PROG} built from xdsl version {{xdsl_version}}"
+
+    def __init__(self, args: Sequence[str] | None = None):
+        try:
+            super().__init__(description="Parse, verify and transform mma-dialect IR; print it as MLIR or PTX.",
+                             args=args)
+        except ArgSpecParseError as err:  # -t: xDSLOptMain parses it before setup_pipeline sees -p
+            raise OptError(f"bad target {describe_spec_error(err)}") from None
+        self.check_target_arguments()
+
+    def check_target_arguments(self) -> None:
+        """Build the -t target once before any input is read, so `-t ptx{bogus=1}` is a usage error rather than
+        a traceback from the first chunk's emission."""
+        spec = parse_spec(self.args.target)
+        factory = self.available_targets[spec.name]
+        if inspect.signature(factory).parameters:
+            return  # an old-style target function: it takes no arguments to check
+        try:
+            factory().from_spec(spec)
+        except Exception as err:
+            raise OptError(f"bad target '{self.args.target}': {str(err).strip().splitlines()[0]}") from None
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        arg_parser.prog = PROG  # xDSLOptMain builds the parser unnamed; usage and errors would say `python -c`
+        super().register_all_arguments(arg_parser)
+
+    def setup_pipeline(self) -> None:
+        """xDSL's pipeline, with a malformed -p turned into a one-line error, and op-by-op located verification
+        after every pass in place of xDSL's whole-module verify (which names only the outermost op)."""
+        try:
+            super().setup_pipeline()
+        except ArgSpecParseError as err:  # a BaseException in xDSL, so `except Exception` would miss it
+            raise OptError(f"bad pass pipeline {describe_spec_error(err)}") from None
+        except Exception as err:  # unknown pass name, bad pass argument
+            raise OptError(f"bad pass pipeline '{self.args.passes}': {str(err).strip().splitlines()[0]}") from None
+        xdsl_callback = self.pipeline.callback
+
+        def verify_located_then_xdsl(previous: ModulePass | None, module: ModuleOp, following: ModulePass | None):
+            if previous is not None and not self.args.disable_verify:
+                diagnostics = verify_located(module)
+                if diagnostics:
+                    raise PassBrokeIR(diagnostics)
+            if xdsl_callback is not None:
+                xdsl_callback(previous, module, following)
+
+        self.pipeline = dataclasses.replace(self.pipeline, callback=verify_located_then_xdsl)
+
+    def get_input_stream(self) -> tuple[IO[bytes], str]:
+        """`-` (or no file) is stdin; a file of any extension is MLIR text unless a frontend claims it."""
+        path = self.args.input_file
+        if path in (None, "-"):
+            return sys.stdin.buffer, "mlir"
+        try:
+            stream = open(path, "rb")  # noqa: SIM115 - xDSLOptMain closes the chunks it makes from it
+        except OSError as err:
+            raise OptError(f"cannot read {path}: {err.strerror}") from None
+        extension = Path(path).suffix.removeprefix(".")
+        return stream, extension if extension in self.available_frontends else "mlir"
+
+    def get_input_name(self) -> str:
+        return STDIN_NAME if self.args.input_file in (None, "-") else self.args.input_file
+
+    def parse_chunk(self, chunk: IO[bytes], file_extension: str, start_offset: int = 0) -> ModuleOp:
+        """Every op located at its line:col in the whole file (the chunk starts `start_offset` lines in)."""
+        parser = LocatingParser(self.ctx, chunk.read(), self.get_input_name(), start_offset)
+        return parser.parse_module(not self.args.no_implicit_module)
+
+    def run(self) -> int:
+        """Each chunk: parse, verify, run the pipeline, emit; diagnostics printed or matched. Exit status 1 if any
+        chunk has an unexpected (or lacks an expected) diagnostic."""
+        name = self.get_input_name()
+        chunks, _ = self.prepare_input()
+        outputs: list[str] = []
+        failed = False
+        for chunk, offset in chunks:
+            with chunk:
+                data = chunk.read()
+            try:
+                result = self.process_chunk(data, offset)
+            except ShrinkException:  # a pass says the input still shows the bug shrinkray is reducing
+                assert self.args.shrink
+                print("Success, can shrink")
+                return 0
+            if self.args.verify_diagnostics:
+                text = data.decode("utf-8", errors="replace")
+                failed |= not match_expected(name, expected_diagnostics(text, offset), result.diagnostics)
+            elif result.parse_failed and self.args.parsing_diagnostics:
+                for dg in result.diagnostics:
+                    print(dg.render(name))
+            else:
+                for dg in result.diagnostics:
+                    print(dg.render(name), file=sys.stderr)
+                failed |= bool(result.diagnostics)
+            if result.output is not None:
+                outputs.append(result.output)
+        if not self.args.verify_diagnostics:
+            self.write_output("// -----\n".join(outputs))
+        if self.args.shrink:
+            print("Failure, can't shrink")
+            return 1
+        return 1 if failed else 0
+
+    def process_chunk(self, data: bytes, offset: int) -> ChunkResult:
+        try:
+            module = self.parse_chunk(BytesIO(data), "mlir", offset)
+        except ParseError as err:
+            loc = err.span.get_location()
+            return ChunkResult([Diagnostic(loc.line + offset, loc.col, err.msg)], None, parse_failed=True)
+        except Exception as err:  # malformed attribute bodies raise plain errors inside xDSL
+            return ChunkResult([Diagnostic(offset + 1, 1, f"cannot parse: {err}")], None, parse_failed=True)
+        if not self.args.disable_verify:
+            diagnostics = verify_located(module)
+            if diagnostics:
+                return ChunkResult(diagnostics, None)
+        try:
+            self.apply_passes(module)
+            return ChunkResult([], self.output_resulting_program(module))
+        except PassBrokeIR as err:
+            return ChunkResult(err.diagnostics, None)
+        except DiagnosticException as err:  # lowering and emission errors carry the op they are about
+            line, col = op_location(getattr(err, "op", None))
+            return ChunkResult([Diagnostic(line, col, str(err).splitlines()[0])], None)
+
+    def write_output(self, text: str) -> None:
+        try:
+            stream = self.prepare_output()
+        except OSError as err:
+            raise OptError(f"cannot write {self.args.output_file}: {err.strerror}") from None
+        try:
+            stream.write(text)
+        finally:
+            if stream is not sys.stdout:
+                stream.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return MmatomOptMain(argv).run()
+    except OptError as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return 1
 
 
 def entry() -> None:

@@ -1,10 +1,17 @@
 """The command-line tools: exact outputs, exit codes, and no tracebacks on bad input."""
 
+import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
+from xdsl.passes import ModulePass
+from xdsl.universe import Universe
 
 from mmatom.tools import mmatom_atoms, mmatom_opt
 
@@ -87,3 +94,158 @@ def test_opt_example_round_trips(capsys):
 def test_opt_missing_file(capsys):
     assert mmatom_opt.main(["/nonexistent.mlir"]) == 1
     assert "cannot read" in capsys.readouterr().err
+
+
+EXAMPLE = ROOT / "examples" / "m16n8k16_f16.mlir"
+KERNEL = ROOT / "examples" / "m16n8k16_f16_kernel.mlir"
+OPT = [sys.executable, "-c", "import sys; from mmatom.tools.mmatom_opt import main; sys.exit(main(sys.argv[1:]))"]
+
+
+def run_opt(capsys, *argv):
+    rc = mmatom_opt.main([str(a) for a in argv])
+    out = capsys.readouterr()
+    return rc, out.out, out.err
+
+
+def test_opt_non_utf8_byte_is_located(tmp_path):
+    """Was a UnicodeDecodeError traceback: the byte is now an error at its own line:col (columns in characters)."""
+    f = tmp_path / "latin1.mlir"
+    f.write_bytes(b"builtin.module {\n // caf\xc3\xa9 \xff\n}\n")
+    for argv, stdin, name in (([str(f)], None, str(f)), (["-"], f.read_bytes(), "<stdin>")):
+        proc = subprocess.run(OPT + argv, input=stdin, capture_output=True)
+        assert proc.returncode == 1 and proc.stdout == b""
+        assert proc.stderr.decode() == f"{name}:2:10: error: invalid UTF-8 byte 0xff: the source must be UTF-8 text\n"
+
+
+@pytest.mark.parametrize("spec, message", [
+    (",", "bad pass pipeline ',' at column 1: Expected pass name here"),
+    ("{", "bad pass pipeline '{' at column 1: Expected pass name here"),
+    ("lower-mma-to-nvvm,,", "bad pass pipeline 'lower-mma-to-nvvm,,' at column 19: Expected pass name here"),
+    ("no-such-pass", "bad pass pipeline 'no-such-pass': Unrecognized passes: ['no-such-pass']"),
+    ("lower-mma-to-nvvm{bogus=1}", "bad pass pipeline 'lower-mma-to-nvvm{bogus=1}': Provided arguments"),
+])
+def test_opt_malformed_pipeline_is_one_line(spec, message, capsys):
+    """xDSL's ArgSpecParseError is a BaseException: it used to escape `except Exception` as a traceback."""
+    rc, out, err = run_opt(capsys, EXAMPLE, "-p", spec)
+    assert rc == 1 and out == ""
+    assert err.startswith(f"mmatom-opt: error: {message}") and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("target, message", [
+    ("{", "bad target '{' at column 1: Expected pass name here"),
+    ("ptx{bogus=1}", "bad target 'ptx{bogus=1}': Provided arguments"),
+])
+def test_opt_malformed_target_is_one_line(target, message, capsys):
+    rc, out, err = run_opt(capsys, EXAMPLE, "-t", target)
+    assert rc == 1 and out == ""
+    assert err.startswith(f"mmatom-opt: error: {message}") and err.count("\n") == 1, err
+
+
+def test_opt_help_lists_the_universe_targets_and_passes(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        mmatom_opt.main(["--help"])
+    assert exit_.value.code == 0
+    help_text = "".join(capsys.readouterr().out.split())  # argparse wraps lines, also inside hyphenated names
+    universe = Universe.get_multiverse()
+    assert {"ptx", "mlir"} <= set(universe.all_targets)
+    assert {"lower-mma-to-nvvm", "verify-wgmma-lifecycle", "verify-tmem-lifecycle"} <= set(universe.all_passes)
+    assert "Availabletargetsare:" + ",".join(universe.all_targets) in help_text
+    assert "Availablepassesare:" + ",".join(universe.all_passes) in help_text
+    with pytest.raises(SystemExit) as exit_:
+        mmatom_opt.main([str(EXAMPLE), "-t", "no-such-target"])
+    assert exit_.value.code == 2
+    assert f"invalid choice: 'no-such-target' (choose from {', '.join(universe.all_targets)})" in capsys.readouterr().err
+
+
+def test_opt_stdin_and_output_file_match_the_file_run(tmp_path, capsys):
+    rc, by_file, _ = run_opt(capsys, KERNEL, "-p", "lower-mma-to-nvvm", "-t", "ptx")
+    assert rc == 0 and ".target sm_80" in by_file
+    proc = subprocess.run(OPT + ["-", "-p", "lower-mma-to-nvvm", "-t", "ptx"], input=KERNEL.read_bytes(),
+                          capture_output=True)
+    assert proc.returncode == 0 and proc.stdout.decode() == by_file
+    out_file = tmp_path / "kernel.ptx"
+    rc, out, _ = run_opt(capsys, KERNEL, "-p", "lower-mma-to-nvvm", "-t", "ptx", "-o", out_file)
+    assert rc == 0 and out == "" and out_file.read_text() == by_file
+    rc, _, err = run_opt(capsys, KERNEL, "-o", tmp_path / "no" / "such" / "dir.mlir")
+    assert rc == 1 and err.startswith("mmatom-opt: error: cannot write")
+
+
+def test_plain_xdsl_opt_loads_mmatom_from_the_universe(capsys):
+    xdsl_opt = shutil.which("xdsl-opt", path=str(Path(sys.executable).parent))
+    proc = subprocess.run([xdsl_opt, str(KERNEL), "-p", "lower-mma-to-nvvm", "-t", "ptx"], capture_output=True, text=True)
+    rc, ours, _ = run_opt(capsys, KERNEL, "-p", "lower-mma-to-nvvm", "-t", "ptx")
+    assert proc.returncode == 0 and rc == 0 and proc.stdout == ours
+
+
+def test_opt_generic_form_round_trips(capsys):
+    rc, generic, _ = run_opt(capsys, EXAMPLE, "--print-op-generic")
+    assert rc == 0 and '"mma.sync"' in generic
+
+
+SPLIT_CASES = """\
+builtin.module attributes {mma.target = #mma.target<sm_75>} {
+  func.func @atom(%a: !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, %b: !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, %c: !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">) {
+    // expected-error@+1 {{'mma.sync' op mma.sync: target sm_75 does not support}}
+    %d = mma.sync <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+    func.return
+  }
+}
+
+// -----
+
+builtin.module {
+  "test.op"() : () -> () // expected-error {{expected}}
+  %x = "test.op"() : () -> !mma.frag<Q, f16, "1:1">
+}
+"""
+
+
+def test_opt_split_input_locates_each_op_and_verifies_diagnostics(tmp_path, capsys):
+    f = tmp_path / "cases.mlir"
+    f.write_text(SPLIT_CASES)
+    rc, out, err = run_opt(capsys, "--split-input-file", f)
+    assert rc == 1 and out == ""
+    lines = err.splitlines()
+    assert lines[0].startswith(f"{f}:4:5: error: 'mma.sync' op mma.sync: target sm_75 does not support"), lines
+    # the second chunk's bad type, at its own line:col in the whole file (not at the token after it)
+    assert lines[1] == f"{f}:13:28: error: fragment role 'Q' is not one of A, B, C, D, E, SFA, SFB", lines
+    assert len(lines) == 2
+    # the first chunk's expectation matches, the second's is on the wrong line: exactly one mismatch reported
+    rc, out, err = run_opt(capsys, "--split-input-file", "--verify-diagnostics", f)
+    assert rc == 1
+    assert out.startswith(f"{f}:4:5: error: 'mma.sync' op")
+    assert f"{f}:12: error: expected error \"expected\" was not produced" in err
+    assert f"{f}:13:28: error: unexpected error: fragment role 'Q'" in err
+    f.write_text(SPLIT_CASES.replace("// expected-error {{expected}}", "// expected-error@+1 {{fragment role 'Q' is not one of}}"))
+    rc, _, err = run_opt(capsys, "--split-input-file", "--verify-diagnostics", f)
+    assert (rc, err) == (0, "")
+
+
+def test_opt_parsing_diagnostics_report_on_stdout(tmp_path, capsys):
+    f = tmp_path / "bad.mlir"
+    f.write_text("builtin.module {")
+    rc, out, err = run_opt(capsys, "--parsing-diagnostics", f)
+    assert rc == 0 and err == "" and out.startswith(f"{f}:1:")
+
+
+@dataclass(frozen=True)
+class RetargetToSm75(ModulePass):
+    """Breaks the IR the way a buggy pass would: the module's chip no longer supports its mma.sync."""
+
+    name = "retarget-to-sm75"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        op.attributes["mma.target"] = Parser(ctx, "#mma.target<sm_75>").parse_attribute()
+
+
+def test_opt_ir_broken_by_a_pass_is_reported_at_the_failing_op(capsys, monkeypatch):
+    register_all_passes = mmatom_opt.MmatomOptMain.register_all_passes
+
+    def with_retarget(self):
+        register_all_passes(self)
+        self.register_pass(RetargetToSm75.name, lambda: RetargetToSm75)
+
+    monkeypatch.setattr(mmatom_opt.MmatomOptMain, "register_all_passes", with_retarget)
+    rc, out, err = run_opt(capsys, EXAMPLE, "-p", "retarget-to-sm75")
+    assert rc == 1 and out == ""
+    assert err.startswith(f"{EXAMPLE}:6:5: error: 'mma.sync' op mma.sync: target sm_75 does not support"), err
