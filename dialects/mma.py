@@ -24,6 +24,15 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    traits_def,
+)
+from xdsl.traits import (
+    MemoryAllocEffect,
+    MemoryFreeEffect,
+    MemoryReadEffect,
+    MemoryWriteEffect,
+    NoMemoryEffect,
+    Pure,
 )
 from xdsl.utils.exceptions import VerifyException
 
@@ -50,6 +59,12 @@ from .mma_types import (
 
 
 # -- ops ------------------------------------------------------------------------------------------
+#
+# Effects (xDSL traits, so cse / dce / canonicalize can reason about mma ops): register atoms read and
+# write nothing but their operands and result (NoMemoryEffect), yet they are warp-collective
+# `.sync.aligned` instructions, so they are not speculatable (never hoisted into divergent code); wgmma
+# reads SMEM through its descriptors; tcgen05 reads SMEM/TMEM and writes TMEM; the fragment, SMEM and
+# TMEM data movers read or write memory; fill, convert, make_desc and tmem_view are Pure.
 
 class AtomOp(IRDLOperation):
     """Common verification: the catalogue decides (see atom_rules)."""
@@ -65,6 +80,7 @@ class SyncOp(AtomOp):
     """Dense warp-level mma.sync (SM70..SM120, incl. kind::f8f6f4): D = A x B + C."""
 
     name = "mma.sync"
+    traits = traits_def(NoMemoryEffect())
     shape = prop_def(ShapeAttr)
     a = operand_def(AnyOperand)
     b = operand_def(AnyOperand)
@@ -101,6 +117,7 @@ class SparseOp(AtomOp):
     """Sparse mma.sp / mma.sp::ordered_metadata: A is 2:4 (1:2, 4:8) compressed, E its metadata."""
 
     name = "mma.sp"
+    traits = traits_def(NoMemoryEffect())
     shape = prop_def(ShapeAttr)
     selector = prop_def(IntegerAttr)
     a = operand_def(AnyOperand)
@@ -136,6 +153,7 @@ class BlockScaleOp(AtomOp):
     """SM120/121 block-scaled mma.sync: each K-block of A and B scaled by SFA/SFB."""
 
     name = "mma.block_scale"
+    traits = traits_def(NoMemoryEffect())
     shape = prop_def(ShapeAttr)
     kind = prop_def(StringAttr)
     scale_vec = prop_def(StringAttr)
@@ -176,6 +194,7 @@ class WgmmaOp(AtomOp):
     """SM90a warpgroup wgmma.mma_async: A from SMEM (descriptor) or registers, B from SMEM."""
 
     name = "mma.wgmma"
+    traits = traits_def(MemoryReadEffect())
     shape = prop_def(ShapeAttr)
     a = operand_def(AnyOperand)
     b = operand_def(AnyOperand)
@@ -218,6 +237,7 @@ class WgmmaTileOp(IRDLOperation):
     the kernel's own wgmma fence and commit/wait, like mma.wgmma."""
 
     name = "mma.wgmma_tile"
+    traits = traits_def(MemoryReadEffect())
     shape = prop_def(ShapeAttr)
     a = operand_def(SmemDescType)
     b = operand_def(SmemDescType)
@@ -253,6 +273,7 @@ class Tcgen05MmaOp(AtomOp):
     """SM100/103/110 tcgen05.mma: D in tensor memory, A from SMEM or TMEM, B from SMEM."""
 
     name = "mma.tcgen05"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     shape = prop_def(ShapeAttr)
     kind = prop_def(StringAttr)
     cta_group = prop_def(IntegerAttr)
@@ -325,6 +346,7 @@ class LoadFragmentOp(IRDLOperation):
     """Each thread loads its fragment values of a tile at `ptr + offset` (elements) placed by `layout`."""
 
     name = "mma.load_fragment"
+    traits = traits_def(MemoryReadEffect())
     ptr = operand_def(LLVMPointerType)
     offset = opt_operand_def(IntegerType)
     layout = prop_def(StringAttr)
@@ -348,6 +370,7 @@ class StoreFragmentOp(IRDLOperation):
     """Each thread stores its fragment values to a tile at `ptr + offset` (elements) placed by `layout`."""
 
     name = "mma.store_fragment"
+    traits = traits_def(MemoryWriteEffect())
     value = operand_def(FragmentType)
     ptr = operand_def(LLVMPointerType)
     offset = opt_operand_def(IntegerType)
@@ -374,6 +397,7 @@ class FillOp(IRDLOperation):
     """Every value of a fragment set to one scalar (e.g. a zero accumulator)."""
 
     name = "mma.fill"
+    traits = traits_def(Pure())
     value = operand_def()
     res = result_def(FragmentType)
     assembly_format = "$value attr-dict `:` type($value) `->` type($res)"
@@ -410,6 +434,7 @@ class MakeDescOp(IRDLOperation):
     read off the layout algebra, the start address at run time)."""
 
     name = "mma.make_desc"
+    traits = traits_def(Pure())
     ptr = operand_def(LLVMPointerType)
     res = result_def(SmemDescType)
     assembly_format = "$ptr attr-dict `:` type($ptr) `->` type($res)"
@@ -432,6 +457,7 @@ class CopyToSmemOp(IRDLOperation):
     16-byte core-matrix rows, and the global tile 16-byte aligned."""
 
     name = "mma.copy_to_smem"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     src = operand_def(LLVMPointerType)
     offset = opt_operand_def(IntegerType)
     dst = operand_def(LLVMPointerType)
@@ -475,6 +501,7 @@ class ConvertOp(IRDLOperation):
     of m16n8k16 becomes the f16 A of m16n8k8, or a wgmma f32 accumulator of N=16 the A of an RS wgmma)."""
 
     name = "mma.convert"
+    traits = traits_def(Pure())
     source = operand_def(FragmentType)
     res = result_def(FragmentType)
     assembly_format = "$source attr-dict `:` type($source) `->` type($res)"
@@ -526,6 +553,7 @@ class TmemAllocOp(IRDLOperation):
     """`%t = mma.tmem_alloc %slot cols(128) cta_group(1) : !llvm.ptr<3> -> !mma.tmem<f32, 128x128>`."""
 
     name = "mma.tmem_alloc"
+    traits = traits_def(MemoryAllocEffect(), MemoryWriteEffect())
     slot = operand_def(LLVMPointerType)
     cols = prop_def(IntegerAttr)
     cta_group = prop_def(IntegerAttr)
@@ -558,6 +586,7 @@ class TmemDeallocOp(IRDLOperation):
     """`mma.tmem_dealloc %t cta_group(1) : !mma.tmem<...>`: frees an allocation (after a CTA barrier)."""
 
     name = "mma.tmem_dealloc"
+    traits = traits_def(MemoryFreeEffect())
     tmem = operand_def(TmemType)
     cta_group = prop_def(IntegerAttr)
     irdl_options = (ParsePropInAttrDict(),)
@@ -577,6 +606,7 @@ class TmemRelinquishOp(IRDLOperation):
     """`mma.tmem_relinquish cta_group(1)`: this CTA allocates no more tensor memory."""
 
     name = "mma.tmem_relinquish"
+    traits = traits_def(MemoryWriteEffect())
     cta_group = prop_def(IntegerAttr)
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "`cta_group` `(` $cta_group `)` attr-dict"
@@ -595,6 +625,7 @@ class TmemViewOp(IRDLOperation):
     [col, col + width) of a TMEM tile (the address advanced by col)."""
 
     name = "mma.tmem_view"
+    traits = traits_def(Pure())
     tmem = operand_def(TmemType)
     col = prop_def(IntegerAttr)
     res = result_def(TmemType)
@@ -637,6 +668,7 @@ class TmemLoadOp(IRDLOperation):
     registers are valid after nvvm.tcgen05.wait <load>."""
 
     name = "mma.tmem_load"
+    traits = traits_def(MemoryReadEffect())
     tmem = operand_def(TmemType)
     res = result_def(FragmentType)
     assembly_format = "$tmem attr-dict `:` type($tmem) `->` type($res)"
@@ -654,6 +686,7 @@ class TmemStoreOp(IRDLOperation):
     tcgen05.st .32x32b; it is visible to tcgen05.mma after nvvm.tcgen05.wait <store> and a fence."""
 
     name = "mma.tmem_store"
+    traits = traits_def(MemoryWriteEffect())
     value = operand_def(FragmentType)
     tmem = operand_def(TmemType)
     assembly_format = "$value `,` $tmem attr-dict `:` type($value) `,` type($tmem)"
@@ -671,6 +704,7 @@ class Tcgen05CommitOp(IRDLOperation):
     completion of every tcgen05.mma it issued before."""
 
     name = "mma.tcgen05_commit"
+    traits = traits_def(MemoryWriteEffect())
     mbar = operand_def(LLVMPointerType)
     cta_group = prop_def(IntegerAttr)
     irdl_options = (ParsePropInAttrDict(),)

@@ -2,10 +2,14 @@
 // RUN: mmatom-opt %s --split-input-file --verify-diagnostics -p lower-mma-to-nvvm -t ptx
 
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
-  func.func @from_arguments(%a: !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, %b: !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, %c: !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">) {
+  llvm.func @unknown_producer(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {
+    %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+    %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+    %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
     // expected-error@+1 {{mma.sync: fragment operand %a is not produced in this kernel}}
     %d = mma.sync <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
-    func.return
+    mma.store_fragment %d, %p layout("(16,8):(8,1)") : !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">, !llvm.ptr<1>
+    llvm.return
   }
 }
 

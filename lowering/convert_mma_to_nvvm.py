@@ -1,0 +1,37 @@
+"""`convert-mma-to-nvvm`: every mma op -> nvvm + arith + llvm, one rewrite pattern per op.
+
+A lowered fragment is its registers; until every user is lowered it stays visible to them as
+`builtin.unrealized_conversion_cast(registers) -> !mma.frag<...>` (the MLIR way across a partial
+conversion), which `reconcile-unrealized-casts` removes afterwards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+
+from .convert import CONVERT_PATTERNS
+from .fragments import FRAGMENT_PATTERNS
+from .mma_sync import MMA_SYNC_PATTERNS
+from .smem_copy import LowerCopyToSmem
+from .tcgen05 import TCGEN05_PATTERNS
+from .wgmma import WGMMA_PATTERNS
+
+
+@dataclass(frozen=True)
+class ConvertMmaToNvvm(ModulePass):
+    name = "convert-mma-to-nvvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier([*FRAGMENT_PATTERNS, *CONVERT_PATTERNS, *MMA_SYNC_PATTERNS, *WGMMA_PATTERNS,
+                                         *TCGEN05_PATTERNS, LowerCopyToSmem()]),
+            apply_recursively=False,
+        ).rewrite_module(op)
+
+
+__all__ = ["ConvertMmaToNvvm"]

@@ -1,0 +1,37 @@
+"""`mma-finalize-nvvm`: the last step of lower-mma-to-nvvm. Checks that nothing of the mma dialect is left
+(an op without a lowering, a fragment value that crossed a boundary no pass converts) and writes the
+module's chip as a plain string, which upstream MLIR can parse (it has no mma dialect) and the PTX target
+reads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.passes import ModulePass
+
+from mmatom.dialects.mma_types import TARGET_ATTR, FragmentType, TargetAttr
+
+from .fragments import LoweringError
+
+
+@dataclass(frozen=True)
+class FinalizeNvvm(ModulePass):
+    name = "mma-finalize-nvvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for inner in op.walk():
+            if inner.name.startswith("mma."):
+                raise LoweringError(inner, f"{inner.name}: no lowering to nvvm yet for this op")
+            for v in inner.results:
+                if isinstance(v.type, FragmentType):
+                    raise LoweringError(inner, f"{inner.name}: a fragment value is still used after lowering "
+                                               f"(a fragment crossing a function boundary or carried by an scf.if/while)")
+        for inner in op.walk():
+            attr = inner.attributes.get(TARGET_ATTR)
+            if isinstance(attr, TargetAttr):
+                inner.attributes[TARGET_ATTR] = StringAttr(attr.chip_name.data)
+
+
+__all__ = ["FinalizeNvvm"]
