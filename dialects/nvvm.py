@@ -22,9 +22,26 @@ import re
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, VectorType, i16, i32
+from xdsl.dialects import arith
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    DictionaryAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    UnitAttr,
+    VectorType,
+    i1,
+    i16,
+    i32,
+    i64,
+)
 from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
-from xdsl.ir import Attribute, Dialect, ParametrizedAttribute, SSAValue
+from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -43,7 +60,106 @@ from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from mmatom.atoms import instr_desc
+from mmatom.atoms.catalogue import Atom, AtomError, family
+from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
 from mmatom.atoms.catalogue.tmem import ldst_num
+
+from .mma_types import module_target
+
+
+# -- atoms: what an MMA op performs, as a catalogue atom, and its legality ---------------------------
+
+
+def constant_value(v: SSAValue) -> int | None:
+    """The integer an `arith.constant` operand holds, else None."""
+    owner = v.owner
+    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
+        return owner.value.value.data
+    return None
+
+
+def _constant(op: Operation, v: SSAValue, what: str) -> int:
+    value = constant_value(v)
+    if value is None:
+        raise VerifyException(f"{op.name}: {what} must be an arith.constant (PTX takes it as an immediate, "
+                              f"and the atom is checked against it)")
+    return value
+
+
+def _atom(family_name: str, values: dict) -> Atom:
+    fam = family(family_name)
+    return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims))
+
+
+def verify_atom(op: Operation, atom: Atom) -> None:
+    """`atom` is a legal form on the enclosing module's chip (no chip named: any chip)."""
+    try:
+        family(atom.family).resolve(atom.as_dict(), module_target(op))
+    except AtomError as err:
+        raise VerifyException(f"{op.name}: {err}") from None
+
+
+def _check_registers(op: Operation, atom: Atom, role: str, what: str, got: int) -> None:
+    """A register group holds as many registers as the atom's operand takes (upstream checks counts too)."""
+    spec = next(s for s in family(atom.family).operands(atom) if s.role == role)
+    if got != spec.regs:
+        raise VerifyException(f"{op.name}: {what} has {got} registers; {family(atom.family).spell(atom)} takes "
+                              f"{spec.regs}")
+
+
+# The atom of an nvvm.inline_ptx rides along as a discardable attribute of builtin attributes only, so that
+# upstream MLIR parses it: {family = "wgmma", sparse = false, m = 64 : i64, acc = ["f32", "f32"], ...};
+# a dimension whose value is None is left out.
+ATOM_ATTR = "mma.atom"
+
+
+def _builtin(value) -> Attribute:
+    if isinstance(value, bool):
+        return IntegerAttr(int(value), i1)
+    if isinstance(value, int):
+        return IntegerAttr(value, i64)
+    if isinstance(value, str):
+        return StringAttr(value)
+    if isinstance(value, tuple):
+        return ArrayAttr([_builtin(v) for v in value])
+    raise TypeError(f"an atom dimension value {value!r} has no builtin attribute")
+
+
+def _python(attr: Attribute, key: str):
+    if isinstance(attr, IntegerAttr):
+        value = attr.value.data
+        return bool(value) if attr.type == i1 else value
+    if isinstance(attr, StringAttr):
+        return attr.data
+    if isinstance(attr, ArrayAttr):
+        return tuple(_python(a, key) for a in attr.data)
+    raise VerifyException(f"{ATOM_ATTR}: {key} = {attr} is not an integer, boolean, string or array")
+
+
+def atom_attr(atom: Atom) -> DictionaryAttr:
+    """`atom` as the `mma.atom` attribute (see atom_from_attr for the way back)."""
+    entries: dict[str, Attribute] = {"family": StringAttr(atom.family)}
+    entries.update((k, _builtin(v)) for k, v in atom.values if v is not None)
+    return DictionaryAttr(entries)
+
+
+def atom_from_attr(attr: Attribute) -> Atom:
+    """The atom an `mma.atom` attribute describes; dimensions it leaves out are None."""
+    if not isinstance(attr, DictionaryAttr) or not isinstance(attr.data.get("family"), StringAttr):
+        raise VerifyException(f"{ATOM_ATTR} must be a dictionary with a string 'family', not {attr}")
+    try:
+        fam = family(attr.data["family"].data)
+    except AtomError as err:
+        raise VerifyException(f"{ATOM_ATTR}: {err}") from None
+    keys = {d.key for d in fam.dims}
+    unknown = sorted(k for k in attr.data if k != "family" and k not in keys)
+    if unknown:
+        raise VerifyException(f"{ATOM_ATTR}: {', '.join(unknown)} is not a dimension of {fam.name}; its dimensions: "
+                              f"{', '.join(d.key for d in fam.dims)}")
+    return Atom(fam.name, tuple((d.key, _python(attr.data[d.key], d.key) if d.key in attr.data else None)
+                                for d in fam.dims))
+
 
 # -- attributes -----------------------------------------------------------------------------------
 
@@ -216,6 +332,51 @@ class _MmaBase(IRDLOperation):
                 raise VerifyException(f"{self.name}: the {label} group mixes types")
         if len(set(self.res.type.types.data)) != 1:
             raise VerifyException(f"{self.name}: result struct elements must share one type")
+        atom = self.atom()
+        verify_atom(self, atom)
+        roles = [("A", "A[...]", len(self.operandA)), ("B", "B[...]", len(self.operandB)),
+                 ("C", "C[...]", len(self.operandC)), ("D", "the result struct", len(self.res.type.types.data))]
+        for role, what, got in roles:
+            _check_registers(self, atom, role, what, got)
+
+    def _elements(self) -> dict:
+        """The A, B types (the PTX-type attributes, else what the registers say) and D/C accumulators."""
+        def multiplicand(label: str, attr, t: Attribute) -> str:
+            if attr is not None:
+                return attr.value.data
+            elem = _register_element(t, accumulator=False)
+            if elem is None:
+                raise VerifyException(f"{self.name}: multiplicand{label}PtxType is required: {label}'s registers of "
+                                      f"type {t} do not say the element type")
+            return elem
+
+        def accumulator(label: str, t: Attribute) -> str:
+            elem = _register_element(t, accumulator=True)
+            if elem is None:
+                raise VerifyException(f"{self.name}: {label} registers of type {t} are not an accumulator; "
+                                      f"legal: f32, f64, i32 (s32), vector<2xf16>")
+            return elem
+
+        return dict(a=multiplicand("A", self.multiplicandAPtxType, self.operandA[0].type),
+                    b=multiplicand("B", self.multiplicandBPtxType, self.operandB[0].type),
+                    acc=(accumulator("D", self.res.type.types.data[0]), accumulator("C", self.operandC[0].type)))
+
+    def _satfinite(self) -> bool:
+        return self.intOverflowBehavior is not None and self.intOverflowBehavior.value.data == "satfinite"
+
+
+def _register_element(t: Attribute, accumulator: bool) -> str | None:
+    """The element a register of type `t` carries where the type alone says it (as upstream infers it):
+    f16 pairs, f64, f32 (an accumulator; tf32 as a multiplicand) and i32 accumulators (s32)."""
+    if isinstance(t, VectorType) and isinstance(t.element_type, Float16Type) and tuple(t.get_shape()) == (2,):
+        return "f16"
+    if isinstance(t, Float64Type):
+        return "f64"
+    if isinstance(t, Float32Type):
+        return "f32" if accumulator else "tf32"
+    if accumulator and t == i32:
+        return "s32"
+    return None
 
 
 @irdl_op_definition
@@ -229,6 +390,16 @@ class MmaOp(_MmaBase):
     layoutA = prop_def(MMALayoutAttr)
     layoutB = prop_def(MMALayoutAttr)
     b1Op = opt_prop_def(MMAB1OpAttr)
+
+    def atom(self) -> Atom:
+        """The mma.sync atom; the f64 rounding qualifier, which upstream has no attribute for, is read from
+        the discardable `mma.rounding`."""
+        rounding = self.attributes.get("mma.rounding")
+        b1 = self.b1Op.value.data if self.b1Op else None
+        return _atom("mma", dict(
+            shape=self.shape.mnk, kind=None, **self._elements(), layout=(self.layoutA.value.data, self.layoutB.value.data),
+            satfinite=self._satfinite(), bitop={"xor_popc": "xor", "and_popc": "and"}.get(b1),
+            rounding=rounding.data if isinstance(rounding, StringAttr) else None))
 
 
 _SPARSE_GROUPS = (("sparseMetadata", ("sparseMetadata",), (i32,)), ("selector", ("sparsitySelector",), (i32,)))
@@ -248,6 +419,12 @@ class MmaSpOp(_MmaBase):
     kind = opt_prop_def(MMAKindAttr)
 
     EXTRA: ClassVar[tuple] = _SPARSE_GROUPS
+
+    def atom(self) -> Atom:
+        return _atom("mma.sp", dict(
+            sparse_mode="sp::ordered_metadata" if self.orderedMetadata else "sp", shape=self.shape.mnk,
+            kind=self.kind.value.data if self.kind else None, **self._elements(), satfinite=self._satfinite(),
+            selector=_constant(self, self.sparsitySelector, "the sparsity selector")))
 
 
 @irdl_attr_definition
@@ -280,6 +457,27 @@ class _BlockScaleBase(_MmaBase):
     kind = prop_def(BlockScaleKindAttr)
     scaleVecSize = prop_def(ScaleVecSizeAttr)
     blockScaleFormat = prop_def(BlockScaleFormatAttr)
+
+    def atom(self) -> Atom:
+        """The block-scaled atom; the catalogue has one byte-id, read from A's (B's is checked in verify_)."""
+        sparse = isinstance(self, MmaSpBlockScaleOp)
+        return _atom("mma.block_scale", dict(
+            sparse_mode="sp::ordered_metadata" if sparse else None, kind=self.kind.value.data,
+            scale_vec=self.scaleVecSize.value.data[1:] + "X", scale_type=self.blockScaleFormat.value.data,
+            shape=self.shape.mnk, **self._elements(),
+            selector=_constant(self, self.sparsitySelector, "the sparsity selector") if sparse else 0,
+            byte_id=_constant(self, self.byteIdA, "byte-id-a"),
+            thread_id_a=_constant(self, self.threadIdA, "thread-id-a"),
+            thread_id_b=_constant(self, self.threadIdB, "thread-id-b")))
+
+    def byte_id_b(self) -> int:
+        return _constant(self, self.byteIdB, "byte-id-b")
+
+    def verify_(self) -> None:
+        super().verify_()
+        atom = self.atom()
+        verify_atom(self, Atom(atom.family, tuple((k, self.byte_id_b() if k == "byte_id" else v)
+                                                  for k, v in atom.values)))
 
 
 @irdl_op_definition
@@ -478,6 +676,31 @@ class WgmmaMmaAsyncOp(IRDLOperation):
         for name in ("descriptorA", "descriptorB"):
             if getattr(self, name).type != IntegerType(64):
                 raise VerifyException(f"{self.name}: {name} must be an i64 SMEM descriptor")
+        atom = self.atom()
+        verify_atom(self, atom)
+        _check_registers(self, atom, "D", "the accumulator struct", len(self.inouts.type.types.data))
+
+    def atom(self) -> Atom:
+        """The SS wgmma atom. layoutA row / layoutB col are K-major (imm-trans 0), the others MN-major (1),
+        which only f16/bf16 can transpose; imm-scale is 1 or -1, absent on integer types unless negated
+        (which the catalogue then rejects, as upstream does)."""
+        a = self.typeA.value.data
+        transposable = a in ("f16", "bf16")
+        integer = a in ("s8", "u8", "b1")
+
+        def trans(layout: MMALayoutAttr, k_major: str) -> int | None:
+            mn = layout.value.data != k_major
+            return (1 if mn else 0) if transposable else (1 if mn else None)
+
+        def scale(attr: WgmmaScaleInAttr) -> int | None:
+            return -1 if attr.value.data == "neg" else (None if integer else 1)
+
+        m, n, k = self.shape.mnk
+        return _atom("wgmma", dict(
+            sparse=False, a=a, b=self.typeB.value.data, d=self.typeD.value.data, m=m, n=n, k=k,
+            satfinite=self.satfinite is not None and self.satfinite.value.data == "satfinite",
+            bitop="and" if a == "b1" else None, a_residency="smem_desc", trans_a=trans(self.layoutA, "row"),
+            trans_b=trans(self.layoutB, "col"), scale_a=scale(self.scaleA), scale_b=scale(self.scaleB), selector=None))
 
 
 @irdl_op_definition
@@ -551,9 +774,31 @@ class InlinePtxOp(IRDLOperation):
     ptxCode = prop_def(StringAttr)
     res = var_result_def()
 
-    def __init__(self, ptx: str, read_only: Sequence[SSAValue], result_types: Sequence[Attribute]):
+    def __init__(self, ptx: str, read_only: Sequence[SSAValue], result_types: Sequence[Attribute],
+                 atom: Atom | None = None):
         super().__init__(operands=[list(read_only)], result_types=[list(result_types)],
-                         properties={"ptxCode": StringAttr(ptx)})
+                         properties={"ptxCode": StringAttr(ptx)},
+                         attributes={ATOM_ATTR: atom_attr(atom)} if atom is not None else {})
+
+    def atom(self) -> Atom | None:
+        """The MMA atom the PTX text performs, as its `mma.atom` attribute says; None without one (the
+        text itself is not read)."""
+        attr = self.attributes.get(ATOM_ATTR)
+        if attr is None:
+            return None
+        try:
+            return atom_from_attr(attr)
+        except VerifyException as err:
+            raise VerifyException(f"{self.name}: {err}") from None
+
+    def verify_(self) -> None:
+        atom = self.atom()
+        if atom is None:
+            return
+        verify_atom(self, atom)
+        spelled = family(atom.family).spell(atom)
+        if spelled + " " not in self.ptxCode.data:
+            raise VerifyException(f"{self.name}: {ATOM_ATTR} is {spelled}, which the PTX text does not issue")
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -730,7 +975,8 @@ class Tcgen05WaitOp(_KindWordOp):
     kind = prop_def(Tcgen05WaitAttr)
 
 
-def _ldst_shape(op) -> str:
+def ldst_shape(op: Tcgen05LdOp | Tcgen05StOp) -> str:
+    """The PTX shape qualifier of a tcgen05.ld/st, e.g. 32x32b."""
     return op.shape.value.data.removeprefix("shape_")
 
 
@@ -767,7 +1013,7 @@ class Tcgen05LdOp(IRDLOperation):
         printer.print_attribute(self.res.type)
 
     def verify_(self) -> None:
-        check_ldst_registers(self.name, _ldst_shape(self), self.res.type.get_shape()[0])
+        check_ldst_registers(self.name, ldst_shape(self), self.res.type.get_shape()[0])
 
 
 @irdl_op_definition
@@ -808,7 +1054,7 @@ class Tcgen05StOp(IRDLOperation):
         printer.print_attribute(self.val.type)
 
     def verify_(self) -> None:
-        check_ldst_registers(self.name, _ldst_shape(self), self.val.type.get_shape()[0])
+        check_ldst_registers(self.name, ldst_shape(self), self.val.type.get_shape()[0])
 
 
 def check_ldst_registers(op_name: str, shape: str, registers: int) -> None:
@@ -850,6 +1096,37 @@ class _Tcgen05MmaBase(IRDLOperation):
     @classmethod
     def _fields(cls) -> tuple[str, ...]:
         return tuple(name for name, _ in cls.get_irdl_definition().operands)
+
+    def verify_(self) -> None:
+        scaled = isinstance(self, (Tcgen05MmaBlockScaleOp, Tcgen05MmaSpBlockScaleOp))
+        if (self.kind.value.data in BLOCK_SCALED) != scaled:
+            legal = BLOCK_SCALED if scaled else tuple(k for k in Tcgen05MmaKindAttr.WORDS if k not in BLOCK_SCALED)
+            raise VerifyException(f"{self.name}: kind {self.kind.value.data} is not legal here; legal kinds: "
+                                  f"{', '.join(legal)}")
+        verify_atom(self, self.atom())
+
+    def atom(self) -> Atom:
+        """The tcgen05.mma atom: kind, cta_group and sparsity from the op, A's residency from its type, the
+        rest decoded from the instruction descriptor (a constant)."""
+        kind = self.kind.value.data
+        word = _constant(self, self.idesc, "the instruction descriptor")
+        try:
+            f = instr_desc.unpack(word, kind)
+        except (KeyError, ValueError) as err:
+            raise VerifyException(f"{self.name}: the instruction descriptor {word:#x} does not decode for "
+                                  f"kind::{kind}: {err}") from None
+        sparse = isinstance(self, (Tcgen05MmaSpOp, Tcgen05MmaSpBlockScaleOp))
+        scale_vec = None
+        if kind in BLOCK_SCALED:
+            spelled = self.attributes.get(SCALE_VEC_ATTR)
+            block = self.blockScale.value.data if getattr(self, "blockScale", None) is not None else "default"
+            scale_vec = spelled.data if isinstance(spelled, StringAttr) else (None if block == "default" else block)
+        return _atom("tcgen05.mma", dict(
+            sparse=sparse, cta_group=self.ctaGroup.ctas, kind=kind, scale_vec=scale_vec, a=f.a, b=f.b,
+            d=f.d if kind not in BLOCK_SCALED else "f32", scale_type=f.scale_type, m=f.m, n=f.n,
+            k=96 if f.k96 else DENSE_K[kind] * (2 if sparse else 1),
+            a_residency="tmem" if isinstance(self.matrixA.type, LLVMPointerType) and self.matrixA.type == TMEM_PTR
+            else "smem_desc"))
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")

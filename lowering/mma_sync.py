@@ -18,6 +18,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from mmatom.dialects import mma, nvvm
 from mmatom.dialects.atom_rules import atom_values
 from mmatom.atoms.catalogue import Atom, family
+from mmatom.atoms.catalogue.operand_order import instruction
 
 from .fragments import as_fragment, fragment_registers
 from .ir_builder import OpList
@@ -46,18 +47,19 @@ def _unpack_result(ops: OpList, struct) -> list:
 
 
 def _inline_sync(op: mma.SyncOp, values: dict, a: list, b: list, c: list):
-    """Dense kind::f8f6f4 as upstream's nvvm.inline_ptx: $0.. D's registers, then A, B, C."""
+    """Dense kind::f8f6f4 as upstream's nvvm.inline_ptx, with the atom attached (`mma.atom`): $0.. D's
+    registers, then A, B, C, in the family's PTX order (atoms/catalogue/operand_order.py)."""
     fam = family("mma")
-    atom = Atom(fam.name, tuple((dim.key, values[dim.key]) for dim in fam.dims if dim.key in values))
+    atom = Atom(fam.name, tuple((dim.key, values[dim.key]) for dim in fam.dims))
     n_d = register_count(op.d.type)
     slots, at = [], n_d
     for group in (a, b, c):
-        slots.append("{" + ", ".join(f"${at + i}" for i in range(len(group))) + "}")
+        slots.append([f"${at + i}" for i in range(len(group))])
         at += len(group)
-    d_text = "{" + ", ".join(f"${i}" for i in range(n_d)) + "}"
     ops = OpList()
-    asm = ops.add(nvvm.InlinePtxOp(f"{fam.spell(atom)} {d_text}, {', '.join(slots)};", [*a, *b, *c],
-                                   [register_type(op.d.type.elem.data)] * n_d))
+    asm = ops.add(nvvm.InlinePtxOp(instruction(atom, d=[f"${i}" for i in range(n_d)], a=slots[0], b=slots[1],
+                                               c=slots[2]),
+                                   [*a, *b, *c], [register_type(op.d.type.elem.data)] * n_d, atom=atom))
     return ops, list(asm.owner.results)
 
 

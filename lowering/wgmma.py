@@ -22,6 +22,7 @@ from mmatom.dialects import mma, nvvm
 from mmatom.dialects.atom_rules import atom_values, wgmma_tile_plan
 from mmatom.dialects.mma_types import module_target
 from mmatom.atoms.catalogue import Atom, family
+from mmatom.atoms.catalogue.operand_order import instruction
 from mmatom.atoms.catalogue.tmem import TMEM_TARGETS
 from mmatom.atoms.descriptors import DescriptorFields, check_layout, encode_sm90, encode_sm100
 
@@ -108,10 +109,10 @@ def _wgmma_props(v: dict, scale_d_zero: bool, a_k_major: bool, b_k_major: bool) 
 
 def _inline_wgmma(op: mma.WgmmaOp, v: dict):
     """The forms upstream's nvvm.wgmma.mma_async lacks (RS: A in registers; sparse) as upstream's
-    nvvm.inline_ptx. Its results are write-only (it returns no read-write values), so the PTX text first
-    copies C into D's registers, fences them (the copies touched the accumulator), then issues the wgmma
-    on D in place. With scale_d = 0, C is not read and nothing is copied. Operand order (reference C3/C4):
-    d, a-desc | {a}, b-desc, [sp-meta, sp-sel,] scale-d, [imm-scale-a, imm-scale-b, [imm-trans-a,] imm-trans-b]."""
+    nvvm.inline_ptx, with the atom attached (`mma.atom`). Its results are write-only (it returns no
+    read-write values), so the PTX text first copies C into D's registers, fences them (the copies touched
+    the accumulator), then issues the wgmma on D in place. With scale_d = 0, C is not read and nothing is
+    copied. The operands follow the family's PTX order (atoms/catalogue/operand_order.py)."""
     c_regs = fragment_registers(op.c, op)
     n_d = len(c_regs)
     accumulate = op.scale_d is None or bool(op.scale_d.value.data)
@@ -123,22 +124,19 @@ def _inline_wgmma(op: mma.WgmmaOp, v: dict):
         return f"${n_d + len(inputs) - 1}"
 
     if v["a_residency"] == "register":
-        a_text = "{" + ", ".join(slot(r) for r in fragment_registers(op.a, op)) + "}"
+        a_text: str | list[str] = [slot(r) for r in fragment_registers(op.a, op)]
     else:
         a_text = slot(descriptor_value(op.a, op))
-    args = ["{" + ", ".join(f"${i}" for i in range(n_d)) + "}", a_text, slot(descriptor_value(op.b, op))]
-    if v["sparse"]:
-        args += [slot(fragment_registers(op.e, op)[0]), str(v["selector"] or 0)]
-    args.append("1" if accumulate else "0")
-    if v["scale_a"] is not None:
-        args += [str(v["scale_a"]), str(v["scale_b"])]
-    if v["trans_b"] is not None:
-        args += ([str(v["trans_a"])] if v["a_residency"] != "register" else []) + [str(v["trans_b"])]
+    b_text = slot(descriptor_value(op.b, op))
+    e_text = slot(fragment_registers(op.e, op)[0]) if v["sparse"] else None
+    fam = family("wgmma")
+    atom = Atom(fam.name, tuple((d.key, v[d.key]) for d in fam.dims))
     lines = [f"mov.b32 ${i}, ${n_d + i};" for i in range(n_d)] if accumulate else []
     lines.append("wgmma.fence.sync.aligned;")
-    lines.append(f"{family('wgmma').spell(Atom('wgmma', tuple(v.items())))} {', '.join(args)};")
+    lines.append(instruction(atom, d=[f"${i}" for i in range(n_d)], a=a_text, b=b_text, e=e_text,
+                             scale_d="1" if accumulate else "0"))
     ops = OpList()
-    asm = ops.add(nvvm.InlinePtxOp(" ".join(lines), inputs, [r.type for r in c_regs]))
+    asm = ops.add(nvvm.InlinePtxOp(" ".join(lines), inputs, [r.type for r in c_regs], atom=atom))
     d = as_fragment(ops, list(asm.owner.results), op.d.type)
     return ops.ops, [d]
 

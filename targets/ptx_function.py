@@ -1,16 +1,25 @@
-"""What every PTX emission routine shares: register classes by IR type, a function being emitted (its
-registers, SSA names, labels and lines), and the emission error. The op emitters (`ptx_emitter.py` and
-the modules it dispatches to) build on it."""
+"""What every PTX emission routine shares: register classes by IR type, the function being emitted (its
+registers, SSA names, labels, lines, and the MMA atoms it issues), the per-op emission registry, and the
+emission error.
+
+Op emitters live in their own modules (ptx_arith, ptx_llvm, ptx_control, ptx_nvvm, ptx_mma, ptx_tcgen05)
+and register with `@emits(OpType)`: a function `(fn: PTXFunction, op) -> None` that reads operand
+registers with `fn.reg`, defines results with `fn.define` / `fn.bind`, and appends lines with `fn.emit`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerAttr, IntegerType, VectorType
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerType, VectorType
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.utils.exceptions import VerifyException
 
+from mmatom.atoms.catalogue import Atom, AtomError, resolve
 from mmatom.dialects.diagnostics import OpError
+from mmatom.dialects.nvvm import constant_value
 
 
 class PTXEmissionError(OpError):
@@ -63,19 +72,64 @@ def value_bits(t: Attribute) -> int:
 SPACES = {0: "", 1: ".global", 3: ".shared", 4: ".const", 5: ".local"}
 
 
+def addr_space(t: llvm.LLVMPointerType) -> int:
+    return t.addr_space.data if hasattr(t.addr_space, "data") else 0
+
+
+def mov(cls: RegClass, dst: str, src: str) -> str:
+    """A register copy of class `cls`."""
+    return f"mov.pred {dst}, {src};" if cls is PRED else f"mov.b{cls.bits} {dst}, {src};"
+
+
+# -- the emission registry -------------------------------------------------------------------------
+
+OpEmitter = Callable[["PTXFunction", Operation], None]
+_EMITTERS: dict[type[Operation], OpEmitter] = {}
+
+
+def emits(*op_types: type[Operation]) -> Callable[[OpEmitter], OpEmitter]:
+    """Register the decorated function as the PTX emitter of `op_types` (and their subclasses)."""
+    def register(f: OpEmitter) -> OpEmitter:
+        for t in op_types:
+            if t in _EMITTERS:
+                raise ValueError(f"{t.__name__} already has a PTX emitter ({_EMITTERS[t].__qualname__})")
+            _EMITTERS[t] = f
+        return f
+    return register
+
+
+def emitter_for(op: Operation) -> OpEmitter | None:
+    for t in type(op).__mro__:
+        if t in _EMITTERS:
+            return _EMITTERS[t]
+    return None
+
+
+# -- the function being emitted --------------------------------------------------------------------
+
+Registers = str | list[str]  # one register, or one per element/struct member
+
+
 @dataclass
 class PTXFunction:
     name: str
+    target: str  # the chip every MMA atom is checked against
     lines: list[str] = field(default_factory=list)
     counts: dict[RegClass, int] = field(default_factory=lambda: {c: 0 for c in CLASSES})
-    names: dict[SSAValue, str] = field(default_factory=dict)
+    names: dict[SSAValue, Registers] = field(default_factory=dict)
     labels: int = 0
+    atoms: list[Atom] = field(default_factory=list)  # MMA atoms issued, in order
+    versions: list[tuple[int, int]] = field(default_factory=list)  # the .version each atom needs
+
+    # registers
 
     def new(self, cls: RegClass) -> str:
+        """A fresh register of class `cls`."""
         self.counts[cls] += 1
         return f"{cls.prefix}{self.counts[cls]}"
 
     def define(self, v: SSAValue) -> str:
+        """A fresh register that holds `v` from now on."""
         try:
             cls = reg_class(v.type)
         except KeyError:
@@ -85,20 +139,73 @@ class PTXFunction:
         self.names[v] = name
         return name
 
+    def bind(self, v: SSAValue, registers: Registers) -> None:
+        """`v` lives in registers that already exist (an alias, or one register per element)."""
+        self.names[v] = registers
+
+    def reg(self, v: SSAValue) -> Registers:
+        """The register(s) holding `v`."""
+        try:
+            return self.names[v]
+        except KeyError:
+            raise PTXEmissionError(v.owner if isinstance(v.owner, Operation) else None,
+                                   "a value is used before the emitter defined it") from None
+
+    def regs(self, values) -> list[str]:
+        return [self.reg(v) for v in values]
+
+    def bound(self, v: SSAValue) -> Registers | None:
+        return self.names.get(v)
+
+    def operand(self, v: SSAValue) -> str:
+        """`v` as an immediate where it is a constant, else its register."""
+        value = constant_value(v)
+        return str(value) if value is not None else self.reg(v)
+
+    def immediate(self, v: SSAValue, user: Operation, what: str) -> int:
+        value = constant_value(v)
+        if value is None:
+            raise PTXEmissionError(user, f"{user.name}: {what} must be a constant (PTX takes an immediate)")
+        return value
+
+    # text
+
     def label(self, what: str) -> str:
+        """A fresh label name; `place` puts it in the text."""
         self.labels += 1
         return f"$L_{what}_{self.labels}"
+
+    def place(self, label: str) -> None:
+        self.lines.append(f"{label}:")
 
     def emit(self, text: str) -> None:
         self.lines.append("\t" + text)
 
+    def move(self, cls: RegClass, dst: str, src: str) -> None:
+        self.emit(mov(cls, dst, src))
 
-def constant_int(v: SSAValue, user: Operation) -> int:
-    owner = v.owner
-    if isinstance(owner, arith.ConstantOp) and isinstance(owner.value, IntegerAttr):
-        return owner.value.value.data
-    raise PTXEmissionError(user, f"{user.name}: the sparsity selector must be a constant (PTX takes an immediate)")
+    # ops
 
+    def emit_op(self, op: Operation) -> None:
+        emitter = emitter_for(op)
+        if emitter is None:
+            raise PTXEmissionError(op, f"the PTX target cannot emit '{op.name}'")
+        emitter(self, op)
 
-def addr_space(t: llvm.LLVMPointerType) -> int:
-    return t.addr_space.data if hasattr(t.addr_space, "data") else 0
+    def emit_block(self, ops) -> None:
+        for op in ops:
+            self.emit_op(op)
+
+    def use_atom(self, op: Operation, atom: Atom | None = None) -> Atom:
+        """The op's MMA atom (`op.atom()` unless given), checked against the chip; its .version is recorded."""
+        try:
+            atom = op.atom() if atom is None else atom
+        except VerifyException as err:
+            raise PTXEmissionError(op, str(err)) from None
+        try:
+            resolved = resolve(atom, self.target)
+        except AtomError as err:
+            raise PTXEmissionError(op, f"{op.name}: {err}") from None
+        self.versions.append(resolved.min_version)
+        self.atoms.append(atom)
+        return atom

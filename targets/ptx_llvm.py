@@ -1,0 +1,148 @@
+"""PTX for the llvm ops: address arithmetic, loads and stores, pointer casts, and the aggregates (structs
+of MMA registers, vectors of tcgen05 registers), which live in one register per member."""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, IntegerType, VectorType
+from xdsl.ir import Attribute
+
+from mmatom.dialects import nvvm
+
+from .ptx_function import B32, B64, SPACES, PTXEmissionError, PTXFunction, addr_space, emits, reg_class, value_bits
+
+
+def _is_chunk(t: Attribute) -> bool:
+    return isinstance(t, VectorType) and isinstance(t.element_type, IntegerType) and \
+        t.element_type.width.data == 32 and tuple(t.get_shape()) == (4,)
+
+
+def _mem_type(t: Attribute) -> str:
+    bits = value_bits(t)
+    if isinstance(t, IntegerType) and bits == 8:
+        return ".u8"
+    if isinstance(t, AnyFloat) and not isinstance(t, (Float16Type, BFloat16Type)):
+        return f".f{bits}"
+    return f".b{bits}"
+
+
+@emits(llvm.GEPOp)
+def gep(fn: PTXFunction, op: llvm.GEPOp) -> None:
+    indices = list(op.rawConstantIndices.iter_values())
+    if len(indices) != 1:
+        raise PTXEmissionError(op, "the PTX target emits single-index llvm.getelementptr only")
+    size = value_bits(op.elem_type) // 8
+    base = fn.reg(op.ptr)
+    dst = fn.define(op.result)
+    if indices[0] != llvm.GEP_USE_SSA_VAL:
+        fn.emit(f"add.s64 {dst}, {base}, {indices[0] * size};")
+        return
+    idx = op.ssa_indices[0]
+    wide = fn.reg(idx)
+    if value_bits(idx.type) != 64:
+        tmp = fn.new(B64)
+        fn.emit(f"cvt.s64.s{value_bits(idx.type)} {tmp}, {wide};")
+        wide = tmp
+    if size != 1:
+        tmp = fn.new(B64)
+        fn.emit(f"mul.lo.s64 {tmp}, {wide}, {size};")
+        wide = tmp
+    fn.emit(f"add.s64 {dst}, {base}, {wide};")
+
+
+@emits(llvm.LoadOp)
+def load(fn: PTXFunction, op: llvm.LoadOp) -> None:
+    space = SPACES[addr_space(op.ptr.type)]
+    t = op.dereferenced_value.type
+    if _is_chunk(t):  # a 16-byte chunk: four .b32 registers
+        regs = [fn.new(B32) for _ in range(4)]
+        fn.bind(op.dereferenced_value, regs)
+        fn.emit(f"ld{space}.v4.b32 {{{', '.join(regs)}}}, [{fn.reg(op.ptr)}];")
+        return
+    width = _mem_type(t)
+    fn.emit(f"ld{space}{width} {fn.define(op.dereferenced_value)}, [{fn.reg(op.ptr)}];")
+
+
+@emits(llvm.StoreOp)
+def store(fn: PTXFunction, op: llvm.StoreOp) -> None:
+    space = SPACES[addr_space(op.ptr.type)]
+    if _is_chunk(op.value.type):
+        fn.emit(f"st{space}.v4.b32 [{fn.reg(op.ptr)}], {{{', '.join(fn.reg(op.value))}}};")
+        return
+    fn.emit(f"st{space}{_mem_type(op.value.type)} [{fn.reg(op.ptr)}], {fn.reg(op.value)};")
+
+
+@emits(llvm.ExtractValueOp)
+def extractvalue(fn: PTXFunction, op: llvm.ExtractValueOp) -> None:
+    regs = fn.bound(op.container)
+    if not isinstance(regs, list):
+        raise PTXEmissionError(op, "llvm.extractvalue reads only MMA result structs in the PTX target")
+    fn.bind(op.res, regs[list(op.position.iter_values())[0]])
+
+
+@emits(llvm.InsertValueOp)
+def insertvalue(fn: PTXFunction, op: llvm.InsertValueOp) -> None:
+    regs = list(fn.reg(op.container))
+    i = list(op.position.iter_values())[0]
+    fn.move(reg_class(op.value.type), regs[i], fn.reg(op.value))  # each slot owns its register
+    fn.bind(op.res, regs)
+
+
+@emits(llvm.UndefOp)
+def undef(fn: PTXFunction, op: llvm.UndefOp) -> None:
+    t = op.res.type
+    if isinstance(t, VectorType) and len(t.get_shape()) == 1:  # a register per element, filled by insertelement
+        fn.bind(op.res, [fn.new(reg_class(t.element_type)) for _ in range(t.get_shape()[0])])
+        return
+    if not isinstance(t, llvm.LLVMStructType):
+        raise PTXEmissionError(op, "llvm.mlir.undef is emitted only for accumulator structs and vectors")
+    fn.bind(op.res, [fn.new(reg_class(e)) for e in t.types.data])
+
+
+@emits(llvm.InsertElementOp)
+def insertelement(fn: PTXFunction, op: llvm.InsertElementOp) -> None:
+    regs = list(fn.reg(op.vector))
+    regs[fn.immediate(op.index, op, "the element index")] = fn.reg(op.value)
+    fn.bind(op.res, regs)
+
+
+@emits(nvvm.ExtractElementOp)
+def extractelement(fn: PTXFunction, op: nvvm.ExtractElementOp) -> None:
+    fn.bind(op.res, fn.reg(op.vector)[fn.immediate(op.position, op, "the element index")])
+
+
+@emits(llvm.BitcastOp)
+def bitcast(fn: PTXFunction, op: llvm.BitcastOp) -> None:
+    src = fn.reg(op.arg)
+    if reg_class(op.arg.type) == reg_class(op.result.type):
+        fn.bind(op.result, src)
+    else:
+        fn.emit(f"mov.b{value_bits(op.result.type)} {fn.define(op.result)}, {src};")
+
+
+@emits(llvm.AddressOfOp)
+def addressof(fn: PTXFunction, op: llvm.AddressOfOp) -> None:
+    fn.emit(f"mov.u64 {fn.define(op.result)}, {op.global_name.root_reference.data};")
+
+
+@emits(llvm.PtrToIntOp)
+def ptrtoint(fn: PTXFunction, op: llvm.PtrToIntOp) -> None:
+    src = fn.reg(op.input)
+    if reg_class(op.input.type).bits == value_bits(op.output.type):
+        fn.bind(op.output, src)
+    else:
+        fn.emit(f"cvt.u32.u64 {fn.define(op.output)}, {src};")
+
+
+@emits(llvm.IntToPtrOp)
+def inttoptr(fn: PTXFunction, op: llvm.IntToPtrOp) -> None:
+    src = fn.reg(op.input)
+    if reg_class(op.output.type).bits == value_bits(op.input.type):
+        fn.bind(op.output, src)
+    else:
+        fn.emit(f"cvt.u64.u32 {fn.define(op.output)}, {src};")
+
+
+@emits(llvm.GlobalOp)
+def global_(fn: PTXFunction, op: llvm.GlobalOp) -> None:
+    """Shared globals are declared at module level (ptx_emitter.shared_globals), not in a function."""

@@ -1,0 +1,40 @@
+"""PTX for the nvvm ops that are one fixed instruction each: special registers, the CTA barrier, the async
+proxy fence and the wgmma fence / commit / wait."""
+
+from __future__ import annotations
+
+from mmatom.dialects import nvvm
+
+from .ptx_function import PTXFunction, emits
+
+
+@emits(nvvm.SpecialRegisterOp)
+def special_register(fn: PTXFunction, op: nvvm.SpecialRegisterOp) -> None:
+    fn.emit(f"mov.u32 {fn.define(op.res)}, %{op.register};")
+
+
+@emits(nvvm.BarrierOp)
+def barrier(fn: PTXFunction, op: nvvm.BarrierOp) -> None:
+    fn.emit("bar.sync 0;")
+
+
+@emits(nvvm.FenceProxyOp)
+def fence_proxy(fn: PTXFunction, op: nvvm.FenceProxyOp) -> None:
+    kind = op.kind.value.data
+    space = f"::{op.space.value.data}" if op.space and kind == "async.shared" else ""
+    fn.emit(f"fence.proxy.{kind}{space};")
+
+
+@emits(nvvm.WgmmaFenceAlignedOp)
+def wgmma_fence(fn: PTXFunction, op: nvvm.WgmmaFenceAlignedOp) -> None:
+    fn.emit("wgmma.fence.sync.aligned;")
+
+
+@emits(nvvm.WgmmaGroupSyncAlignedOp)
+def wgmma_commit(fn: PTXFunction, op: nvvm.WgmmaGroupSyncAlignedOp) -> None:
+    fn.emit("wgmma.commit_group.sync.aligned;")
+
+
+@emits(nvvm.WgmmaWaitGroupSyncOp)
+def wgmma_wait(fn: PTXFunction, op: nvvm.WgmmaWaitGroupSyncOp) -> None:
+    fn.emit(f"wgmma.wait_group.sync.aligned {op.pending};")
