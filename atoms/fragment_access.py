@@ -54,14 +54,13 @@ def values_per_register(elem: str) -> int:
 
 
 def plan_access(frag, mem: Layout | str) -> AccessPlan:
-    """The access plan of a fragment type (anything with .elem and .layout) through `mem`."""
-    return _plan(frag.elem.data, frag.layout.data, str(mem))
+    """The access plan of a fragment type (anything with .elem and a parsed TV layout .layout.data) through
+    `mem`."""
+    return _plan(str(frag.elem.data), frag.layout.data, parse_layout(mem) if isinstance(mem, str) else mem)
 
 
 @lru_cache(maxsize=1024)
-def _plan(elem: str, tv_text: str, mem_text: str) -> AccessPlan:
-    mem = parse_layout(mem_text)
-    tv = parse_layout(tv_text)
+def _plan(elem: str, tv: Layout, mem: Layout) -> AccessPlan:
     bits = BITS[elem]
     per_reg = values_per_register(elem)
     thr, val = tv[0], tv[1]

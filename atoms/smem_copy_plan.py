@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from mmatom.layout import ComposedLayout, Layout, Swizzle, parse_any_layout, parse_layout
+from mmatom.layout import ComposedLayout, Layout, Swizzle, parse_layout
 
 from .descriptors import SmemOperand
 
@@ -38,11 +38,10 @@ class CopyPlan:
 
 
 @lru_cache(maxsize=1024)
-def plan_copy(op: SmemOperand, smem_text: str, gmem_text: str, threads: int) -> CopyPlan:
-    """The copy of a tile `op` whose SMEM layout is `smem_text` from global memory laid out as `gmem_text`,
-    by `threads` threads; SmemCopyError says why it cannot be done in 16-byte chunks."""
+def plan_copy(op: SmemOperand, smem: Layout | ComposedLayout, gmem_text: str, threads: int) -> CopyPlan:
+    """The copy of a tile `op` laid out in SMEM as `smem` from global memory laid out as `gmem_text`, by
+    `threads` threads; SmemCopyError says why it cannot be done in 16-byte chunks."""
     gmem = parse_layout(gmem_text)
-    smem = parse_any_layout(smem_text)
     inner = smem.layout if isinstance(smem, ComposedLayout) else smem
     sw = smem.swizzle if isinstance(smem, ComposedLayout) else Swizzle(0, 4, 3)
     if gmem.rank() != 2 or (gmem[0].size(), gmem[1].size()) != (op.rows, op.k):

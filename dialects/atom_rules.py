@@ -12,7 +12,7 @@ from typing import Any
 from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
-from mmatom.layout import NotationError, parse_any_layout, parse_layout
+from mmatom.layout import NotationError
 from mmatom.atoms.catalogue import Atom, AtomError, family
 from mmatom.atoms.catalogue.elements import BITS, INT4, INT8, base_element, storage_element
 from mmatom.atoms.catalogue.fragments import operand_extent, tv_layouts, wgmma_accumulator_layout
@@ -196,7 +196,7 @@ def _check_layouts(label: str, atom: Atom, types: dict[str, Attribute]) -> None:
             if want is None:
                 continue
             try:
-                got = parse_layout(t.layout.data)
+                got = t.layout.data
             except NotationError as err:
                 raise VerifyException(f"{label}: operand {role}: {err}") from None
             if not got.equivalent(want):
@@ -209,7 +209,7 @@ def _check_layouts(label: str, atom: Atom, types: dict[str, Attribute]) -> None:
             if atom.family == "wgmma" and t.swizzle.data == "128b_base32b":
                 raise VerifyException(f"{label}: operand {role}: swizzle 128b_base32b exists only on SM100 descriptors")
             try:
-                check_layout(parse_any_layout(t.layout.data), op)
+                check_layout(t.layout.data, op)
             except (DescriptorError, NotationError) as err:
                 raise VerifyException(f"{label}: operand {role}: {err}") from None
         elif isinstance(t, d.TmemType) and role == "D":
@@ -256,7 +256,7 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
         if t.elem.data != dt and role == "C":
             raise VerifyException(f"{label}: operand C is {t.elem.data}; the accumulator is {dt}")
         try:
-            got = parse_layout(t.layout.data)
+            got = t.layout.data
         except NotationError as err:
             raise VerifyException(f"{label}: operand {role}: {err}") from None
         if not got.equivalent(want) or got[0].size() != want[0].size():
@@ -266,7 +266,7 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
     steps = []
     try:
         for role, t in (("A", a_t), ("B", b_t)):
-            full = parse_any_layout(t.layout.data)
+            full = t.layout.data
             inner = getattr(full, "layout", full)
             if inner.rank() != 2 or (inner[0].size(), inner[1].size()) != (rows[role], k_tile):
                 raise VerifyException(f"{label}: operand {role}: SMEM layout {full} must have shape ({rows[role]}, {k_tile})")

@@ -324,7 +324,7 @@ class Tcgen05MmaOp(AtomOp):
 def _check_memory_layout(op_name: str, frag: FragmentType, layout: StringAttr) -> None:
     try:
         mem = parse_layout(layout.data)
-        tv = parse_layout(frag.layout.data)
+        tv = frag.layout.data
     except NotationError as err:
         raise VerifyException(f"{op_name}: layout: {err}") from None
     if tv.rank() != 2:
@@ -517,7 +517,7 @@ class ConvertOp(IRDLOperation):
             raise VerifyException(f"mma.convert: {pair[0]} -> {pair[1]} is not a supported conversion; "
                                   f"supported: {legal} (or the same type)")
         try:
-            src_tv, dst_tv = parse_layout(src.layout.data), parse_layout(dst.layout.data)
+            src_tv, dst_tv = src.layout.data, dst.layout.data
         except NotationError as err:
             raise VerifyException(f"mma.convert: {err}") from None
         if src_tv[0].size() != dst_tv[0].size() or not src_tv.equivalent(dst_tv):
@@ -656,7 +656,7 @@ def _check_tmem_fragment(op_name: str, t: TmemType, frag: FragmentType) -> None:
         raise VerifyException(f"{op_name}: only 32-bit elements move as .32x32b (one column per register); "
                               f"{frag.elem.data} is {BITS.get(frag.elem.data)}-bit")
     want = parse_layout(tmem_fragment_layout(t))
-    got = parse_layout(frag.layout.data)
+    got = frag.layout.data
     if not got.equivalent(want):
         raise VerifyException(f"{op_name}: fragment layout {got} is not the .32x32b layout {want} of {t}")
 

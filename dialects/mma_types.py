@@ -12,21 +12,22 @@ import re
 from collections.abc import Sequence
 
 from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32
-from xdsl.ir import Attribute, Operation, ParametrizedAttribute, TypeAttribute
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
+from xdsl.ir import Attribute, Data, Operation, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, TypeAttribute
 from xdsl.irdl import (
     irdl_attr_definition,
 )
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
-from mmatom.layout import NotationError, parse_any_layout, parse_layout
+from mmatom.layout import ComposedLayout, Layout, NotationError, parse_any_layout
 from mmatom.atoms.catalogue.elements import ALL_ELEMENT_TYPES
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.atoms.catalogue.elements import BITS
 from mmatom.atoms.descriptors import MAJORS, SWIZZLE_BYTES, DescriptorError, SmemOperand, check_layout, sub_tile
 
-ROLES = ("A", "B", "C", "D", "E", "SFA", "SFB")
 # descriptor swizzle modes as written in IR (an identifier cannot start with a digit)
 SWIZZLE_SYNTAX = {"none": "none", "32b": "sw32", "64b": "sw64", "128b": "sw128", "128b_base32b": "sw128_base32b"}
 SWIZZLE_FROM_SYNTAX = {v: k for k, v in SWIZZLE_SYNTAX.items()}
@@ -105,11 +106,71 @@ class ShapeAttr(ParametrizedAttribute):
         printer.print_string(f"<m{m}n{n}k{k}>")
 
 
-# -- types by residency ---------------------------------------------------------------------------
+# -- the words of the types, as enums ---------------------------------------------------------------
+#
+# Member names equal their values, so a member hashes and compares like its word: catalogue tables keyed
+# by "f16" or "128b" take the enum as they are.
 
-def _check_elem(elem: str) -> None:
-    if elem not in ALL_ELEMENT_TYPES:
-        raise VerifyException(f"unknown element type '{elem}'; known: {', '.join(ALL_ELEMENT_TYPES)}")
+Role = StrEnum("Role", [(r, r) for r in ("A", "B", "C", "D", "E", "SFA", "SFB")])
+ROLES = tuple(r.value for r in Role)
+ElementType = StrEnum("ElementType", [(e, e) for e in ALL_ELEMENT_TYPES])
+Major = StrEnum("Major", [(m, m) for m in MAJORS])
+SwizzleMode = StrEnum("SwizzleMode", [(s, s) for s in SWIZZLE_BYTES])
+
+
+def _word(enum: type[StrEnum], word: str, what: str) -> StrEnum:
+    try:
+        return enum(word)
+    except ValueError:
+        raise VerifyException(f"{what} '{word}' is not one of {', '.join(m.value for m in enum)}") from None
+
+
+@irdl_attr_definition
+class RoleAttr(EnumAttribute[Role], SpacedOpaqueSyntaxAttribute):
+    name = "mma.role"
+
+
+@irdl_attr_definition
+class ElementAttr(EnumAttribute[ElementType], SpacedOpaqueSyntaxAttribute):
+    name = "mma.elem"
+
+
+@irdl_attr_definition
+class MajorAttr(EnumAttribute[Major], SpacedOpaqueSyntaxAttribute):
+    name = "mma.major"
+
+
+@irdl_attr_definition
+class SwizzleAttr(EnumAttribute[SwizzleMode], SpacedOpaqueSyntaxAttribute):
+    name = "mma.swizzle"
+
+
+@irdl_attr_definition
+class LayoutAttr(Data[Layout | ComposedLayout]):
+    """A CuTe layout, parsed once when the IR is read and printed back in CuTe notation: `"(16,8):(8,1)"`."""
+
+    name = "mma.layout"
+
+    @classmethod
+    def from_text(cls, text: str, what: str) -> "LayoutAttr":
+        try:
+            return cls(parse_any_layout(text))
+        except NotationError as err:
+            raise VerifyException(f"{what}: {err}") from None
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> Layout | ComposedLayout:
+        return cls.from_text(parser.parse_str_literal("a layout in CuTe notation"), "layout").data
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f'"{self.data}"')
+
+
+def _layout_attr(layout: str | Layout | ComposedLayout, what: str) -> LayoutAttr:
+    return LayoutAttr.from_text(layout, what) if isinstance(layout, str) else LayoutAttr(layout)
+
+
+# -- types by residency ---------------------------------------------------------------------------
 
 
 @irdl_attr_definition
@@ -117,12 +178,13 @@ class FragmentType(ParametrizedAttribute, TypeAttribute):
     """A register fragment: each thread's values of an operand, placed by a CuTe TV layout."""
 
     name = "mma.frag"
-    role: StringAttr
-    elem: StringAttr
-    layout: StringAttr
+    role: RoleAttr
+    elem: ElementAttr
+    layout: LayoutAttr
 
-    def __init__(self, role: str, elem: str, layout: str):
-        super().__init__(StringAttr(role), StringAttr(elem), StringAttr(layout))
+    def __init__(self, role: str, elem: str, layout: str | Layout):
+        super().__init__(RoleAttr(_word(Role, role, "fragment role")), ElementAttr(_word(ElementType, elem, "element type")),
+                         _layout_attr(layout, "fragment layout"))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -132,19 +194,15 @@ class FragmentType(ParametrizedAttribute, TypeAttribute):
             elem = _parse_word(parser, "an element type")
             parser.parse_punctuation(",")
             layout = parser.parse_str_literal("a TV layout in CuTe notation")
-        return (StringAttr(role), StringAttr(elem), StringAttr(layout))
+        return (RoleAttr(_word(Role, role, "fragment role")), ElementAttr(_word(ElementType, elem, "element type")),
+                _layout_attr(layout, "fragment layout"))
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f'<{self.role.data}, {self.elem.data}, "{self.layout.data}">')
 
     def verify(self) -> None:
-        if self.role.data not in ROLES:
-            raise VerifyException(f"fragment role '{self.role.data}' is not one of {', '.join(ROLES)}")
-        _check_elem(self.elem.data)
-        try:
-            parse_layout(self.layout.data)
-        except NotationError as err:
-            raise VerifyException(f"fragment layout: {err}") from None
+        if not isinstance(self.layout.data, Layout):
+            raise VerifyException(f"fragment layout {self.layout.data} must be a plain layout (no swizzle)")
 
 
 @irdl_attr_definition
@@ -152,14 +210,16 @@ class SmemDescType(ParametrizedAttribute, TypeAttribute):
     """A shared-memory matrix descriptor viewing an operand tile laid out in SMEM."""
 
     name = "mma.smem_desc"
-    role: StringAttr
-    elem: StringAttr
-    major: StringAttr
-    swizzle: StringAttr
-    layout: StringAttr
+    role: RoleAttr
+    elem: ElementAttr
+    major: MajorAttr
+    swizzle: SwizzleAttr
+    layout: LayoutAttr
 
-    def __init__(self, role: str, elem: str, major: str, swizzle: str, layout: str):
-        super().__init__(StringAttr(role), StringAttr(elem), StringAttr(major), StringAttr(swizzle), StringAttr(layout))
+    def __init__(self, role: str, elem: str, major: str, swizzle: str, layout: str | Layout | ComposedLayout):
+        super().__init__(RoleAttr(_word(Role, role, "operand role")), ElementAttr(_word(ElementType, elem, "element type")),
+                         MajorAttr(_word(Major, major, "major mode")), SwizzleAttr(_word(SwizzleMode, swizzle, "swizzle")),
+                         _layout_attr(layout, "SMEM layout"))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -178,7 +238,9 @@ class SmemDescType(ParametrizedAttribute, TypeAttribute):
                                    pos, parser.pos)
             parser.parse_punctuation(",")
             layout = parser.parse_str_literal("an SMEM layout in CuTe notation")
-        return tuple(StringAttr(x) for x in (role, elem, major, swizzle, layout))
+        return (RoleAttr(_word(Role, role, "operand role")), ElementAttr(_word(ElementType, elem, "element type")),
+                MajorAttr(_word(Major, major, "major mode")), SwizzleAttr(SwizzleMode(swizzle)),
+                _layout_attr(layout, "SMEM layout"))
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(
@@ -188,15 +250,6 @@ class SmemDescType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if self.role.data not in ("A", "B"):
             raise VerifyException(f"an SMEM descriptor views A or B, not '{self.role.data}'")
-        _check_elem(self.elem.data)
-        if self.major.data not in MAJORS:
-            raise VerifyException(f"major mode '{self.major.data}' is not one of k, mn")
-        if self.swizzle.data not in SWIZZLE_BYTES:
-            raise VerifyException(f"swizzle '{self.swizzle.data}' is not one of {', '.join(SWIZZLE_BYTES)}")
-        try:
-            parse_any_layout(self.layout.data)
-        except NotationError as err:
-            raise VerifyException(f"SMEM layout: {err}") from None
 
 
 @irdl_attr_definition
@@ -204,12 +257,13 @@ class TmemType(ParametrizedAttribute, TypeAttribute):
     """A tensor-memory address of a ROWSxCOLS tile of ELEM: `!mma.tmem<f32, 128x256>`."""
 
     name = "mma.tmem"
-    elem: StringAttr
+    elem: ElementAttr
     rows: IntegerAttr
     cols: IntegerAttr
 
     def __init__(self, elem: str, rows: int, cols: int):
-        super().__init__(StringAttr(elem), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
+        super().__init__(ElementAttr(_word(ElementType, elem, "element type")), IntegerAttr(rows, i32),
+                         IntegerAttr(cols, i32))
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -223,13 +277,10 @@ class TmemType(ParametrizedAttribute, TypeAttribute):
                 cols = int(word[1:])
             else:
                 rows, cols = dims[0], dims[1]
-        return (StringAttr(elem), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
+        return (ElementAttr(_word(ElementType, elem, "element type")), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.elem.data}, {self.rows.value.data}x{self.cols.value.data}>")
-
-    def verify(self) -> None:
-        _check_elem(self.elem.data)
 
 
 AnyOperand = FragmentType | SmemDescType | TmemType
@@ -239,7 +290,7 @@ AnyOperand = FragmentType | SmemDescType | TmemType
 
 def smem_operand(t: SmemDescType):
     """The descriptor type's tile as the descriptor packer sees it, and its SMEM layout."""
-    layout = parse_any_layout(t.layout.data)
+    layout = t.layout.data
     inner = getattr(layout, "layout", layout)
     if inner.rank() != 2:
         raise VerifyException(f"SMEM layout {layout} must have rank 2, (rows, K) of the tile")

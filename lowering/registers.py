@@ -10,7 +10,6 @@ from __future__ import annotations
 from xdsl.dialects.builtin import Float16Type, VectorType, f16, f32, f64, i32
 from xdsl.ir import Attribute
 
-from mmatom.layout import parse_layout
 from mmatom.atoms.catalogue.elements import BITS
 
 F16X2 = VectorType(f16, [2])
@@ -33,7 +32,7 @@ def register_bits(elem: str) -> int:
 def register_count(frag) -> int:
     """Registers per thread of a fragment type (anything with .elem and .layout)."""
     elem = frag.elem.data
-    values = parse_layout(frag.layout.data)[1].size()
+    values = frag.layout.data[1].size()
     bits = BITS[elem]
     return values if bits >= 32 else values * bits // 32
 
