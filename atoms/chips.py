@@ -26,18 +26,6 @@ class Chip:
     def __str__(self) -> str:
         return self.name
 
-    @property
-    def family_members(self) -> tuple[int, ...]:
-        """The archs whose hardware runs code built for this target."""
-        if self.variant == "a":
-            return (self.arch,)
-        if self.variant == "f":
-            return tuple(a for a in _FAMILIES[self.arch])
-        return tuple(c.arch for c in ALL_CHIPS if c.variant == "" and c.arch >= self.arch)
-
-
-# arch -> the archs of its `f` family (PTX ISA: family-specific features)
-_FAMILIES = {100: (100, 103), 103: (103,), 110: (110,), 120: (120, 121), 121: (121,)}
 
 _VERSIONS = {
     "sm_70": (6, 0), "sm_75": (6, 3), "sm_80": (7, 0), "sm_86": (7, 1), "sm_87": (7, 4),

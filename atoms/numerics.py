@@ -170,6 +170,3 @@ def unpack(elem: str, data: bytes, count: int) -> np.ndarray:
     shifts = (np.arange(per_byte) * b).astype(np.uint8)
     return ((raw[:, None] >> shifts) & ((1 << b) - 1)).reshape(-1)[:count].astype(np.uint64)
 
-
-def storage_dtype(elem: str):
-    return {8: np.uint8, 16: np.uint16, 32: np.uint32, 64: np.uint64}[max(8, BITS[elem])]

@@ -6,7 +6,6 @@ Coordinates are evaluated colexicographically (the leftmost mode varies fastest)
 from __future__ import annotations
 
 from functools import reduce
-from itertools import accumulate
 from typing import Union
 
 IntTuple = Union[int, tuple["IntTuple", ...]]
@@ -120,10 +119,6 @@ def elem_scale(a: IntTuple, b: IntTuple) -> IntTuple:
     if is_tuple(a):
         return tuple(elem_scale(x, y) for x, y in zip(a, b))
     return a * product(b)
-
-
-def suffix_partial_products(values: list[int]) -> list[int]:
-    return list(accumulate(values, lambda x, y: x * y))
 
 
 def format_int_tuple(t: IntTuple) -> str:

@@ -32,9 +32,6 @@ class Swizzle:
             return offset ^ ((offset & self.yyy_mask) >> self.shift)
         return offset ^ ((offset & (((1 << self.bits) - 1) << self.base)) << -self.shift)
 
-    def is_identity(self) -> bool:
-        return self.bits == 0
-
     def __str__(self) -> str:
         return f"Sw<{self.bits},{self.base},{self.shift}>"
 

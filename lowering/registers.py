@@ -7,7 +7,7 @@ sparse metadata) as i32 bit containers.
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import Float16Type, VectorType, f16, f32, f64, i32
+from xdsl.dialects.builtin import VectorType, f16, f32, f64, i32
 from xdsl.ir import Attribute
 
 from mmatom.atoms.catalogue.elements import BITS
@@ -25,10 +25,6 @@ def register_type(elem: str) -> Attribute:
     return i32
 
 
-def register_bits(elem: str) -> int:
-    return 64 if elem == "f64" else 32
-
-
 def register_count(frag) -> int:
     """Registers per thread of a fragment type (anything with .elem and .layout)."""
     elem = frag.elem.data
@@ -36,6 +32,3 @@ def register_count(frag) -> int:
     bits = BITS[elem]
     return values if bits >= 32 else values * bits // 32
 
-
-def is_f16x2(t: Attribute) -> bool:
-    return isinstance(t, VectorType) and isinstance(t.element_type, Float16Type)

@@ -59,12 +59,12 @@ def instruction(atom: Atom) -> str:
 
 
 @dataclass(frozen=True)
-class Kernel:
+class ProbeKernel:
     text: str
     first_line: int  # 1-based line of the first instruction; instruction i is on first_line + i
 
 
-def kernel(instructions: list[str], target: str, version: tuple[int, int]) -> Kernel:
+def kernel(instructions: list[str], target: str, version: tuple[int, int]) -> ProbeKernel:
     head = [
         f".version {version[0]}.{version[1]}",
         f".target {target}",
@@ -80,7 +80,7 @@ def kernel(instructions: list[str], target: str, version: tuple[int, int]) -> Ke
         "  setp.ne.b32 p, r0, 0;",
     ]
     body = ["  " + i for i in instructions]
-    return Kernel("\n".join(head + body + ["  ret;", "}", ""]), len(head) + 1)
+    return ProbeKernel("\n".join(head + body + ["  ret;", "}", ""]), len(head) + 1)
 
 
-__all__ = ["Kernel", "instruction", "kernel"]
+__all__ = ["ProbeKernel", "instruction", "kernel"]

@@ -11,11 +11,11 @@ from functools import lru_cache
 
 from ..chips import ALL_TARGET_NAMES
 from .model import Atom, AtomError, Family, OperandSpec, Resolved, Row, format_targets, sort_key, version_text
-from .mma_sync import MMA, MMA_BLOCK_SCALE, MMA_SP
+from .mma_sync import MMA_BLOCK_SCALE, MMA_SP, MMA_SYNC
 from .tcgen05 import TCGEN05
 from .wgmma import WGMMA
 
-FAMILIES: dict[str, Family] = {f.name: f for f in (MMA, MMA_SP, MMA_BLOCK_SCALE, WGMMA, TCGEN05)}
+FAMILIES: dict[str, Family] = {f.name: f for f in (MMA_SYNC, MMA_SP, MMA_BLOCK_SCALE, WGMMA, TCGEN05)}
 
 # families as the tools group them
 GROUPS = {

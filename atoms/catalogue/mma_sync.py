@@ -107,12 +107,12 @@ def spell_mma(atom: Atom) -> str:
     return s
 
 
-MMA = Family("mma", "mma.sync", MMA_DIMS, spell_mma, _mma_operands, _types_context)
+MMA_SYNC = Family("mma", "mma.sync", MMA_DIMS, spell_mma, _mma_operands, _types_context)
 
 
 def _dense(tier, targets, version, shape, a, b=None, acc=("f32", "f32"), layout=frozenset([ROW_COL]),
            satfinite=False, bitop=None, kind=None, rounding=None, note=""):
-    MMA.rows.append(row("mma", tier, targets, version, note, shape=shape, kind=kind, a=a,
+    MMA_SYNC.rows.append(row("mma", tier, targets, version, note, shape=shape, kind=kind, a=a,
                         b=a if b is None else b, acc=acc, layout=layout, satfinite=satfinite,
                         bitop=bitop, rounding=rounding))
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .mma_sync import MMA, MMA_BLOCK_SCALE, MMA_SP
+from .mma_sync import MMA_BLOCK_SCALE, MMA_SP, MMA_SYNC
 from .model import REGISTER, TMEM, Atom, Family
 from .tcgen05 import BLOCK_SCALED, TCGEN05
 from .wgmma import WGMMA
@@ -82,7 +82,7 @@ def tcgen05_operands(atom: Atom, *, d: str, a: str, b: str, idesc: str, enable_i
 
 
 OPERAND_ORDER: dict[str, tuple[Family, Callable[..., list[str]]]] = {
-    MMA.name: (MMA, mma_sync_operands),
+    MMA_SYNC.name: (MMA_SYNC, mma_sync_operands),
     MMA_SP.name: (MMA_SP, mma_sync_operands),
     MMA_BLOCK_SCALE.name: (MMA_BLOCK_SCALE, mma_sync_operands),
     WGMMA.name: (WGMMA, wgmma_operands),
