@@ -49,7 +49,7 @@ def cases() -> list[Case]:
 
 
 def _with(atom: Atom, **changes) -> Atom:
-    return Atom(atom.family, tuple((k, changes.get(k, v)) for k, v in atom.values))
+    return atom.replace(**changes)
 
 
 # -- shapes and layouts ------------------------------------------------------------------------------

@@ -61,8 +61,7 @@ def _atom(t: dict, n: int, trans_a: int | None, trans_b: int | None, scale_a=Non
                   bitop=t.get("bitop"), a_residency=residency, trans_a=trans_a, trans_b=trans_b,
                   scale_a=(scale_a or 1) if floating else None, scale_b=(scale_b or 1) if floating else None,
                   selector=selector)
-    fam = family("wgmma")
-    return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims))
+    return family("wgmma").make(values)
 
 
 @dataclass(frozen=True)

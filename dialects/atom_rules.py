@@ -132,10 +132,17 @@ def _wgmma_qualifiers(op, label: str, a: str) -> dict:
                 scale_b=scale(op.scale_b))
 
 
+def op_atom(op: Operation) -> Atom:
+    """The catalogue atom an atom op performs, read from its properties and operand types. The op's verifier
+    has resolved it against the module's chip; the lowering consumes it from here (never re-deriving it)."""
+    fam_name, values, _ = atom_values(op)
+    return family(fam_name).make(values)
+
+
 def verify_atom_op(op: Operation) -> None:
     fam_name, values, types = atom_values(op)
     fam = family(fam_name)
-    atom = Atom(fam_name, tuple((dim.key, values[dim.key]) for dim in fam.dims if dim.key in values))
+    atom = fam.make(values)
     _check_roles(op, fam.label, types)
     _check_residency(fam, atom, types)
     try:
@@ -250,7 +257,7 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
         fam.resolve(values, module_target(op))
     except AtomError as err:
         raise VerifyException(f"{label}: {err}") from None
-    atom = Atom("wgmma", tuple((dim.key, values[dim.key]) for dim in fam.dims if dim.key in values))
+    atom = fam.make(values)
     want = wgmma_accumulator_layout(m, n)
     for role, t in (("C", c_t), ("D", d_t)):
         if t.elem.data != dt and role == "C":

@@ -323,6 +323,13 @@ def module_target(op: Operation) -> str | None:
         attr = cur.attributes.get(TARGET_ATTR)
         if isinstance(attr, TargetAttr):
             return attr.chip_name.data
+        if isinstance(attr, StringAttr):  # the string form mma-finalize-nvvm leaves (upstream has no mma dialect)
+            try:
+                return chip(attr.data).name
+            except UnknownChip as err:
+                raise VerifyException(f"{TARGET_ATTR} = \"{attr.data}\": {err}") from None
+        if attr is not None:
+            raise VerifyException(f"{TARGET_ATTR} must name a chip, as #mma.target<sm_..>; got {attr}")
         cur = cur.parent_op()
     return None
 

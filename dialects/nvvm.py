@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
     i64,
 )
 from xdsl.dialects.llvm import LLVMPointerType, LLVMStructType
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Dialect, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
@@ -59,6 +60,7 @@ from xdsl.irdl import (
 from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
+from xdsl.utils.str_enum import StrEnum
 
 from mmatom.atoms import instr_desc
 from mmatom.atoms.catalogue import Atom, AtomError, family
@@ -164,61 +166,74 @@ def atom_from_attr(attr: Attribute) -> Atom:
 # -- attributes -----------------------------------------------------------------------------------
 
 
-class _WordAttr(ParametrizedAttribute):
-    """An upstream enum attribute written `#nvvm.<mnemonic><word>`."""
+def word_enum(name: str, words: tuple[str, ...]) -> type[StrEnum]:
+    """A StrEnum whose members are named by their words, so they hash and compare like the words."""
+    return StrEnum(name, [(w, w) for w in words])
 
-    WORDS: ClassVar[tuple[str, ...]] = ()
-    value: StringAttr
 
-    def __init__(self, value: str):
-        super().__init__(StringAttr(value))
+class WordAttr:
+    """Mixin for upstream's enum attributes, `#nvvm.<mnemonic><word>`, over xDSL's EnumAttribute: a word
+    outside the enum is a located error naming the legal words; the constructor takes the word."""
+
+    def __init__(self, word: str):
+        super().__init__(self.enum_type(word))  # type: ignore[attr-defined, call-arg]
 
     @classmethod
-    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+    def words(cls) -> tuple[str, ...]:
+        return tuple(m.value for m in cls.enum_type)  # type: ignore[attr-defined]
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
         with parser.in_angle_brackets():
             pos = parser.pos
             word = parser.parse_identifier()
-            if word not in cls.WORDS:
-                parser.raise_error(f"'{word}' is not one of {', '.join(cls.WORDS)}", pos, parser.pos)
-        return (StringAttr(word),)
+            if word not in cls.words():
+                parser.raise_error(f"'{word}' is not one of {', '.join(cls.words())}", pos, parser.pos)
+        return cls.enum_type(word)  # type: ignore[attr-defined]
 
-    def print_parameters(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.value.data}>")
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data}>")  # type: ignore[attr-defined]
 
-    def verify(self) -> None:
-        if self.value.data not in self.WORDS:
-            raise VerifyException(f"#{self.name}: '{self.value.data}' is not one of {', '.join(self.WORDS)}")
+
+MMALayout = word_enum("MMALayout", ("row", "col"))
 
 
 @irdl_attr_definition
-class MMALayoutAttr(_WordAttr):
+class MMALayoutAttr(WordAttr, EnumAttribute[MMALayout]):
     name = "nvvm.mma_layout"
-    WORDS: ClassVar[tuple[str, ...]] = ("row", "col")
+
+
+MMAType = word_enum("MMAType", ("f16", "f32", "tf32", "bf16", "s8", "u8", "s32", "s4", "u4", "b1", "f64",
+             "e4m3", "e5m2", "e3m2", "e2m3", "e2m1"))
 
 
 @irdl_attr_definition
-class MMATypeAttr(_WordAttr):
+class MMATypeAttr(WordAttr, EnumAttribute[MMAType]):
     name = "nvvm.mma_type"
-    WORDS: ClassVar[tuple[str, ...]] = ("f16", "f32", "tf32", "bf16", "s8", "u8", "s32", "s4", "u4", "b1", "f64",
-             "e4m3", "e5m2", "e3m2", "e2m3", "e2m1")
+
+
+MMAIntOverflow = word_enum("MMAIntOverflow", ("wrapped", "satfinite"))
 
 
 @irdl_attr_definition
-class MMAIntOverflowAttr(_WordAttr):
+class MMAIntOverflowAttr(WordAttr, EnumAttribute[MMAIntOverflow]):
     name = "nvvm.mma_int_overflow"
-    WORDS: ClassVar[tuple[str, ...]] = ("wrapped", "satfinite")
+
+
+MMAB1Op = word_enum("MMAB1Op", ("none", "xor_popc", "and_popc"))
 
 
 @irdl_attr_definition
-class MMAB1OpAttr(_WordAttr):
+class MMAB1OpAttr(WordAttr, EnumAttribute[MMAB1Op]):
     name = "nvvm.mma_b1op"
-    WORDS: ClassVar[tuple[str, ...]] = ("none", "xor_popc", "and_popc")
+
+
+MMAKind = word_enum("MMAKind", ("f8f6f4",))
 
 
 @irdl_attr_definition
-class MMAKindAttr(_WordAttr):
+class MMAKindAttr(WordAttr, EnumAttribute[MMAKind]):
     name = "nvvm.mma_kind"
-    WORDS: ClassVar[tuple[str, ...]] = ("f8f6f4",)
 
 
 @irdl_attr_definition
@@ -343,7 +358,7 @@ class _MmaBase(IRDLOperation):
         """The A, B types (the PTX-type attributes, else what the registers say) and D/C accumulators."""
         def multiplicand(label: str, attr, t: Attribute) -> str:
             if attr is not None:
-                return attr.value.data
+                return attr.data
             elem = _register_element(t, accumulator=False)
             if elem is None:
                 raise VerifyException(f"{self.name}: multiplicand{label}PtxType is required: {label}'s registers of "
@@ -362,7 +377,7 @@ class _MmaBase(IRDLOperation):
                     acc=(accumulator("D", self.res.type.types.data[0]), accumulator("C", self.operandC[0].type)))
 
     def _satfinite(self) -> bool:
-        return self.intOverflowBehavior is not None and self.intOverflowBehavior.value.data == "satfinite"
+        return self.intOverflowBehavior is not None and self.intOverflowBehavior.data == "satfinite"
 
 
 def _register_element(t: Attribute, accumulator: bool) -> str | None:
@@ -395,9 +410,9 @@ class MmaOp(_MmaBase):
         """The mma.sync atom; the f64 rounding qualifier, which upstream has no attribute for, is read from
         the discardable `mma.rounding`."""
         rounding = self.attributes.get("mma.rounding")
-        b1 = self.b1Op.value.data if self.b1Op else None
+        b1 = self.b1Op.data if self.b1Op else None
         return _atom("mma", dict(
-            shape=self.shape.mnk, kind=None, **self._elements(), layout=(self.layoutA.value.data, self.layoutB.value.data),
+            shape=self.shape.mnk, kind=None, **self._elements(), layout=(self.layoutA.data, self.layoutB.data),
             satfinite=self._satfinite(), bitop={"xor_popc": "xor", "and_popc": "and"}.get(b1),
             rounding=rounding.data if isinstance(rounding, StringAttr) else None))
 
@@ -423,26 +438,32 @@ class MmaSpOp(_MmaBase):
     def atom(self) -> Atom:
         return _atom("mma.sp", dict(
             sparse_mode="sp::ordered_metadata" if self.orderedMetadata else "sp", shape=self.shape.mnk,
-            kind=self.kind.value.data if self.kind else None, **self._elements(), satfinite=self._satfinite(),
+            kind=self.kind.data if self.kind else None, **self._elements(), satfinite=self._satfinite(),
             selector=_constant(self, self.sparsitySelector, "the sparsity selector")))
 
 
+BlockScaleFormat = word_enum("BlockScaleFormat", ("ue8m0", "ue4m3"))
+
+
 @irdl_attr_definition
-class BlockScaleFormatAttr(_WordAttr):
+class BlockScaleFormatAttr(WordAttr, EnumAttribute[BlockScaleFormat]):
     name = "nvvm.block_scale_format"
-    WORDS: ClassVar[tuple[str, ...]] = ("ue8m0", "ue4m3")
+
+
+BlockScaleKind = word_enum("BlockScaleKind", ("mxf8f6f4", "mxf4", "mxf4nvf4"))
 
 
 @irdl_attr_definition
-class BlockScaleKindAttr(_WordAttr):
+class BlockScaleKindAttr(WordAttr, EnumAttribute[BlockScaleKind]):
     name = "nvvm.block_scale_kind"
-    WORDS: ClassVar[tuple[str, ...]] = ("mxf8f6f4", "mxf4", "mxf4nvf4")
+
+
+ScaleVecSize = word_enum("ScaleVecSize", ("x1", "x2", "x4"))
 
 
 @irdl_attr_definition
-class ScaleVecSizeAttr(_WordAttr):
+class ScaleVecSizeAttr(WordAttr, EnumAttribute[ScaleVecSize]):
     name = "nvvm.scale_vec_size"
-    WORDS: ClassVar[tuple[str, ...]] = ("x1", "x2", "x4")
 
 
 _SCALE_GROUPS = (("scaleA", ("scaleAData", "byteIdA", "threadIdA"), (i32, i16, i16)),
@@ -462,8 +483,8 @@ class _BlockScaleBase(_MmaBase):
         """The block-scaled atom; the catalogue has one byte-id, read from A's (B's is checked in verify_)."""
         sparse = isinstance(self, MmaSpBlockScaleOp)
         return _atom("mma.block_scale", dict(
-            sparse_mode="sp::ordered_metadata" if sparse else None, kind=self.kind.value.data,
-            scale_vec=self.scaleVecSize.value.data[1:] + "X", scale_type=self.blockScaleFormat.value.data,
+            sparse_mode="sp::ordered_metadata" if sparse else None, kind=self.kind.data,
+            scale_vec=self.scaleVecSize.data[1:] + "X", scale_type=self.blockScaleFormat.data,
             shape=self.shape.mnk, **self._elements(),
             selector=_constant(self, self.sparsitySelector, "the sparsity selector") if sparse else 0,
             byte_id=_constant(self, self.byteIdA, "byte-id-a"),
@@ -562,40 +583,50 @@ class BarrierOp(IRDLOperation):
 # -- wgmma (sm_90a) and the async proxy fence ------------------------------------------------------
 
 
+WgmmaType = word_enum("WgmmaType", ("f16", "tf32", "u8", "s8", "b1", "bf16", "e4m3", "e5m2", "f32", "s32"))
+
+
 @irdl_attr_definition
-class WgmmaTypeAttr(_WordAttr):
+class WgmmaTypeAttr(WordAttr, EnumAttribute[WgmmaType]):
     name = "nvvm.wgmma_type"
-    WORDS: ClassVar[tuple[str, ...]] = ("f16", "tf32", "u8", "s8", "b1", "bf16", "e4m3", "e5m2", "f32", "s32")
+
+
+WgmmaScaleOut = word_enum("WgmmaScaleOut", ("zero", "one"))
 
 
 @irdl_attr_definition
-class WgmmaScaleOutAttr(_WordAttr):
+class WgmmaScaleOutAttr(WordAttr, EnumAttribute[WgmmaScaleOut]):
     name = "nvvm.wgmma_scale_out"
-    WORDS: ClassVar[tuple[str, ...]] = ("zero", "one")
+
+
+WgmmaScaleIn = word_enum("WgmmaScaleIn", ("one", "neg"))
 
 
 @irdl_attr_definition
-class WgmmaScaleInAttr(_WordAttr):
+class WgmmaScaleInAttr(WordAttr, EnumAttribute[WgmmaScaleIn]):
     name = "nvvm.wgmma_scale_in"
-    WORDS: ClassVar[tuple[str, ...]] = ("one", "neg")
+
+
+ProxyKind = word_enum("ProxyKind", ("alias", "async", "async.global", "async.shared"))
 
 
 @irdl_attr_definition
-class ProxyKindAttr(_WordAttr):
+class ProxyKindAttr(WordAttr, EnumAttribute[ProxyKind]):
     name = "nvvm.proxy_kind"
-    WORDS: ClassVar[tuple[str, ...]] = ("alias", "async", "async.global", "async.shared")
+
+
+SharedSpace = word_enum("SharedSpace", ("cta", "cluster"))
 
 
 @irdl_attr_definition
-class SharedSpaceAttr(_WordAttr):
+class SharedSpaceAttr(WordAttr, EnumAttribute[SharedSpace]):
     name = "nvvm.shared_space"
-    WORDS: ClassVar[tuple[str, ...]] = ("cta", "cluster")
 
 
-def _parse_short(parser: Parser, attr_cls: type[_WordAttr]) -> _WordAttr:
+def _parse_short(parser: Parser, attr_cls: type[WordAttr]) -> WordAttr:
     """`<word>` (upstream's short form inside the D/A/B groups) or the full `#nvvm.x<word>`."""
     parser.parse_optional_characters("#" + attr_cls.name)
-    return attr_cls(attr_cls.parse_parameters(parser)[0].data)
+    return attr_cls(attr_cls.parse_parameter(parser))
 
 
 @irdl_op_definition
@@ -656,7 +687,7 @@ class WgmmaMmaAsyncOp(IRDLOperation):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list([self.descriptorA, self.descriptorB, self.inouts], printer.print_operand)
-        short = lambda a: f"<{a.value.data}>"  # noqa: E731
+        short = lambda a: f"<{a.data}>"  # noqa: E731
         m, n, k = self.shape.mnk
         d = [short(self.typeD), short(self.scaleD)] + ([short(self.satfinite)] if self.satfinite else [])
         printer.print_string(
@@ -684,21 +715,21 @@ class WgmmaMmaAsyncOp(IRDLOperation):
         """The SS wgmma atom. layoutA row / layoutB col are K-major (imm-trans 0), the others MN-major (1),
         which only f16/bf16 can transpose; imm-scale is 1 or -1, absent on integer types unless negated
         (which the catalogue then rejects, as upstream does)."""
-        a = self.typeA.value.data
+        a = self.typeA.data
         transposable = a in ("f16", "bf16")
         integer = a in ("s8", "u8", "b1")
 
         def trans(layout: MMALayoutAttr, k_major: str) -> int | None:
-            mn = layout.value.data != k_major
+            mn = layout.data != k_major
             return (1 if mn else 0) if transposable else (1 if mn else None)
 
         def scale(attr: WgmmaScaleInAttr) -> int | None:
-            return -1 if attr.value.data == "neg" else (None if integer else 1)
+            return -1 if attr.data == "neg" else (None if integer else 1)
 
         m, n, k = self.shape.mnk
         return _atom("wgmma", dict(
-            sparse=False, a=a, b=self.typeB.value.data, d=self.typeD.value.data, m=m, n=n, k=k,
-            satfinite=self.satfinite is not None and self.satfinite.value.data == "satfinite",
+            sparse=False, a=a, b=self.typeB.data, d=self.typeD.data, m=m, n=n, k=k,
+            satfinite=self.satfinite is not None and self.satfinite.data == "satfinite",
             bitop="and" if a == "b1" else None, a_residency="smem_desc", trans_a=trans(self.layoutA, "row"),
             trans_b=trans(self.layoutB, "col"), scale_a=scale(self.scaleA), scale_b=scale(self.scaleB), selector=None))
 
@@ -842,20 +873,24 @@ class InlinePtxOp(IRDLOperation):
 TMEM_PTR = LLVMPointerType(IntAttr(6))
 
 
+CTAGroup = word_enum("CTAGroup", ("cta_1", "cta_2"))
+
+
 @irdl_attr_definition
-class CTAGroupAttr(_WordAttr):
+class CTAGroupAttr(WordAttr, EnumAttribute[CTAGroup]):
     name = "nvvm.cta_group"
-    WORDS: ClassVar[tuple[str, ...]] = ("cta_1", "cta_2")
 
     @property
     def ctas(self) -> int:
-        return int(self.value.data[-1])
+        return int(self.data[-1])
+
+
+Tcgen05MmaKind = word_enum("Tcgen05MmaKind", ("f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4"))
 
 
 @irdl_attr_definition
-class Tcgen05MmaKindAttr(_WordAttr):
+class Tcgen05MmaKindAttr(WordAttr, EnumAttribute[Tcgen05MmaKind]):
     name = "nvvm.tcgen05_mma_kind"
-    WORDS: ClassVar[tuple[str, ...]] = ("f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")
 
 
 # upstream's block-scale attribute knows default/block16/block32 only; the equivalent scale_vec::1X/2X/4X
@@ -863,29 +898,37 @@ class Tcgen05MmaKindAttr(_WordAttr):
 SCALE_VEC_ATTR = "mma.scale_vec"
 
 
+Tcgen05BlockScale = word_enum("Tcgen05BlockScale", ("default", "block16", "block32"))
+
+
 @irdl_attr_definition
-class Tcgen05BlockScaleAttr(_WordAttr):
+class Tcgen05BlockScaleAttr(WordAttr, EnumAttribute[Tcgen05BlockScale]):
     name = "nvvm.tcgen05_mma_block_scale"
-    WORDS: ClassVar[tuple[str, ...]] = ("default", "block16", "block32")
+
+
+Tcgen05LdStShape = word_enum("Tcgen05LdStShape", ("shape_16x64b", "shape_16x128b", "shape_16x256b", "shape_32x32b",
+                                        "shape_16x32bx2"))
 
 
 @irdl_attr_definition
-class Tcgen05LdStShapeAttr(_WordAttr):
+class Tcgen05LdStShapeAttr(WordAttr, EnumAttribute[Tcgen05LdStShape]):
     name = "nvvm.tcgen05_ldst_shape"
-    WORDS: ClassVar[tuple[str, ...]] = ("shape_16x64b", "shape_16x128b", "shape_16x256b", "shape_32x32b",
-                                        "shape_16x32bx2")
+
+
+Tcgen05Fence = word_enum("Tcgen05Fence", ("before", "after"))
 
 
 @irdl_attr_definition
-class Tcgen05FenceAttr(_WordAttr):
+class Tcgen05FenceAttr(WordAttr, EnumAttribute[Tcgen05Fence]):
     name = "nvvm.tcgen05_fence"
-    WORDS: ClassVar[tuple[str, ...]] = ("before", "after")
+
+
+Tcgen05Wait = word_enum("Tcgen05Wait", ("load", "store"))
 
 
 @irdl_attr_definition
-class Tcgen05WaitAttr(_WordAttr):
+class Tcgen05WaitAttr(WordAttr, EnumAttribute[Tcgen05Wait]):
     name = "nvvm.tcgen05_wait"
-    WORDS: ClassVar[tuple[str, ...]] = ("load", "store")
 
 
 class _CtaGroupOp(IRDLOperation):
@@ -946,14 +989,14 @@ class _KindWordOp(IRDLOperation):
         pos = parser.pos
         with parser.in_angle_brackets():
             word = parser.parse_identifier()
-        if word not in cls.ATTR.WORDS:
-            parser.raise_error(f"'{word}' is not one of {', '.join(cls.ATTR.WORDS)}", pos, parser.pos)
+        if word not in cls.ATTR.words():
+            parser.raise_error(f"'{word}' is not one of {', '.join(cls.ATTR.words())}", pos, parser.pos)
         op = cls.build(properties={"kind": cls.ATTR(word)})
         op.attributes.update(parser.parse_optional_attr_dict())
         return op
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(f" <{self.kind.value.data}>")
+        printer.print_string(f" <{self.kind.data}>")
         printer.print_op_attributes(self.attributes)
 
 
@@ -977,7 +1020,7 @@ class Tcgen05WaitOp(_KindWordOp):
 
 def ldst_shape(op: Tcgen05LdOp | Tcgen05StOp) -> str:
     """The PTX shape qualifier of a tcgen05.ld/st, e.g. 32x32b."""
-    return op.shape.value.data.removeprefix("shape_")
+    return op.shape.data.removeprefix("shape_")
 
 
 @irdl_op_definition
@@ -1099,16 +1142,16 @@ class _Tcgen05MmaBase(IRDLOperation):
 
     def verify_(self) -> None:
         scaled = isinstance(self, (Tcgen05MmaBlockScaleOp, Tcgen05MmaSpBlockScaleOp))
-        if (self.kind.value.data in BLOCK_SCALED) != scaled:
-            legal = BLOCK_SCALED if scaled else tuple(k for k in Tcgen05MmaKindAttr.WORDS if k not in BLOCK_SCALED)
-            raise VerifyException(f"{self.name}: kind {self.kind.value.data} is not legal here; legal kinds: "
+        if (self.kind.data in BLOCK_SCALED) != scaled:
+            legal = BLOCK_SCALED if scaled else tuple(k for k in Tcgen05MmaKindAttr.words() if k not in BLOCK_SCALED)
+            raise VerifyException(f"{self.name}: kind {self.kind.data} is not legal here; legal kinds: "
                                   f"{', '.join(legal)}")
         verify_atom(self, self.atom())
 
     def atom(self) -> Atom:
         """The tcgen05.mma atom: kind, cta_group and sparsity from the op, A's residency from its type, the
         rest decoded from the instruction descriptor (a constant)."""
-        kind = self.kind.value.data
+        kind = self.kind.data
         word = _constant(self, self.idesc, "the instruction descriptor")
         try:
             f = instr_desc.unpack(word, kind)
@@ -1119,7 +1162,7 @@ class _Tcgen05MmaBase(IRDLOperation):
         scale_vec = None
         if kind in BLOCK_SCALED:
             spelled = self.attributes.get(SCALE_VEC_ATTR)
-            block = self.blockScale.value.data if getattr(self, "blockScale", None) is not None else "default"
+            block = self.blockScale.data if getattr(self, "blockScale", None) is not None else "default"
             scale_vec = spelled.data if isinstance(spelled, StringAttr) else (None if block == "default" else block)
         return _atom("tcgen05.mma", dict(
             sparse=sparse, cta_group=self.ctaGroup.ctas, kind=kind, scale_vec=scale_vec, a=f.a, b=f.b,

@@ -16,8 +16,8 @@ from xdsl.dialects.builtin import DenseArrayBase, StringAttr, UnitAttr, i64
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from mmatom.dialects import mma, nvvm
-from mmatom.dialects.atom_rules import atom_values
-from mmatom.atoms.catalogue import Atom, family
+from mmatom.dialects.atom_rules import op_atom
+from mmatom.atoms.catalogue import Atom
 from mmatom.atoms.catalogue.operand_order import instruction
 
 from .fragments import as_fragment, fragment_registers
@@ -29,15 +29,15 @@ B1_OPS = {"xor": "xor_popc", "and": "and_popc"}
 ROUNDING_ATTR = "mma.rounding"
 
 
-def _common_props(values: dict) -> dict:
-    m, n, k = values["shape"]
+def _common_props(atom: Atom) -> dict:
+    m, n, k = atom["shape"]
     props = {
         "shape": nvvm.MMAShapeAttr(m, n, k),
-        "multiplicandAPtxType": nvvm.MMATypeAttr(values["a"]),
-        "multiplicandBPtxType": nvvm.MMATypeAttr(values["b"]),
+        "multiplicandAPtxType": nvvm.MMATypeAttr(atom["a"]),
+        "multiplicandBPtxType": nvvm.MMATypeAttr(atom["b"]),
     }
-    if values["a"] in INTEGER_MULTIPLICANDS:  # upstream requires the attribute on every integer form
-        props["intOverflowBehavior"] = nvvm.MMAIntOverflowAttr("satfinite" if values.get("satfinite") else "wrapped")
+    if atom["a"] in INTEGER_MULTIPLICANDS:  # upstream requires the attribute on every integer form
+        props["intOverflowBehavior"] = nvvm.MMAIntOverflowAttr("satfinite" if atom.get("satfinite") else "wrapped")
     return props
 
 
@@ -46,11 +46,9 @@ def _unpack_result(ops: OpList, struct) -> list:
             for i, t in enumerate(struct.type.types.data)]
 
 
-def _inline_sync(op: mma.SyncOp, values: dict, a: list, b: list, c: list):
+def _inline_sync(op: mma.SyncOp, atom: Atom, a: list, b: list, c: list):
     """Dense kind::f8f6f4 as upstream's nvvm.inline_ptx, with the atom attached (`mma.atom`): $0.. D's
     registers, then A, B, C, in the family's PTX order (atoms/catalogue/operand_order.py)."""
-    fam = family("mma")
-    atom = Atom(fam.name, tuple((dim.key, values[dim.key]) for dim in fam.dims))
     n_d = register_count(op.d.type)
     slots, at = [], n_d
     for group in (a, b, c):
@@ -66,19 +64,19 @@ def _inline_sync(op: mma.SyncOp, values: dict, a: list, b: list, c: list):
 class LowerSync(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.SyncOp, rewriter: PatternRewriter) -> None:
-        _, values, _ = atom_values(op)
+        atom = op_atom(op)
         a, b, c = (fragment_registers(v, op) for v in (op.a, op.b, op.c))
-        if values.get("kind"):
-            ops, d_regs = _inline_sync(op, values, a, b, c)
+        if atom.get("kind"):
+            ops, d_regs = _inline_sync(op, atom, a, b, c)
             d = as_fragment(ops, d_regs, op.d.type)
             rewriter.replace(op, ops.ops, [d])
             return
-        props = _common_props(values)
-        la, lb = values["layout"]
+        props = _common_props(atom)
+        la, lb = atom["layout"]
         props["layoutA"], props["layoutB"] = nvvm.MMALayoutAttr(la), nvvm.MMALayoutAttr(lb)
-        if values.get("bitop"):
-            props["b1Op"] = nvvm.MMAB1OpAttr(B1_OPS[values["bitop"]])
-        attrs = {ROUNDING_ATTR: StringAttr(values["rounding"])} if values.get("rounding") else {}
+        if atom.get("bitop"):
+            props["b1Op"] = nvvm.MMAB1OpAttr(B1_OPS[atom["bitop"]])
+        attrs = {ROUNDING_ATTR: StringAttr(atom["rounding"])} if atom.get("rounding") else {}
         ops = OpList()
         struct_t = _result_struct(op)
         struct = ops.add(nvvm.MmaOp.build(operands=[a, b, c], result_types=[struct_t], properties=props,
@@ -90,15 +88,15 @@ class LowerSync(RewritePattern):
 class LowerSparse(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.SparseOp, rewriter: PatternRewriter) -> None:
-        _, values, _ = atom_values(op)
+        atom = op_atom(op)
         a, b, c, e = (fragment_registers(v, op) for v in (op.a, op.b, op.c, op.e))
-        props = _common_props(values)
-        if values["sparse_mode"] == "sp::ordered_metadata":
+        props = _common_props(atom)
+        if atom["sparse_mode"] == "sp::ordered_metadata":
             props["orderedMetadata"] = UnitAttr()
-        if values.get("kind"):
-            props["kind"] = nvvm.MMAKindAttr(values["kind"])
+        if atom.get("kind"):
+            props["kind"] = nvvm.MMAKindAttr(atom["kind"])
         ops = OpList()
-        selector = ops.add(arith.ConstantOp.from_int_and_width(values["selector"] or 0, 32))
+        selector = ops.add(arith.ConstantOp.from_int_and_width(atom["selector"] or 0, 32))
         struct_t = _result_struct(op)
         struct = ops.add(nvvm.MmaSpOp.build(operands=[a, b, c, e[0], selector], result_types=[struct_t],
                                             properties=props))
@@ -117,20 +115,20 @@ class LowerBlockScale(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.BlockScaleOp, rewriter: PatternRewriter) -> None:
-        _, values, _ = atom_values(op)
+        atom = op_atom(op)
         a, b, c = (fragment_registers(v, op) for v in (op.a, op.b, op.c))
-        props = _common_props(values)
-        props.update(kind=nvvm.BlockScaleKindAttr(values["kind"]),
-                     scaleVecSize=nvvm.ScaleVecSizeAttr("x" + values["scale_vec"][0]),
-                     blockScaleFormat=nvvm.BlockScaleFormatAttr(values["scale_type"]))
+        props = _common_props(atom)
+        props.update(kind=nvvm.BlockScaleKindAttr(atom["kind"]),
+                     scaleVecSize=nvvm.ScaleVecSizeAttr("x" + atom["scale_vec"][0]),
+                     blockScaleFormat=nvvm.BlockScaleFormatAttr(atom["scale_type"]))
         ops = OpList()
         i16 = lambda x: ops.add(arith.ConstantOp.from_int_and_width(x, 16))  # noqa: E731
-        byte_id = values["byte_id"]
-        scales = [fragment_registers(op.sfa, op)[0], i16(byte_id), i16(values["thread_id_a"]),
-                  fragment_registers(op.sfb, op)[0], i16(byte_id), i16(values["thread_id_b"])]
+        byte_id = atom["byte_id"]
+        scales = [fragment_registers(op.sfa, op)[0], i16(byte_id), i16(atom["thread_id_a"]),
+                  fragment_registers(op.sfb, op)[0], i16(byte_id), i16(atom["thread_id_b"])]
         operands: list = [a, b, c]
         if op.e is not None:
-            operands += [fragment_registers(op.e, op)[0], ops.add(arith.ConstantOp.from_int_and_width(values["selector"], 32))]
+            operands += [fragment_registers(op.e, op)[0], ops.add(arith.ConstantOp.from_int_and_width(atom["selector"], 32))]
             props["orderedMetadata"] = UnitAttr()
         nvvm_op = nvvm.MmaSpBlockScaleOp if op.e is not None else nvvm.MmaBlockScaleOp
         struct = ops.add(nvvm_op.build(operands=operands + scales, result_types=[_result_struct(op)], properties=props))

@@ -19,9 +19,9 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from mmatom.dialects import mma, nvvm
-from mmatom.dialects.atom_rules import atom_values
+from mmatom.dialects.atom_rules import op_atom
 from mmatom.atoms import instr_desc
-from mmatom.atoms.catalogue import Atom, family
+from mmatom.atoms.catalogue import Atom
 
 from .fragments import LoweringError, as_fragment, fragment_registers
 from .ir_builder import OpList
@@ -156,9 +156,7 @@ BLOCK_SCALE_QUALIFIER = {None: "default", "block16": "block16", "block32": "bloc
                          "1X": "block32", "2X": "block32", "4X": "block16"}
 
 
-def idesc_of(op: mma.Tcgen05MmaOp, values: dict) -> int:
-    fam = family("tcgen05.mma")
-    atom = Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims if d.key in values))
+def idesc_of(op: mma.Tcgen05MmaOp, atom: Atom) -> int:
     mn_major = lambda t: isinstance(t, mma.SmemDescType) and t.major.data == "mn"  # noqa: E731
     return instr_desc.pack(instr_desc.for_atom(atom, transpose_a=mn_major(op.a.type), transpose_b=mn_major(op.b.type)))
 
@@ -166,11 +164,11 @@ def idesc_of(op: mma.Tcgen05MmaOp, values: dict) -> int:
 class LowerTcgen05Mma(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.Tcgen05MmaOp, rewriter: PatternRewriter) -> None:
-        _, values, _ = atom_values(op)
+        atom = op_atom(op)
         body = OpList()
         a = tmem_address(op.a, op) if isinstance(op.a.type, mma.TmemType) else descriptor_value(op.a, op)
         b, d = descriptor_value(op.b, op), tmem_address(op.d, op)
-        idesc = body.const(idesc_of(op, values))
+        idesc = body.const(idesc_of(op, atom))
         enable = body.add(arith.ConstantOp.from_int_and_width(1 if op.accumulate is None else op.accumulate.value.data, 1))
         operands = [d, a, b, idesc, enable]
         block_scaled = op.sfa is not None
@@ -183,7 +181,7 @@ class LowerTcgen05Mma(RewritePattern):
         attrs = {}
         groups = [[v] for v in operands]
         if block_scaled:
-            vec = values["scale_vec"]
+            vec = atom["scale_vec"]
             if BLOCK_SCALE_QUALIFIER[vec] != "default":
                 props["blockScale"] = nvvm.Tcgen05BlockScaleAttr(BLOCK_SCALE_QUALIFIER[vec])
             if vec in ("1X", "2X", "4X"):

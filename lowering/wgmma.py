@@ -19,9 +19,9 @@ from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from mmatom.dialects import mma, nvvm
-from mmatom.dialects.atom_rules import atom_values, wgmma_tile_plan
+from mmatom.dialects.atom_rules import op_atom, wgmma_tile_plan
 from mmatom.dialects.mma_types import module_target
-from mmatom.atoms.catalogue import Atom, family
+from mmatom.atoms.catalogue import Atom
 from mmatom.atoms.catalogue.operand_order import instruction
 from mmatom.atoms.catalogue.tmem import TMEM_TARGETS
 from mmatom.atoms.descriptors import DescriptorFields, check_layout, encode_sm90, encode_sm100
@@ -73,7 +73,7 @@ def descriptor_value(value: SSAValue, user) -> SSAValue:
 class LowerWgmma(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.WgmmaOp, rewriter: PatternRewriter) -> None:
-        _, v, _ = atom_values(op)
+        v = op_atom(op)
         if v["sparse"] or v["a_residency"] == "register":
             rewriter.replace(op, *_inline_wgmma(op, v))
             return
@@ -90,7 +90,7 @@ class LowerWgmma(RewritePattern):
         rewriter.replace(op, ops.ops, [d])
 
 
-def _wgmma_props(v: dict, scale_d_zero: bool, a_k_major: bool, b_k_major: bool) -> dict:
+def _wgmma_props(v: Atom, scale_d_zero: bool, a_k_major: bool, b_k_major: bool) -> dict:
     props = {
         "shape": nvvm.MMAShapeAttr(64, v["n"], v["k"]),
         "typeD": nvvm.WgmmaTypeAttr(v["d"]),
@@ -107,7 +107,7 @@ def _wgmma_props(v: dict, scale_d_zero: bool, a_k_major: bool, b_k_major: bool) 
     return props
 
 
-def _inline_wgmma(op: mma.WgmmaOp, v: dict):
+def _inline_wgmma(op: mma.WgmmaOp, v: Atom):
     """The forms upstream's nvvm.wgmma.mma_async lacks (RS: A in registers; sparse) as upstream's
     nvvm.inline_ptx, with the atom attached (`mma.atom`). Its results are write-only (it returns no
     read-write values), so the PTX text first copies C into D's registers, fences them (the copies touched
@@ -129,8 +129,7 @@ def _inline_wgmma(op: mma.WgmmaOp, v: dict):
         a_text = slot(descriptor_value(op.a, op))
     b_text = slot(descriptor_value(op.b, op))
     e_text = slot(fragment_registers(op.e, op)[0]) if v["sparse"] else None
-    fam = family("wgmma")
-    atom = Atom(fam.name, tuple((d.key, v[d.key]) for d in fam.dims))
+    atom = v
     lines = [f"mov.b32 ${i}, ${n_d + i};" for i in range(n_d)] if accumulate else []
     lines.append("wgmma.fence.sync.aligned;")
     lines.append(instruction(atom, d=[f"${i}" for i in range(n_d)], a=a_text, b=b_text, e=e_text,
@@ -147,7 +146,7 @@ class LowerWgmmaTile(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.WgmmaTileOp, rewriter: PatternRewriter) -> None:
         plan = wgmma_tile_plan(op)
-        v = plan.atom.as_dict()
+        v = plan.atom
         base_a, base_b = descriptor_value(op.a, op), descriptor_value(op.b, op)
         ops = OpList()
         # the atom's constant fields replace the tile's (LBO/SBO of one atom's window)

@@ -115,7 +115,7 @@ def _check_op(op: Operation, state: _State) -> None:
             raise LifecycleError(op, f"mma.tmem_load reads {_name(root)} while the mma.tcgen05 writing it may still "
                                     f"run; {need} must come in between")
         state.unwaited_loads.add(op.res)
-    if isinstance(op, nvvm.Tcgen05WaitOp) and op.kind.value.data == "load":
+    if isinstance(op, nvvm.Tcgen05WaitOp) and op.kind.data == "load":
         state.unwaited_loads.clear()
     if isinstance(op, mma.Tcgen05MmaOp):
         state.uncommitted[_root(op.d)] = op

@@ -94,7 +94,7 @@ def check_block(block: Block) -> None:
             state.groups = state.groups[len(state.groups) - n:] if n else []
             continue
         if isinstance(op, nvvm.FenceProxyOp):
-            if op.kind.value.data in ("async", "async.shared") and state.smem_write is not None:
+            if op.kind.data in ("async", "async.shared") and state.smem_write is not None:
                 state.smem_unsynced, state.smem_write = state.smem_write, None
             continue
         if isinstance(op, nvvm.BarrierOp):

@@ -38,7 +38,7 @@ def wgmma(fn: PTXFunction, op: nvvm.WgmmaMmaAsyncOp) -> None:
         acc = fresh
     fn.bind(op.res, acc)
     fn.emit(instruction(atom, d=acc, a=fn.reg(op.descriptorA), b=fn.reg(op.descriptorB),
-                        scale_d="0" if op.scaleD.value.data == "zero" else "1"))
+                        scale_d="0" if op.scaleD.data == "zero" else "1"))
 
 
 @emits(nvvm.InlinePtxOp)

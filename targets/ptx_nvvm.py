@@ -20,8 +20,8 @@ def barrier(fn: PTXFunction, op: nvvm.BarrierOp) -> None:
 
 @emits(nvvm.FenceProxyOp)
 def fence_proxy(fn: PTXFunction, op: nvvm.FenceProxyOp) -> None:
-    kind = op.kind.value.data
-    space = f"::{op.space.value.data}" if op.space and kind == "async.shared" else ""
+    kind = op.kind.data
+    space = f"::{op.space.data}" if op.space and kind == "async.shared" else ""
     fn.emit(f"fence.proxy.{kind}{space};")
 
 

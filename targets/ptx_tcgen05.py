@@ -37,12 +37,12 @@ def commit(fn: PTXFunction, op: nvvm.Tcgen05CommitOp) -> None:
 
 @emits(nvvm.Tcgen05FenceOp)
 def fence(fn: PTXFunction, op: nvvm.Tcgen05FenceOp) -> None:
-    fn.emit(f"tcgen05.fence::{op.kind.value.data}_thread_sync;")
+    fn.emit(f"tcgen05.fence::{op.kind.data}_thread_sync;")
 
 
 @emits(nvvm.Tcgen05WaitOp)
 def wait(fn: PTXFunction, op: nvvm.Tcgen05WaitOp) -> None:
-    fn.emit(f"tcgen05.wait::{'ld' if op.kind.value.data == 'load' else 'st'}.sync.aligned;")
+    fn.emit(f"tcgen05.wait::{'ld' if op.kind.data == 'load' else 'st'}.sync.aligned;")
 
 
 def _ldst(shape: str, registers: int) -> str:

@@ -93,6 +93,13 @@ class Atom:
     def as_dict(self) -> dict[str, Any]:
         return dict(self.values)
 
+    def replace(self, **changes: Any) -> "Atom":
+        """The same atom with some dimensions changed (e.g. another selector)."""
+        unknown = set(changes) - {k for k, _ in self.values}
+        if unknown:
+            raise KeyError(f"{self.family} atoms have no dimension {', '.join(sorted(unknown))}")
+        return Atom(self.family, tuple((k, changes.get(k, v)) for k, v in self.values))
+
 
 @dataclass(frozen=True)
 class Resolved:
@@ -146,6 +153,13 @@ class Family:
     context: Callable[[dict[str, Any]], str]  # words for the already-matched dimensions
     rows: list[Row] = field(default_factory=list)
 
+    def make(self, values: Mapping[str, Any]) -> Atom:
+        """The atom of `values` (its dimensions in the family's order; absent ones left out). The one place an
+        Atom is built from named values: the verifier, the lowering and the tools all come through here."""
+        if isinstance(values, Atom):
+            raise TypeError(f"{self.name}: make() takes named values, and this is already an atom")
+        return Atom(self.name, tuple((d.key, values[d.key]) for d in self.dims if d.key in values))
+
     def dim(self, key: str) -> Dim:
         return next(d for d in self.dims if d.key == key)
 
@@ -184,7 +198,7 @@ class Family:
     def resolve_partial(self, values: Mapping[str, Any], target: str | None = None) -> Resolved:
         """As resolve, with the dimensions absent from `values` left free (for a bare PTX spelling,
         which does not carry selectors, residencies or descriptor-borne shapes)."""
-        atom = Atom(self.name, tuple((d.key, values[d.key]) for d in self.dims if d.key in values))
+        atom = self.make(values)
         rows = self.match(values)
         targets = frozenset().union(*(r.targets for r in rows))
         if target is not None:

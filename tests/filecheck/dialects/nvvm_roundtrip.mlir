@@ -9,12 +9,14 @@ builtin.module {
     %t = nvvm.read.ptx.sreg.laneid : i32
     // CHECK-NEXT: %x = nvvm.read.ptx.sreg.tid.x : i32
     %x = nvvm.read.ptx.sreg.tid.x : i32
+    // CHECK-NEXT: %sel = arith.constant 0 : i32
+    %sel = arith.constant 0 : i32
     // CHECK-NEXT: %0 = nvvm.mma.sync A[%a, %a] B[%a] C[%c, %c, %c, %c] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<f16>, multiplicandBPtxType = #nvvm.mma_type<f16>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
     %0 = nvvm.mma.sync A[%a, %a] B[%a] C[%c, %c, %c, %c] {layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<f16>, multiplicandBPtxType = #nvvm.mma_type<f16>, shape = #nvvm.shape<m = 16, n = 8, k = 8>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
     // CHECK-NEXT: %1 = nvvm.mma.sync A[%i, %i] B[%i] C[%i, %i, %i, %i] {intOverflowBehavior = #nvvm.mma_int_overflow<satfinite>, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<s8>, multiplicandBPtxType = #nvvm.mma_type<u8>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
     %1 = nvvm.mma.sync A[%i, %i] B[%i] C[%i, %i, %i, %i] {intOverflowBehavior = #nvvm.mma_int_overflow<satfinite>, layoutA = #nvvm.mma_layout<row>, layoutB = #nvvm.mma_layout<col>, multiplicandAPtxType = #nvvm.mma_type<s8>, multiplicandBPtxType = #nvvm.mma_type<u8>, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (i32, i32, i32) -> !llvm.struct<(i32, i32, i32, i32)>
-    // CHECK-NEXT: %2 = nvvm.mma.sp.sync A[%a, %a] B[%a, %a] C[%c, %c, %c, %c] sparseMetadata[%e] selector[%t] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
-    %2 = nvvm.mma.sp.sync A[%a, %a] B[%a, %a] C[%c, %c, %c, %c] sparseMetadata[%e] selector[%t] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+    // CHECK-NEXT: %2 = nvvm.mma.sp.sync A[%a, %a] B[%a, %a] C[%c, %c, %c, %c] sparseMetadata[%e] selector[%sel] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
+    %2 = nvvm.mma.sp.sync A[%a, %a] B[%a, %a] C[%c, %c, %c, %c] sparseMetadata[%e] selector[%sel] {orderedMetadata, shape = #nvvm.shape<m = 16, n = 8, k = 16>} : (vector<2xf16>, vector<2xf16>, f32) -> !llvm.struct<(f32, f32, f32, f32)>
     // CHECK-NEXT: nvvm.barrier
     nvvm.barrier
     llvm.return

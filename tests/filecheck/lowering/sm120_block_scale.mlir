@@ -268,7 +268,7 @@ builtin.module attributes {mma.target = #mma.target<sm_120a>} {
 // CHECK-NEXT: [[FC_29:%[0-9A-Za-z_.$-]+]] = arith.extui [[FC_28]] : i32 to i64
 // CHECK-NEXT: [[FC_30:%[0-9A-Za-z_.$-]+]] = llvm.getelementptr [[QC]]{{\[}}[[FC_29]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
 // CHECK-NEXT: [[FC_31:%[0-9A-Za-z_.$-]+]] = llvm.load [[FC_30]] : !llvm.ptr<1> -> f32
-// CHECK-NEXT: [[FD:%[0-9A-Za-z_.$-]+]], [[FD_1:%[0-9A-Za-z_.$-]+]], [[FD_2:%[0-9A-Za-z_.$-]+]], [[FD_3:%[0-9A-Za-z_.$-]+]] = nvvm.inline_ptx "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};" ro([[FA_13]], [[FA_18]], [[FA_23]], [[FA_28]], [[FB_13]], [[FB_18]], [[FC_14]], [[FC_19]], [[FC_25]], [[FC_31]] : i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) -> f32, f32, f32, f32
+// CHECK-NEXT: [[FD:%[0-9A-Za-z_.$-]+]], [[FD_1:%[0-9A-Za-z_.$-]+]], [[FD_2:%[0-9A-Za-z_.$-]+]], [[FD_3:%[0-9A-Za-z_.$-]+]] = nvvm.inline_ptx "mma.sync.aligned.m16n8k32.row.col.kind::f8f6f4.f32.e2m1.e3m2.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$10, $11, $12, $13};" ro([[FA_13]], [[FA_18]], [[FA_23]], [[FA_28]], [[FB_13]], [[FB_18]], [[FC_14]], [[FC_19]], [[FC_25]], [[FC_31]] : i32, i32, i32, i32, i32, i32, f32, f32, f32, f32) {mma.atom = {family = "mma", shape = [16 : i64, 8 : i64, 32 : i64], kind = "f8f6f4", a = "e2m1", b = "e3m2", acc = ["f32", "f32"], layout = ["row", "col"], satfinite = false}} -> f32, f32, f32, f32
 // CHECK-NEXT: [[V28:%[0-9A-Za-z_.$-]+]] = nvvm.read.ptx.sreg.laneid : i32
 // CHECK-NEXT: [[V29:%[0-9A-Za-z_.$-]+]] = arith.constant 3 : i32
 // CHECK-NEXT: [[V30:%[0-9A-Za-z_.$-]+]] = arith.andi [[V28]], [[V29]] : i32

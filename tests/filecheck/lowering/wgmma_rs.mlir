@@ -20,7 +20,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   }
 }
 
-// CHECK: %d, %d_1, %d_2, %d_3 = nvvm.inline_ptx "mov.b32 $0, $4; mov.b32 $1, $5; mov.b32 $2, $6; mov.b32 $3, $7; wgmma.fence.sync.aligned; wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {$0, $1, $2, $3}, {$8, $9, $10, $11}, $12, 1, 1, -1, 0;" ro(%c_{{[0-9]+}}, %c_{{[0-9]+}}, %c_{{[0-9]+}}, %c_{{[0-9]+}}, %a_{{[0-9]+}}, %a_{{[0-9]+}}, %a_{{[0-9]+}}, %a_{{[0-9]+}}, %db_{{[0-9]+}} : f32, f32, f32, f32, i32, i32, i32, i32, i64) -> f32, f32, f32, f32
+// CHECK: %d, %d_1, %d_2, %d_3 = nvvm.inline_ptx "mov.b32 $0, $4; mov.b32 $1, $5; mov.b32 $2, $6; mov.b32 $3, $7; wgmma.fence.sync.aligned; wgmma.mma_async.sync.aligned.m64n8k16.f32.bf16.bf16 {$0, $1, $2, $3}, {$8, $9, $10, $11}, $12, 1, 1, -1, 0;" ro(%c_{{[0-9]+}}, %c_{{[0-9]+}}, %c_{{[0-9]+}}, %c_{{[0-9]+}}, %a_{{[0-9]+}}, %a_{{[0-9]+}}, %a_{{[0-9]+}}, %a_{{[0-9]+}}, %db_{{[0-9]+}} : f32, f32, f32, f32, i32, i32, i32, i32, i64) {mma.atom = {family = "wgmma", sparse = false, a = "bf16", b = "bf16", d = "f32", m = 64 : i64, n = 8 : i64, k = 16 : i64, satfinite = false, a_residency = "register", trans_a = 0 : i64, trans_b = 0 : i64, scale_a = 1 : i64, scale_b = -1 : i64}} -> f32, f32, f32, f32
 // PTX: .version 8.0
 // PTX: wgmma.fence.sync.aligned;
 // PTX: mov.b32 [[D0:%f[0-9]+]], %f{{[0-9]+}};

@@ -24,7 +24,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   }
 }
 
-// CHECK: %d, %d_1, %d_2, %d_3 = nvvm.inline_ptx "mov.b32 $0, $4; mov.b32 $1, $5; mov.b32 $2, $6; mov.b32 $3, $7; wgmma.fence.sync.aligned; wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {$0, $1, $2, $3}, $8, $9, $10, 1, 1, 1, 1, 0, 0;" ro(%c_{{[0-9]+}}, %c_{{[0-9]+}}, %c_{{[0-9]+}}, %c_{{[0-9]+}}, %da_{{[0-9]+}}, %db_{{[0-9]+}}, %e_{{[0-9]+}} : f32, f32, f32, f32, i64, i64, i32) -> f32, f32, f32, f32
+// CHECK: %d, %d_1, %d_2, %d_3 = nvvm.inline_ptx "mov.b32 $0, $4; mov.b32 $1, $5; mov.b32 $2, $6; mov.b32 $3, $7; wgmma.fence.sync.aligned; wgmma.mma_async.sp.sync.aligned.m64n8k32.f32.f16.f16 {$0, $1, $2, $3}, $8, $9, $10, 1, 1, 1, 1, 0, 0;" ro(%c_{{[0-9]+}}, %c_{{[0-9]+}}, %c_{{[0-9]+}}, %c_{{[0-9]+}}, %da_{{[0-9]+}}, %db_{{[0-9]+}}, %e_{{[0-9]+}} : f32, f32, f32, f32, i64, i64, i32) {mma.atom = {family = "wgmma", sparse = true, a = "f16", b = "f16", d = "f32", m = 64 : i64, n = 8 : i64, k = 32 : i64, satfinite = false, a_residency = "smem_desc", trans_a = 0 : i64, trans_b = 0 : i64, scale_a = 1 : i64, scale_b = 1 : i64, selector = 1 : i64}} -> f32, f32, f32, f32
 // PTX: .version 8.2
 // PTX: wgmma.fence.sync.aligned;
 // PTX: wgmma.fence.sync.aligned;
