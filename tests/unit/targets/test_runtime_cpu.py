@@ -11,7 +11,7 @@ import mmatom
 from mmatom.targets import ptxas, runtime
 from mmatom.compiler import CompileError
 
-EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "m16n8k16_f16_kernel.mlir")
+EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", "m16n8k16_f16_kernel.mlir")
 
 
 def test_compile_gives_ptx_that_ptxas_accepts():

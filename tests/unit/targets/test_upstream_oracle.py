@@ -22,7 +22,7 @@ from mmatom.compiler import lower, parse  # noqa: E402
 from mmatom.conformance import register  # noqa: E402
 from mmatom.targets.ptx_emitter import emit_ptx  # noqa: E402
 
-ORACLE = Path(__file__).parents[1] / "oracle" / "upstream_mlir.py"
+ORACLE = Path(__file__).parents[2] / "oracle" / "upstream_mlir.py"
 FEATURES = "+ptx88"  # the PTX ISA llvmlite emits (its NVPTX backend takes up to +ptx90)
 
 # Where upstream MLIR (LLVM 24.0.0git in torch-mlir 20261001) cannot follow the ISA; each is checked below.
@@ -82,7 +82,7 @@ def test_upstream_gap_sm90_f64_shapes_is_still_a_gap(tmp_path):
                                     "tests/filecheck/targets/ptx_loops_converts.mlir"])
 def test_upstream_takes_loops_and_conversions(source, tmp_path):
     """Fragments carried through scf.for and mma.convert lower to IR upstream accepts and compiles."""
-    root = Path(__file__).parents[2]
+    root = Path(__file__).parents[3]
     chunks = (root / source).read_text().split("// -----")
     for i, chunk in enumerate(chunks):
         module = lower(parse(chunk, source))
@@ -99,7 +99,7 @@ def test_upstream_takes_loops_and_conversions(source, tmp_path):
 def test_upstream_takes_wgmma(source, tmp_path):
     """Our wgmma nvvm output (descriptors, fences, mma_async, commit/wait; the RS form as nvvm.inline_ptx) goes
     through upstream to PTX with the same wgmma instructions, immediates (scale-d, negation, transposes) included."""
-    root = Path(__file__).parents[2]
+    root = Path(__file__).parents[3]
     if source == "conformance: RS and sparse":
         from mmatom.conformance import wgmma
 

@@ -15,7 +15,7 @@ from xdsl.universe import Universe
 
 from mmatom.tools import mmatom_atoms, mmatom_opt
 
-ROOT = Path(__file__).parents[2]
+ROOT = Path(__file__).parents[3]
 
 
 def run_atoms(capsys, *argv):
