@@ -24,6 +24,8 @@ from xdsl.utils.str_enum import StrEnum
 
 from mmatom.layout import ComposedLayout, Layout, NotationError, parse_any_layout
 from mmatom.atoms.catalogue.elements import ALL_ELEMENT_TYPES
+from mmatom.atoms.catalogue.tmem import LANES as TMEM_LANES
+from mmatom.atoms.catalogue.tmem import COLUMNS as TMEM_COLUMNS
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.atoms.catalogue.elements import BITS
 from mmatom.atoms.descriptors import MAJORS, SWIZZLE_BYTES, DescriptorError, SmemOperand, check_layout, sub_tile
@@ -270,13 +272,14 @@ class TmemType(ParametrizedAttribute, TypeAttribute):
         with parser.in_angle_brackets():
             elem = _parse_word(parser, "an element type")
             parser.parse_punctuation(",")
-            dims = parser.parse_shape_dimension_list() if hasattr(parser, "parse_shape_dimension_list") else None
-            if dims is None:
-                rows = parser.parse_integer()
-                word = _parse_word(parser, "x")
-                cols = int(word[1:])
-            else:
-                rows, cols = dims[0], dims[1]
+            pos = parser.pos
+            rows = parser.parse_integer(allow_negative=False, allow_boolean=False)
+            word = parser.parse_optional_identifier()  # the lexer reads `x256` as one identifier
+            cols_text = word[1:] if word and word.startswith("x") else None
+            if not cols_text or not cols_text.isdigit() or rows > TMEM_LANES or int(cols_text) > TMEM_COLUMNS:
+                parser.raise_error(f"expected ROWSxCOLS of tensor memory, at most {TMEM_LANES}x{TMEM_COLUMNS} "
+                                   f"(lanes x 32-bit columns), such as 128x256", pos, parser.pos)
+            cols = int(cols_text)
         return (ElementAttr(_word(ElementType, elem, "element type")), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
 
     def print_parameters(self, printer: Printer) -> None:

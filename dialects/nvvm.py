@@ -750,6 +750,9 @@ class WgmmaGroupSyncAlignedOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
+MAX_PENDING_GROUPS = 2**63 - 1
+
+
 @irdl_op_definition
 class WgmmaWaitGroupSyncOp(IRDLOperation):
     """`nvvm.wgmma.wait.group.sync.aligned N`: waits until at most N committed groups are in flight."""
@@ -766,11 +769,20 @@ class WgmmaWaitGroupSyncOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        group = parser.parse_integer(allow_negative=False)
+        pos = parser.pos
+        group = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        if group > MAX_PENDING_GROUPS:  # the i64 attribute would wrap it to a negative count
+            parser.raise_error(f"wgmma.wait_group {group}: the pending-group count is an i64, at most "
+                               f"{MAX_PENDING_GROUPS}", pos, parser.pos)
         attrs = parser.parse_optional_attr_dict()
         op = cls(group)
         op.attributes.update(attrs)
         return op
+
+    def verify_(self) -> None:
+        if not 0 <= self.pending <= MAX_PENDING_GROUPS:
+            raise VerifyException(f"{self.name}: {self.pending} pending groups is not legal; N is in "
+                                  f"[0, {MAX_PENDING_GROUPS}]")
 
     def print(self, printer: Printer) -> None:
         printer.print_string(f" {self.pending}")

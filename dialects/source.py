@@ -19,10 +19,19 @@ class Diagnostic:
     line: int
     col: int
     message: str
+    file: str | None = None  # the op's own file (a DSL's source), when it differs from the input's name
 
     def render(self, name: str) -> str:
         """The `file:line:col: error: message` form that editors and lit jump to."""
-        return f"{name}:{self.line}:{self.col}: error: {self.message}"
+        return f"{self.file or name}:{self.line}:{self.col}: error: {self.message}"
+
+
+def op_diagnostic(op: Operation | None, message: str) -> Diagnostic:
+    """A diagnostic at `op`'s source location (0:0 when the op has none)."""
+    loc = getattr(op, "location", None)
+    if isinstance(loc, FileLineColLoc):
+        return Diagnostic(loc.line.data, loc.column.data, message, loc.filename.data)
+    return Diagnostic(0, 0, message)
 
 
 class LocatingParser(Parser):
@@ -85,11 +94,9 @@ def verify_located(module: ModuleOp) -> list[Diagnostic]:
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as err:
-            loc = op.location
-            line = loc.line.data if isinstance(loc, FileLineColLoc) else 0
-            col = loc.column.data if isinstance(loc, FileLineColLoc) else 0
-            diags.append(Diagnostic(line, col, f"'{op.name}' op {str(err).splitlines()[0]}"))
+            d = op_diagnostic(op, f"'{op.name}' op {str(err).splitlines()[0]}")
+            diags.append(Diagnostic(d.line, d.col, d.message))  # mmatom-opt names the input file itself
     return diags
 
 
-__all__ = ["Diagnostic", "LocatingParser", "decode_source", "make_context", "verify_located"]
+__all__ = ["Diagnostic", "LocatingParser", "decode_source", "make_context", "op_diagnostic", "verify_located"]

@@ -11,17 +11,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, ModuleOp
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.dialects.builtin import FileLineColLoc, Float32Type, Float64Type, IntegerType, ModuleOp
+from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-from mmatom.dialects.source import LocatingParser, make_context, verify_located
+from mmatom.dialects.diagnostics import OpError
+from mmatom.dialects.source import Diagnostic, LocatingParser, make_context, op_diagnostic, verify_located
 from mmatom.lowering.pipeline import LowerMmaToNvvm
 from mmatom.targets import runtime
 from mmatom.targets.ptx_emitter import emit_ptx, module_target
 
 
 class CompileError(DiagnosticException):
-    pass
+    """Why a module did not compile: every diagnostic located `file:line:col` at the op it is about.
+    `mmatom.compile` turns every failure of parsing, verification, lowering and emission into this."""
+
+    def __init__(self, diagnostics: list[Diagnostic], name: str = "<module>"):
+        super().__init__("\n".join(d.render(name) for d in diagnostics))
+        self.diagnostics = diagnostics
 
 
 @dataclass
@@ -51,29 +57,57 @@ def _param(t) -> runtime.Param:
         return runtime.Param("f32")
     if isinstance(t, Float64Type):
         return runtime.Param("f64")
-    raise CompileError(f"a kernel parameter of type {t} cannot be passed from Python")
+    raise CompileError([Diagnostic(0, 0, f"a kernel parameter of type {t} cannot be passed from Python")])
 
 
 def parse(text: str, name: str = "<text>") -> ModuleOp:
-    module = LocatingParser(make_context(), text, name, 0).parse_module()
+    try:
+        module = LocatingParser(make_context(), text, name, 0).parse_module()
+    except ParseError as err:
+        loc = err.span.get_location()
+        raise CompileError([Diagnostic(loc.line, loc.col, err.msg)], name) from None
     diags = verify_located(module)
     if diags:
-        raise CompileError("\n".join(f"{name}:{d.line}:{d.col}: error: {d.message}" for d in diags))
+        raise CompileError(diags, name)
     return module
 
 
 def lower(module: ModuleOp) -> ModuleOp:
     """Verify and lower a module to the nvvm level in place (a no-op for an nvvm-level module)."""
-    module.verify()
-    LowerMmaToNvvm().apply(make_context(), module)
-    module.verify()
+    _verify(module)
+    try:
+        LowerMmaToNvvm().apply(make_context(), module)
+    except OpError as err:
+        raise CompileError([op_diagnostic(err.op, str(err).splitlines()[0])]) from None
+    _verify(module)
     return module
 
 
+def _verify(module: ModuleOp) -> None:
+    diags = [Diagnostic(d.line, d.col, d.message, _file(module)) for d in verify_located(module)]
+    if diags:
+        raise CompileError(diags)
+
+
+def _file(module: ModuleOp) -> str | None:
+    return next((op.location.filename.data for op in module.walk() if isinstance(op.location, FileLineColLoc)), None)
+
+
 def compile(module_or_text: ModuleOp | str) -> Kernel:  # noqa: A001 - the API's name
-    module = parse(module_or_text) if isinstance(module_or_text, str) else module_or_text
+    """Verify, lower and emit PTX for an mma- or nvvm-level module (or its .mlir text). The caller's module is not
+    changed (a copy is lowered). Every failure is a CompileError located at the op it is about."""
+    if isinstance(module_or_text, str):
+        module = parse(module_or_text)
+    elif isinstance(module_or_text, ModuleOp):
+        module = module_or_text.clone()
+    else:
+        raise CompileError([Diagnostic(0, 0, f"mmatom.compile takes a builtin.module (ModuleOp) or .mlir text, not "
+                                             f"{type(module_or_text).__name__}")])
     lower(module)
-    ptx = emit_ptx(module)
+    try:
+        ptx = emit_ptx(module)
+    except OpError as err:
+        raise CompileError([op_diagnostic(err.op, str(err).splitlines()[0])]) from None
     entries = {f.sym_name.data: tuple(_param(a.type) for a in f.body.block.args)
                for f in module.walk() if isinstance(f, llvm.FuncOp) and "nvvm.kernel" in f.attributes}
     return Kernel(ptx, entries, module_target(module))

@@ -1,0 +1,34 @@
+// Malformed input found by fuzzing: each is a located diagnostic, never a Python exception.
+// RUN: mmatom-opt %s --split-input-file --verify-diagnostics
+
+builtin.module {
+  // expected-error@+1 {{expected ROWSxCOLS of tensor memory, at most 128x512 (lanes x 32-bit columns), such as 128x256}}
+  %a = "test.op"() : () -> !mma.tmem<f32, 128x>
+}
+
+// -----
+
+builtin.module {
+  // expected-error@+1 {{expected ROWSxCOLS of tensor memory, at most 128x512}}
+  %a = "test.op"() : () -> !mma.tmem<f32, 99999999999999999999x4>
+}
+
+// -----
+
+builtin.module {
+  llvm.func @k() attributes {nvvm.kernel} {
+    // expected-error@+1 {{wgmma.wait_group 9223372036854775808: the pending-group count is an i64, at most 9223372036854775807}}
+    nvvm.wgmma.wait.group.sync.aligned 9223372036854775808
+    llvm.return
+  }
+}
+
+// -----
+
+builtin.module {
+  llvm.func @k() attributes {nvvm.kernel} {
+    // expected-error@+1 {{-1 pending groups is not legal; N is in [0, 9223372036854775807]}}
+    "nvvm.wgmma.wait.group.sync.aligned"() <{group = -1 : i64}> : () -> ()
+    llvm.return
+  }
+}
