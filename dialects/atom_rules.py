@@ -35,8 +35,9 @@ def _residency(t: Attribute) -> str:
     return RESIDENCY_OF[type(t)]
 
 
-def _str(prop: Any) -> str | None:
-    return None if prop is None else prop.data
+def _word(prop: Any) -> str | None:
+    """The plain word of an op's word attribute (the catalogue's values are plain strings)."""
+    return None if prop is None else prop.word
 
 
 def _int(prop: Any) -> int | None:
@@ -47,24 +48,24 @@ def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute
     """(family, dimension values, operand types by role) for an atom op."""
     if op.name == "mma.sync":
         types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type}
-        la, lb = _str(op.layout_a) or "row", _str(op.layout_b) or "col"
+        la, lb = _word(op.layout_a) or "row", _word(op.layout_b) or "col"
         return "mma", dict(
-            shape=op.shape.mnk, kind=_str(op.kind), a=_elem(op.a.type), b=_elem(op.b.type),
+            shape=op.shape.mnk, kind=_word(op.kind), a=_elem(op.a.type), b=_elem(op.b.type),
             acc=(_elem(op.d.type), _elem(op.c.type)), layout=(la, lb), satfinite=op.satfinite is not None,
-            bitop=_str(op.bitop), rounding=_str(op.rounding)), types
+            bitop=_word(op.bitop), rounding=_word(op.rounding)), types
     if op.name == "mma.sp":
         types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type, "E": op.e.type}
         return "mma.sp", dict(
             sparse_mode="sp::ordered_metadata" if op.ordered_metadata is not None else "sp", shape=op.shape.mnk,
-            kind=_str(op.kind), a=_elem(op.a.type), b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)),
+            kind=_word(op.kind), a=_elem(op.a.type), b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)),
             satfinite=op.satfinite is not None, selector=_int(op.selector)), types
     if op.name == "mma.block_scale":
         types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type, "SFA": op.sfa.type, "SFB": op.sfb.type}
         if op.e is not None:
             types["E"] = op.e.type
         return "mma.block_scale", dict(
-            sparse_mode="sp::ordered_metadata" if op.e is not None else None, kind=op.kind.data,
-            scale_vec=op.scale_vec.data, scale_type=_elem(op.sfa.type), shape=op.shape.mnk, a=_elem(op.a.type),
+            sparse_mode="sp::ordered_metadata" if op.e is not None else None, kind=op.kind.word,
+            scale_vec=op.scale_vec.word, scale_type=_elem(op.sfa.type), shape=op.shape.mnk, a=_elem(op.a.type),
             b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)), selector=_int(op.selector) or 0,
             byte_id=_int(op.byte_id) or 0, thread_id_a=_int(op.thread_id_a) or 0,
             thread_id_b=_int(op.thread_id_b) or 0), types
@@ -76,7 +77,7 @@ def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute
         m, n, k = op.shape.mnk
         return "wgmma", dict(
             sparse=op.e is not None, a=a, b=b, d=_elem(op.d.type), m=m, n=n, k=k,
-            satfinite=op.satfinite is not None, bitop=_str(op.bitop), a_residency=_residency(op.a.type),
+            satfinite=op.satfinite is not None, bitop=_word(op.bitop), a_residency=_residency(op.a.type),
             **_wgmma_qualifiers(op, "sm90 wgmma", a),
             selector=_int(op.selector) if op.e is not None else None), types
     if op.name == "mma.tcgen05":
@@ -86,9 +87,9 @@ def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute
                 types[role] = v.type
         m, n, k = op.shape.mnk
         _tcgen05_operands(op)
-        scale_type = _elem(op.sfa.type) if op.sfa is not None else _str(op.scale_type)
+        scale_type = _elem(op.sfa.type) if op.sfa is not None else _word(op.scale_type)
         return "tcgen05.mma", dict(
-            sparse=op.e is not None, cta_group=_int(op.cta_group), kind=op.kind.data, scale_vec=_str(op.scale_vec),
+            sparse=op.e is not None, cta_group=_int(op.cta_group), kind=op.kind.word, scale_vec=_word(op.scale_vec),
             a=_elem(op.a.type), b=_elem(op.b.type), d=_elem(op.d.type), scale_type=scale_type, m=m, n=n, k=k,
             a_residency=_residency(op.a.type)), types
     raise VerifyException(f"{op.name} is not an atom op")
@@ -104,8 +105,8 @@ def _tcgen05_operands(op) -> None:
     if op.disable_output_lane is not None:
         masks = op.disable_output_lane.get_values()
         want = 4 * _int(op.cta_group)
-        if op.kind.data in BLOCK_SCALED:
-            raise VerifyException(f"{label}: kind::{op.kind.data} takes no disable_output_lane (block-scaled forms "
+        if op.kind.word in BLOCK_SCALED:
+            raise VerifyException(f"{label}: kind::{op.kind.word} takes no disable_output_lane (block-scaled forms "
                                   f"have no such operand)")
         if len(masks) != want:
             raise VerifyException(f"{label}: disable_output_lane has {len(masks)} masks; cta_group::"

@@ -4,6 +4,9 @@
   !mma.smem_desc<ROLE, ELEM, MAJOR, SWIZZLE, "SMEM layout"> a shared-memory matrix descriptor view
   !mma.tmem<ELEM, ROWSxCOLS>                                a tensor-memory address
   #mma.target<sm_90a>                                       the chip, on the enclosing module (`mma.target = ...`)
+  #mma.layout<col>, #mma.kind<f16>, #mma.bitop<xor>,        the atom ops' words (bare where an op's syntax
+  #mma.rounding<rn>, #mma.scale_vec<block32>,                names them: `mma.tcgen05 <m128n256k16> f16 ...`)
+  #mma.scale_type<ue8m0>
 """
 
 from __future__ import annotations
@@ -17,12 +20,20 @@ from xdsl.ir import Attribute, Data, Operation, ParametrizedAttribute, SpacedOpa
 from xdsl.irdl import (
     irdl_attr_definition,
 )
-from xdsl.parser import AttrParser
+from xdsl.irdl.declarative_assembly_format import (
+    AttributeVariable,
+    CustomDirective,
+    ParsingState,
+    PrintingState,
+    irdl_custom_directive,
+)
+from xdsl.parser import AttrParser, Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from mmatom.layout import ComposedLayout, Layout, NotationError, parse_any_layout
+from mmatom.atoms.catalogue import family
 from mmatom.atoms.catalogue.elements import ALL_ELEMENT_TYPES
 from mmatom.atoms.catalogue.tmem import LANES as TMEM_LANES
 from mmatom.atoms.catalogue.tmem import COLUMNS as TMEM_COLUMNS
@@ -151,7 +162,7 @@ class SwizzleAttr(EnumAttribute[SwizzleMode], SpacedOpaqueSyntaxAttribute):
 class LayoutAttr(Data[Layout | ComposedLayout]):
     """A CuTe layout, parsed once when the IR is read and printed back in CuTe notation: `"(16,8):(8,1)"`."""
 
-    name = "mma.layout"
+    name = "mma.cute_layout"
 
     @classmethod
     def from_text(cls, text: str, what: str) -> "LayoutAttr":
@@ -170,6 +181,145 @@ class LayoutAttr(Data[Layout | ComposedLayout]):
 
 def _layout_attr(layout: str | Layout | ComposedLayout, what: str) -> LayoutAttr:
     return LayoutAttr.from_text(layout, what) if isinstance(layout, str) else LayoutAttr(layout)
+
+
+# -- the words of the atom ops, as enums --------------------------------------------------------------
+#
+# Each enum's words are those the catalogue's rows admit for the dimensions it spells, so a word no row
+# takes is refused while the IR is read; which of them one atom takes (mma.sync's only kind is f8f6f4) is
+# the catalogue's verdict, given by the op verifier with the matched context.
+
+def catalogue_words(*dims: tuple[str, str]) -> tuple[str, ...]:
+    """The words the catalogue's rows admit for these (family, dimension) pairs; a dimension whose values
+    are pairs of words (mma.sync's layout: A's and B's) gives both."""
+    words: set[str] = set()
+    for fam, key in dims:
+        for r in family(fam).rows:
+            for value in r.allowed(key):
+                words.update(value if isinstance(value, tuple) else (value,))
+    words.discard(None)
+    return tuple(sorted(words))
+
+
+def word_enum(name: str, words: tuple[str, ...]) -> type[StrEnum]:
+    """A StrEnum whose members are named by their words, so they hash and compare like the words."""
+    return StrEnum(name, [(w, w) for w in words])
+
+
+OperandLayout = word_enum("OperandLayout", catalogue_words(("mma", "layout")))
+MmaKind = word_enum("MmaKind", catalogue_words(("mma", "kind"), ("mma.sp", "kind"), ("mma.block_scale", "kind"),
+                                               ("tcgen05.mma", "kind")))
+BitOp = word_enum("BitOp", catalogue_words(("mma", "bitop"), ("wgmma", "bitop")))
+Rounding = word_enum("Rounding", catalogue_words(("mma", "rounding")))
+ScaleVec = word_enum("ScaleVec", catalogue_words(("mma.block_scale", "scale_vec"), ("tcgen05.mma", "scale_vec")))
+ScaleType = word_enum("ScaleType", catalogue_words(("tcgen05.mma", "scale_type")))
+
+
+class WordAttr:
+    """Mixin over xDSL's EnumAttribute for an atom op's word: `#mma.<name><word>` in an attribute dictionary,
+    the bare word where the op's syntax names it (the BareWord directive). A word that is not an identifier
+    (scale_vec's 2X) is quoted; a quoted word is accepted everywhere. A word outside the enum is a located
+    parse error, or a VerifyException from the constructor, naming the legal words."""
+
+    what: str  # the word's name in diagnostics
+
+    def __init__(self, word: str):
+        if word not in self.words():
+            raise VerifyException(self._not_legal(word))
+        super().__init__(self.enum_type(word))  # type: ignore[attr-defined, call-arg]
+
+    @property
+    def word(self) -> str:
+        return self.data.value  # type: ignore[attr-defined]
+
+    @classmethod
+    def words(cls) -> tuple[str, ...]:
+        return tuple(m.value for m in cls.enum_type)  # type: ignore[attr-defined]
+
+    @classmethod
+    def _not_legal(cls, word: str) -> str:
+        return f"{cls.what} '{word}' is not one of {', '.join(cls.words())}"
+
+    @classmethod
+    def parse_word(cls, parser: AttrParser):
+        pos = parser.pos
+        word = _parse_word(parser, f"a {cls.what} ({', '.join(cls.words())})")
+        if word not in cls.words():
+            parser.raise_error(cls._not_legal(word), pos, parser.pos)
+        return cls.enum_type(word)  # type: ignore[attr-defined]
+
+    def print_word(self, printer: Printer) -> None:
+        printer.print_identifier_or_string_literal(self.word)
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser):
+        with parser.in_angle_brackets():
+            return cls.parse_word(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            self.print_word(printer)
+
+
+@irdl_attr_definition
+class OperandLayoutAttr(WordAttr, EnumAttribute[OperandLayout]):
+    """How A or B of an m8n8k4 mma.sync sits in registers: `#mma.layout<col>` (row for A, col for B if absent)."""
+    name = "mma.layout"
+    what = "operand layout"
+
+
+@irdl_attr_definition
+class KindAttr(WordAttr, EnumAttribute[MmaKind]):
+    """The `kind::` qualifier: `#mma.kind<f8f6f4>`, or bare after the shape of mma.block_scale and mma.tcgen05."""
+    name = "mma.kind"
+    what = "kind"
+
+
+@irdl_attr_definition
+class BitOpAttr(WordAttr, EnumAttribute[BitOp]):
+    """The b1 multiply-add's bit operation: `#mma.bitop<xor>`."""
+    name = "mma.bitop"
+    what = "bit operation"
+
+
+@irdl_attr_definition
+class RoundingAttr(WordAttr, EnumAttribute[Rounding]):
+    """The f64 rounding mode: `#mma.rounding<rn>`."""
+    name = "mma.rounding"
+    what = "rounding mode"
+
+
+@irdl_attr_definition
+class ScaleVecAttr(WordAttr, EnumAttribute[ScaleVec]):
+    """How many scale factors a K block takes: `#mma.scale_vec<block32>`, `#mma.scale_vec<"2X">`."""
+    name = "mma.scale_vec"
+    what = "scale_vec"
+
+
+@irdl_attr_definition
+class ScaleTypeAttr(WordAttr, EnumAttribute[ScaleType]):
+    """The scale-factor element of a tcgen05 block-scaled MMA: `#mma.scale_type<ue8m0>`."""
+    name = "mma.scale_type"
+    what = "scale type"
+
+
+WORD_ATTRS = (OperandLayoutAttr, KindAttr, BitOpAttr, RoundingAttr, ScaleVecAttr, ScaleTypeAttr)
+
+
+@irdl_custom_directive
+class BareWord(CustomDirective):
+    """`custom<BareWord>($kind)`: a word attribute written as its word alone, `f16` (`"f16"` is read too)."""
+
+    word: AttributeVariable
+
+    def parse(self, parser: Parser, state: ParsingState) -> bool:
+        attr_class = self.word.unique_base  # type: ignore[attr-defined]
+        self.word.set(state, attr_class.new(attr_class.parse_word(parser)))
+        return True
+
+    def print(self, printer: Printer, state: PrintingState, op) -> None:
+        state.print_whitespace(printer)
+        self.word.get(op).print_word(printer)  # type: ignore[union-attr]
 
 
 # -- types by residency ---------------------------------------------------------------------------

@@ -176,7 +176,7 @@ class LowerTcgen05Mma(RewritePattern):
             operands.append(tmem_address(op.e, op))
         if block_scaled:
             operands += [tmem_address(op.sfa, op), tmem_address(op.sfb, op)]
-        props = {"kind": nvvm.Tcgen05MmaKindAttr(op.kind.data),
+        props = {"kind": nvvm.Tcgen05MmaKindAttr(op.kind.word),
                  "ctaGroup": nvvm.CTAGroupAttr(f"cta_{op.cta_group.value.data}")}
         attrs = {}
         groups = [[v] for v in operands]

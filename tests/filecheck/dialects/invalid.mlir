@@ -46,7 +46,7 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
   %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
   %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
   // expected-error@+1 {{'mma.sync' op mma.sync: layouts=col/col is not legal for m16n8k16 f16 D/C f32/f32; legal layouts: row/col}}
-  %d = mma.sync <m16n8k16> %a, %b, %c {layout_a = "col"} : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  %d = mma.sync <m16n8k16> %a, %b, %c {layout_a = #mma.layout<col>} : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
 }
 
 // -----
@@ -156,7 +156,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">
   %t = "test.op"() : () -> !mma.tmem<f32, 128x256>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: target sm_90a does not support tcgen05.mma.cta_group::1.kind::f16; it needs one of sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f}}
-  mma.tcgen05 <m128n256k16> "f16" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">, !mma.tmem<f32, 128x256>
+  mma.tcgen05 <m128n256k16> f16 cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),16):((64,512),1)">, !mma.tmem<f32, 128x256>
 }
 
 // -----
@@ -166,7 +166,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">
   %t = "test.op"() : () -> !mma.tmem<f32, 128x128>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: M=64 is not legal for cta_group::2 kind::f16; M must be one of 128, 256}}
-  mma.tcgen05 <m64n128k16> "f16" cta_group(2 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x128>
+  mma.tcgen05 <m64n128k16> f16 cta_group(2 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x128>
 }
 
 // -----
@@ -176,7 +176,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "((8,3),(8,2)):((8,128),(1,64))">
   %t = "test.op"() : () -> !mma.tmem<f32, 128x24>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: N=24 is not legal for cta_group::2 kind::f16; N must be a multiple of 16 in [16, 256]}}
-  mma.tcgen05 <m128n24k16> "f16" cta_group(2 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,3),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x24>
+  mma.tcgen05 <m128n24k16> f16 cta_group(2 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,3),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x24>
 }
 
 // -----
@@ -186,7 +186,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sb = "test.op"() : () -> !mma.smem_desc<B, s8, k, none, "((8,5),(16,2)):((16,256),(1,128))">
   %t = "test.op"() : () -> !mma.tmem<s32, 128x40>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: N=40 is not legal for cta_group::1 kind::i8; N must be one of 8..32 step 8, 48..256 step 16}}
-  mma.tcgen05 <m128n40k32> "i8" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, s8, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, s8, k, none, "((8,5),(16,2)):((16,256),(1,128))">, !mma.tmem<s32, 128x40>
+  mma.tcgen05 <m128n40k32> i8 cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, s8, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, s8, k, none, "((8,5),(16,2)):((16,256),(1,128))">, !mma.tmem<s32, 128x40>
 }
 
 // -----
@@ -198,7 +198,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sfa = "test.op"() : () -> !mma.tmem<ue4m3, 128x4>
   %sfb = "test.op"() : () -> !mma.tmem<ue4m3, 128x4>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: scale type=ue4m3 is not legal for cta_group::1 kind::mxf4 2X; legal scale type: ue8m0}}
-  mma.tcgen05 <m128n128k64> "mxf4" cta_group(1 : i32) %sa, %sb, %t scales(%sfa, %sfb : !mma.tmem<ue4m3, 128x4>, !mma.tmem<ue4m3, 128x4>) {scale_vec = "2X"} : !mma.smem_desc<A, e2m1, k, none, "((8,16),(32,2)):((32,512),(1,256))">, !mma.smem_desc<B, e2m1, k, none, "((8,16),(32,2)):((32,512),(1,256))">, !mma.tmem<f32, 128x128>
+  mma.tcgen05 <m128n128k64> mxf4 cta_group(1 : i32) %sa, %sb, %t scales(%sfa, %sfb : !mma.tmem<ue4m3, 128x4>, !mma.tmem<ue4m3, 128x4>) {scale_vec = #mma.scale_vec<"2X">} : !mma.smem_desc<A, e2m1, k, none, "((8,16),(32,2)):((32,512),(1,256))">, !mma.smem_desc<B, e2m1, k, none, "((8,16),(32,2)):((32,512),(1,256))">, !mma.tmem<f32, 128x128>
 }
 
 // -----
@@ -210,7 +210,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sfa = "test.op"() : () -> !mma.tmem<ue8m0, 128x4>
   %sfb = "test.op"() : () -> !mma.tmem<ue8m0, 128x4>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: M=64 is not legal for cta_group::1 kind::mxf8f6f4 1X; M must be 128}}
-  mma.tcgen05 <m64n128k32> "mxf8f6f4" cta_group(1 : i32) %sa, %sb, %t scales(%sfa, %sfb : !mma.tmem<ue8m0, 128x4>, !mma.tmem<ue8m0, 128x4>) {scale_vec = "1X"} : !mma.smem_desc<A, e4m3, k, none, "((8,8),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.tmem<f32, 128x128>
+  mma.tcgen05 <m64n128k32> mxf8f6f4 cta_group(1 : i32) %sa, %sb, %t scales(%sfa, %sfb : !mma.tmem<ue8m0, 128x4>, !mma.tmem<ue8m0, 128x4>) {scale_vec = #mma.scale_vec<"1X">} : !mma.smem_desc<A, e4m3, k, none, "((8,8),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.tmem<f32, 128x128>
 }
 
 // -----
@@ -220,7 +220,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100f>} {
   %sb = "test.op"() : () -> !mma.smem_desc<B, s8, k, none, "((8,4),(16,2)):((16,256),(1,128))">
   %t = "test.op"() : () -> !mma.tmem<s32, 128x32>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: target sm_100f does not support tcgen05.mma.cta_group::1.kind::i8; it needs one of sm_100a, sm_110a}}
-  mma.tcgen05 <m128n32k32> "i8" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, s8, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, s8, k, none, "((8,4),(16,2)):((16,256),(1,128))">, !mma.tmem<s32, 128x32>
+  mma.tcgen05 <m128n32k32> i8 cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, s8, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, s8, k, none, "((8,4),(16,2)):((16,256),(1,128))">, !mma.tmem<s32, 128x32>
 }
 
 // -----
@@ -230,7 +230,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">
   %t = "test.op"() : () -> !mma.tmem<f32, 128x64>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: operand D is a TMEM tile of 64 columns; N=128 needs 128}}
-  mma.tcgen05 <m128n128k16> "f16" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
+  mma.tcgen05 <m128n128k16> f16 cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
 }
 
 // -----
@@ -240,7 +240,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sb = "test.op"() : () -> !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">
   %t = "test.op"() : () -> !mma.tmem<f32, 128x128>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: operand A: swizzle 128b_base32b has only an MN-major canonical layout; K-major is not defined}}
-  mma.tcgen05 <m128n128k8> "tf32" cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, tf32, k, sw128_base32b, "Sw<2,5,2> o 0 o ((8,16),8):((32,256),1)">, !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">, !mma.tmem<f32, 128x128>
+  mma.tcgen05 <m128n128k8> tf32 cta_group(1 : i32) %sa, %sb, %t : !mma.smem_desc<A, tf32, k, sw128_base32b, "Sw<2,5,2> o 0 o ((8,16),8):((32,256),1)">, !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">, !mma.tmem<f32, 128x128>
 }
 
 // -----
@@ -383,7 +383,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sfa = "test.op"() : () -> !mma.frag<SFA, ue4m3, "((2,2,8),(4)):((8,0,1),(16))">
   %sfb = "test.op"() : () -> !mma.frag<SFB, ue4m3, "((4,8),(4)):((0,1),(8))">
   // expected-error@+1 {{'mma.block_scale' op mma.sync block_scale: target sm_100a does not support mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3; it needs one of sm_120a, sm_120f, sm_121a, sm_121f}}
-  %d = mma.block_scale <m16n8k64> "mxf4nvf4" "4X" %a, %b, %c, scales(%sfa, %sfb) : !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">, !mma.frag<B, e2m1, "((4,8),(8,2)):((64,1),(8,256))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">, !mma.frag<SFA, ue4m3, "((2,2,8),(4)):((8,0,1),(16))">, !mma.frag<SFB, ue4m3, "((4,8),(4)):((0,1),(8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  %d = mma.block_scale <m16n8k64> mxf4nvf4 "4X" %a, %b, %c, scales(%sfa, %sfb) : !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">, !mma.frag<B, e2m1, "((4,8),(8,2)):((64,1),(8,256))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">, !mma.frag<SFA, ue4m3, "((2,2,8),(4)):((8,0,1),(16))">, !mma.frag<SFB, ue4m3, "((4,8),(4)):((0,1),(8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
 }
 
 // -----
@@ -395,7 +395,7 @@ builtin.module attributes {mma.target = #mma.target<sm_120a>} {
   %sfa = "test.op"() : () -> !mma.frag<SFA, ue4m3, "((2,2,8),(2,2)):((8,0,1),(16,0))">
   %sfb = "test.op"() : () -> !mma.frag<SFB, ue4m3, "((4,8),(2,2)):((0,1),(8,0))">
   // expected-error@+1 {{'mma.block_scale' op mma.sync block_scale: scale type=ue4m3 is not legal for kind::mxf4 scale_vec::2X; legal scale type: ue8m0}}
-  %d = mma.block_scale <m16n8k64> "mxf4" "2X" %a, %b, %c, scales(%sfa, %sfb) : !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">, !mma.frag<B, e2m1, "((4,8),(8,2)):((64,1),(8,256))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">, !mma.frag<SFA, ue4m3, "((2,2,8),(2,2)):((8,0,1),(16,0))">, !mma.frag<SFB, ue4m3, "((4,8),(2,2)):((0,1),(8,0))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  %d = mma.block_scale <m16n8k64> mxf4 "2X" %a, %b, %c, scales(%sfa, %sfb) : !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">, !mma.frag<B, e2m1, "((4,8),(8,2)):((64,1),(8,256))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">, !mma.frag<SFA, ue4m3, "((2,2,8),(2,2)):((8,0,1),(16,0))">, !mma.frag<SFB, ue4m3, "((4,8),(2,2)):((0,1),(8,0))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
 }
 
 // -----
@@ -405,7 +405,7 @@ builtin.module attributes {mma.target = #mma.target<sm_120a>} {
   %b = "test.op"() : () -> !mma.frag<B, e3m2_c8, "((4,8),(4,2)):((32,1),(8,128))">
   %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
   // expected-error@+1 {{'mma.sync' op mma.sync: operand A element e2m1 is not how kind::f8f6f4 stores e2m1; it must be e2m1_c8 (an 8-bit container)}}
-  %d = mma.sync <m16n8k32> %a, %b, %c {kind = "f8f6f4"} : !mma.frag<A, e2m1, "((4,8),(4,2,2)):((64,1),(16,8,256))">, !mma.frag<B, e3m2_c8, "((4,8),(4,2)):((32,1),(8,128))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  %d = mma.sync <m16n8k32> %a, %b, %c {kind = #mma.kind<f8f6f4>} : !mma.frag<A, e2m1, "((4,8),(4,2,2)):((64,1),(16,8,256))">, !mma.frag<B, e3m2_c8, "((4,8),(4,2)):((32,1),(8,128))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
 }
 
 // -----
@@ -443,7 +443,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
   %t = "test.op"() : () -> !mma.tmem<f32, 128x64>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: disable_output_lane has 8 masks; cta_group::1 takes 4}}
-  mma.tcgen05 <m128n64k16> "f16" cta_group(1 : i32) %sa, %sb, %t {disable_output_lane = array<i32: 0, 0, 0, 0, 0, 0, 0, 0>} : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
+  mma.tcgen05 <m128n64k16> f16 cta_group(1 : i32) %sa, %sb, %t {disable_output_lane = array<i32: 0, 0, 0, 0, 0, 0, 0, 0>} : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
 }
 
 // -----
@@ -529,7 +529,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
   %t = "test.op"() : () -> !mma.tmem<f32, 128x64>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: accumulate=2 is not legal; accumulate is 0 (D = A*B) or 1 (D = A*B + D)}}
-  mma.tcgen05 <m128n64k16> "f16" cta_group(1 : i32) %sa, %sb, %t {accumulate = 2 : i32} : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
+  mma.tcgen05 <m128n64k16> f16 cta_group(1 : i32) %sa, %sb, %t {accumulate = 2 : i32} : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
 }
 
 // -----
@@ -542,7 +542,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   %sfa = "test.op"() : () -> !mma.tmem<ue8m0, 128x32>
   %sfb = "test.op"() : () -> !mma.tmem<ue8m0, 128x32>
   // expected-error@+1 {{'mma.tcgen05' op sm100 tcgen05.mma: kind::mxf8f6f4 takes no disable_output_lane (block-scaled forms have no such operand)}}
-  mma.tcgen05 <m128n64k32> "mxf8f6f4" cta_group(1 : i32) %sa, %sb, %t scales(%sfa, %sfb : !mma.tmem<ue8m0, 128x32>, !mma.tmem<ue8m0, 128x32>) {scale_vec = "block32", disable_output_lane = array<i32: 0, 0, 0, 0>} : !mma.smem_desc<A, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, e4m3, k, none, "((8,8),(16,2)):((16,256),(1,128))">, !mma.tmem<f32, 128x64>
+  mma.tcgen05 <m128n64k32> mxf8f6f4 cta_group(1 : i32) %sa, %sb, %t scales(%sfa, %sfb : !mma.tmem<ue8m0, 128x32>, !mma.tmem<ue8m0, 128x32>) {scale_vec = #mma.scale_vec<block32>, disable_output_lane = array<i32: 0, 0, 0, 0>} : !mma.smem_desc<A, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">, !mma.smem_desc<B, e4m3, k, none, "((8,8),(16,2)):((16,256),(1,128))">, !mma.tmem<f32, 128x64>
 }
 
 // -----
@@ -585,4 +585,69 @@ builtin.module attributes {mma.target = "sm_7x"} {
   %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
   // expected-error@+1 {{mma.target = "sm_7x": unknown target 'sm_7x'}}
   %d = mma.sync <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+// The words of the atom ops: a word no catalogue row takes is refused while the IR is read, naming the legal words.
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{operand layout 'diag' is not one of col, row}}
+  %d = mma.sync <m16n8k16> %a, %b, %c {layout_a = #mma.layout<diag>} : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{kind 'f7' is not one of f16, f8f6f4, i8, mxf4, mxf4nvf4, mxf8f6f4, tf32}}
+  %d = mma.sync <m16n8k16> %a, %b, %c {kind = #mma.kind<f7>} : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{bit operation 'or' is not one of and, xor}}
+  %d = mma.sync <m16n8k16> %a, %b, %c {bitop = #mma.bitop<or>} : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{rounding mode 'rna' is not one of rm, rn, rp, rz}}
+  %d = mma.sync <m16n8k16> %a, %b, %c {rounding = #mma.rounding<rna>} : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_120a>} {
+  %a = "test.op"() : () -> !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">
+  // expected-error@+1 {{scale_vec '8X' is not one of 1X, 2X, 4X, block16, block32}}
+  %d = mma.block_scale <m16n8k64> mxf4nvf4 "8X" %a, %a, %a, scales(%a, %a) : !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">
+  // expected-error@+1 {{kind 'f17' is not one of f16, f8f6f4, i8, mxf4, mxf4nvf4, mxf8f6f4, tf32}}
+  mma.tcgen05 <m128n64k16> f17 cta_group(1 : i32) %sa, %sa, %sa : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_100a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">
+  // expected-error@+1 {{scale type 'ue5m3' is not one of ue4m3, ue8m0}}
+  mma.tcgen05 <m128n64k32> mxf8f6f4 cta_group(1 : i32) %sa, %sa, %sa {scale_type = #mma.scale_type<ue5m3>} : !mma.smem_desc<A, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">
 }

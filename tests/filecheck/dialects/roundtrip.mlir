@@ -15,8 +15,8 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     func.return
   }
   func.func @quadpair(%a: !mma.frag<A, f16, "((4,2),4):((8,4),1)">, %b: !mma.frag<B, f16, "((4,2),4):((8,4),1)">, %c: !mma.frag<C, f32, "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))">) {
-    // CHECK: mma.sync <m8n8k4> %{{.*}}, %{{.*}}, %{{.*}} {layout_a = "col", layout_b = "row"}
-    %d = mma.sync <m8n8k4> %a, %b, %c {layout_a = "col", layout_b = "row"} : !mma.frag<A, f16, "((4,2),4):((8,4),1)">, !mma.frag<B, f16, "((4,2),4):((8,4),1)">, !mma.frag<C, f32, "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))"> -> !mma.frag<D, f32, "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))">
+    // CHECK: mma.sync <m8n8k4> %{{.*}}, %{{.*}}, %{{.*}} {layout_a = #mma.layout<col>, layout_b = #mma.layout<row>}
+    %d = mma.sync <m8n8k4> %a, %b, %c {layout_a = #mma.layout<col>, layout_b = #mma.layout<row>} : !mma.frag<A, f16, "((4,2),4):((8,4),1)">, !mma.frag<B, f16, "((4,2),4):((8,4),1)">, !mma.frag<C, f32, "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))"> -> !mma.frag<D, f32, "((2,2,2),(2,2,2)):((1,16,4),(8,2,32))">
     func.return
   }
   func.func @sparse(%a: !mma.frag<A, f16, "((4,8),(2,2)):((32,1),(16,8))">, %b: !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, %c: !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">, %e: !mma.frag<E, u8, "((4,8),1):((1,4),0)">) {
@@ -40,14 +40,14 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 // The same IR is accepted by the sm_100a and sm_120a families where they support it.
 builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   func.func @umma(%a: !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),16):((64,512),1)">, %b: !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,32),16):((64,512),1)">, %d: !mma.tmem<f32, 128x256>) {
-    // CHECK: mma.tcgen05 <m128n256k16> "f16" cta_group(1 : i32) %{{.*}}, %{{.*}}, %{{.*}} :
-    mma.tcgen05 <m128n256k16> "f16" cta_group(1 : i32) %a, %b, %d : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),16):((64,512),1)">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,32),16):((64,512),1)">, !mma.tmem<f32, 128x256>
+    // CHECK: mma.tcgen05 <m128n256k16> f16 cta_group(1 : i32) %{{.*}}, %{{.*}}, %{{.*}} :
+    mma.tcgen05 <m128n256k16> f16 cta_group(1 : i32) %a, %b, %d : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),16):((64,512),1)">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,32),16):((64,512),1)">, !mma.tmem<f32, 128x256>
     func.return
   }
   // 128B swizzle with 32-byte atoms (Swizzle<2,5,2>): MN-major, four K rows per atom
   func.func @umma_base32b(%a: !mma.smem_desc<A, tf32, mn, sw128_base32b, "Sw<2,5,2> o 0 o ((32,4),(4,2)):((1,256),(32,128))">, %b: !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">, %d: !mma.tmem<f32, 128x128>) {
-    // CHECK: mma.tcgen05 <m128n128k8> "tf32" cta_group(1 : i32) %{{.*}}, %{{.*}}, %{{.*}} : !mma.smem_desc<A, tf32, mn, sw128_base32b, "Sw<2,5,2> o 0 o ((32,4),(4,2)):((1,256),(32,128))">
-    mma.tcgen05 <m128n128k8> "tf32" cta_group(1 : i32) %a, %b, %d : !mma.smem_desc<A, tf32, mn, sw128_base32b, "Sw<2,5,2> o 0 o ((32,4),(4,2)):((1,256),(32,128))">, !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">, !mma.tmem<f32, 128x128>
+    // CHECK: mma.tcgen05 <m128n128k8> tf32 cta_group(1 : i32) %{{.*}}, %{{.*}}, %{{.*}} : !mma.smem_desc<A, tf32, mn, sw128_base32b, "Sw<2,5,2> o 0 o ((32,4),(4,2)):((1,256),(32,128))">
+    mma.tcgen05 <m128n128k8> tf32 cta_group(1 : i32) %a, %b, %d : !mma.smem_desc<A, tf32, mn, sw128_base32b, "Sw<2,5,2> o 0 o ((32,4),(4,2)):((1,256),(32,128))">, !mma.smem_desc<B, tf32, k, none, "((8,16),(4,2)):((4,64),(1,32))">, !mma.tmem<f32, 128x128>
     func.return
   }
 }

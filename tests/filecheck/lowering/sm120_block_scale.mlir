@@ -13,7 +13,7 @@ builtin.module attributes {mma.target = #mma.target<sm_120a>} {
     %c = mma.load_fragment %pc layout("(16,8):(8,1)") : !llvm.ptr<1> -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
     %sfa = mma.load_fragment %psfa layout("(16,4):(4,1)") : !llvm.ptr<1> -> !mma.frag<SFA, ue4m3, "((2,2,8),(4)):((8,0,1),(16))">
     %sfb = mma.load_fragment %psfb layout("(8,4):(4,1)") : !llvm.ptr<1> -> !mma.frag<SFB, ue4m3, "((4,8),(4)):((0,1),(8))">
-    %d = mma.block_scale <m16n8k64> "mxf4nvf4" "4X" %a, %b, %c, scales(%sfa, %sfb) {byte_id = 0 : i32, thread_id_a = 0 : i32, thread_id_b = 0 : i32} : !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">, !mma.frag<B, e2m1, "((4,8),(8,2)):((64,1),(8,256))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">, !mma.frag<SFA, ue4m3, "((2,2,8),(4)):((8,0,1),(16))">, !mma.frag<SFB, ue4m3, "((4,8),(4)):((0,1),(8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+    %d = mma.block_scale <m16n8k64> mxf4nvf4 "4X" %a, %b, %c, scales(%sfa, %sfb) {byte_id = 0 : i32, thread_id_a = 0 : i32, thread_id_b = 0 : i32} : !mma.frag<A, e2m1, "((4,8),(8,2,2)):((128,1),(16,8,512))">, !mma.frag<B, e2m1, "((4,8),(8,2)):((64,1),(8,256))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">, !mma.frag<SFA, ue4m3, "((2,2,8),(4)):((8,0,1),(16))">, !mma.frag<SFB, ue4m3, "((4,8),(4)):((0,1),(8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
     mma.store_fragment %d, %pd layout("(16,8):(8,1)") : !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">, !llvm.ptr<1>
     llvm.return
   }
@@ -21,7 +21,7 @@ builtin.module attributes {mma.target = #mma.target<sm_120a>} {
     %fa = mma.load_fragment %qa layout("(16,32):(32,1)") : !llvm.ptr<1> -> !mma.frag<A, e2m1_c8, "((4,8),(4,2,2)):((64,1),(16,8,256))">
     %fb = mma.load_fragment %qb layout("(8,32):(32,1)") : !llvm.ptr<1> -> !mma.frag<B, e3m2_c8, "((4,8),(4,2)):((32,1),(8,128))">
     %fc = mma.load_fragment %qc layout("(16,8):(8,1)") : !llvm.ptr<1> -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
-    %fd = mma.sync <m16n8k32> %fa, %fb, %fc {kind = "f8f6f4"} : !mma.frag<A, e2m1_c8, "((4,8),(4,2,2)):((64,1),(16,8,256))">, !mma.frag<B, e3m2_c8, "((4,8),(4,2)):((32,1),(8,128))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
+    %fd = mma.sync <m16n8k32> %fa, %fb, %fc {kind = #mma.kind<f8f6f4>} : !mma.frag<A, e2m1_c8, "((4,8),(4,2,2)):((64,1),(16,8,256))">, !mma.frag<B, e3m2_c8, "((4,8),(4,2)):((32,1),(8,128))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
     mma.store_fragment %fd, %qd layout("(16,8):(8,1)") : !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">, !llvm.ptr<1>
     llvm.return
   }

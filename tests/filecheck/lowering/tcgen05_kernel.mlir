@@ -20,7 +20,7 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
     %zero = arith.constant 0 : i32
     %ticks = arith.constant 10000000 : i32
     %t = mma.tmem_alloc %slot cols(64) cta_group(1) : !llvm.ptr<3> -> !mma.tmem<f32, 128x64>
-    mma.tcgen05 <m128n64k16> "f16" cta_group(1 : i32) %sa, %sb, %t {accumulate = 0 : i32} : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
+    mma.tcgen05 <m128n64k16> f16 cta_group(1 : i32) %sa, %sb, %t {accumulate = 0 : i32} : !mma.smem_desc<A, f16, k, none, "((8,16),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.tmem<f32, 128x64>
     mma.tcgen05_commit %mbar cta_group(1) : !llvm.ptr<3>
     nvvm.mbarrier.try_wait.parity %mbar, %zero, %ticks : !llvm.ptr<3>, i32, i32
     nvvm.tcgen05.fence <after>

@@ -86,7 +86,7 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     %4 = mma.load_fragment %0 layout("(16,256):(256,1)") : !llvm.ptr<1> -> !mma.frag<A, b1, "((4,8),(32,2,2)):((512,1),(16,8,2048))">
     %5 = mma.load_fragment %1 layout("(8,256):(256,1)") : !llvm.ptr<1> -> !mma.frag<B, b1, "((4,8),(32,2)):((256,1),(8,1024))">
     %6 = mma.load_fragment %2 layout("(16,8):(8,1)") : !llvm.ptr<1> -> !mma.frag<C, s32, "((4,8),(2,2)):((32,1),(16,8))">
-    %7 = mma.sync <m16n8k256> %4, %5, %6 {bitop = "xor"} : !mma.frag<A, b1, "((4,8),(32,2,2)):((512,1),(16,8,2048))">, !mma.frag<B, b1, "((4,8),(32,2)):((256,1),(8,1024))">, !mma.frag<C, s32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, s32, "((4,8),(2,2)):((32,1),(16,8))">
+    %7 = mma.sync <m16n8k256> %4, %5, %6 {bitop = #mma.bitop<xor>} : !mma.frag<A, b1, "((4,8),(32,2,2)):((512,1),(16,8,2048))">, !mma.frag<B, b1, "((4,8),(32,2)):((256,1),(8,1024))">, !mma.frag<C, s32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, s32, "((4,8),(2,2)):((32,1),(16,8))">
     mma.store_fragment %7, %3 layout("(16,8):(8,1)") : !mma.frag<D, s32, "((4,8),(2,2)):((32,1),(16,8))">, !llvm.ptr<1>
     llvm.return
   }
@@ -125,7 +125,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90>} {
     %4 = mma.load_fragment %0 layout("(16,16):(16,1)") : !llvm.ptr<1> -> !mma.frag<A, f64, "((4,8),(2,4)):((16,1),(8,64))">
     %5 = mma.load_fragment %1 layout("(8,16):(16,1)") : !llvm.ptr<1> -> !mma.frag<B, f64, "((4,8),4):((8,1),32)">
     %6 = mma.load_fragment %2 layout("(16,8):(8,1)") : !llvm.ptr<1> -> !mma.frag<C, f64, "((4,8),(2,2)):((32,1),(16,8))">
-    %7 = mma.sync <m16n8k16> %4, %5, %6 {rounding = "rn"} : !mma.frag<A, f64, "((4,8),(2,4)):((16,1),(8,64))">, !mma.frag<B, f64, "((4,8),4):((8,1),32)">, !mma.frag<C, f64, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f64, "((4,8),(2,2)):((32,1),(16,8))">
+    %7 = mma.sync <m16n8k16> %4, %5, %6 {rounding = #mma.rounding<rn>} : !mma.frag<A, f64, "((4,8),(2,4)):((16,1),(8,64))">, !mma.frag<B, f64, "((4,8),4):((8,1),32)">, !mma.frag<C, f64, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f64, "((4,8),(2,2)):((32,1),(16,8))">
     mma.store_fragment %7, %3 layout("(16,8):(8,1)") : !mma.frag<D, f64, "((4,8),(2,2)):((32,1),(16,8))">, !llvm.ptr<1>
     llvm.return
   }

@@ -1,9 +1,12 @@
 """The Python builder creates the same op the parser does (a DSL embeds this API)."""
 
+import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.dialects.test import TestOp
+from xdsl.utils.exceptions import VerifyException
 
-from mmatom.dialects.mma import FragmentType, SyncOp, TargetAttr
+from mmatom.atoms.catalogue import spelled_forms
+from mmatom.dialects.mma import BlockScaleOp, FragmentType, SyncOp, TargetAttr, fragment_type
 from mmatom.dialects.source import LocatingParser, make_context
 
 A = FragmentType("A", "f16", "((4,8),(2,2,2)):((32,1),(16,8,128))")
@@ -61,3 +64,32 @@ def test_every_atom_op_builder_matches_the_parser():
             built.verify()
         except Exception as err:  # the builder must hand the verifier what the parser would
             raise AssertionError(f"{target}: {err}") from None
+
+
+def _atom(family: str, spelling_prefix: str):
+    return next(f.atom for f in spelled_forms(family) if f.spelling.startswith(spelling_prefix))
+
+
+def test_word_properties_built_from_strings_print_as_enum_attributes():
+    """The builders take plain words; the ops hold them as mma enum attributes, which print as
+    `#mma.layout<col>` in an attribute dictionary and as the bare (or, for 2X, quoted) word inline."""
+    col_row = _atom("mma", "mma.sync.aligned.m8n8k4.col.row.f16")
+    srcs = [TestOp(result_types=[fragment_type(col_row, r)]) for r in ("A", "B", "C")]
+    sync = SyncOp((8, 8, 4), *(s.res[0] for s in srcs), fragment_type(col_row, "D"), layout=("col", "row"))
+    scaled = _atom("mma.block_scale", "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::2X")
+    scale_srcs = [TestOp(result_types=[fragment_type(scaled, r)]) for r in ("A", "B", "C", "SFA", "SFB")]
+    block = BlockScaleOp((16, 8, 64), "mxf4nvf4", "2X", *(s.res[0] for s in scale_srcs), fragment_type(scaled, "D"))
+    for ops, target, text in ((srcs + [sync], "sm_70", "{layout_a = #mma.layout<col>, layout_b = #mma.layout<row>}"),
+                              (scale_srcs + [block], "sm_120a", 'mma.block_scale <m16n8k64> mxf4nvf4 "2X" %')):
+        built = ModuleOp(ops, attributes={"mma.target": TargetAttr(target)})
+        built.verify()
+        assert text in str(built)
+        parsed = LocatingParser(make_context(), str(built), "built", 0).parse_module()
+        assert str(parsed) == str(built)
+    assert sync.layout_a.word == "col" and block.scale_vec.word == "2X"
+
+
+def test_a_word_no_catalogue_row_takes_is_refused_by_the_builder():
+    a, b, c = TestOp(result_types=[A]), TestOp(result_types=[B]), TestOp(result_types=[C])
+    with pytest.raises(VerifyException, match="bit operation 'or' is not one of and, xor"):
+        SyncOp((16, 8, 256), a.res[0], b.res[0], c.res[0], D, bitop="or")
