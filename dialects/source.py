@@ -37,6 +37,29 @@ def op_diagnostic(op: Operation | None, message: str) -> Diagnostic:
     return Diagnostic(0, 0, message)
 
 
+# xDSL's parser (and our layout reader) recurse once per level of (), [], {} and <>; Python's stack ends
+# near 1000 frames, several per level. Real IR nests a few dozen levels at most.
+MAX_NESTING = 100
+_OPEN, _CLOSE = "([{", ")]}"
+
+
+def check_nesting(source: Input) -> None:
+    """A located ParseError where the text nests deeper than MAX_NESTING brackets (counted everywhere but in
+    comments, so layouts in strings count too), before anything recurses on it."""
+    text, depth, pos = source.content, 0, 0
+    for m in re.finditer(r"//[^\n]*|[()\[\]{}]|(?<=[\w.])<|(?<!-)>", text):
+        tok = m.group()
+        if tok.startswith("//"):
+            continue
+        if tok in _OPEN or tok == "<":
+            depth += 1
+            if depth > MAX_NESTING:
+                pos = m.start()
+                raise ParseError(Span(pos, pos + 1, source), f"nesting deeper than {MAX_NESTING} levels of brackets")
+        else:
+            depth = max(0, depth - 1)
+
+
 class LinearStringLexer(MLIRLexer):
     """xDSL's lexer with a string-literal rule that cannot backtrack: xDSL 0.74's `(?:[^"\\...]+|escape)*"`
     nests a `+` inside a `*`, so an unclosed string costs 2^length (0.75 s at 24 characters, x4 for every 2 more).
@@ -51,7 +74,9 @@ class LocatingParser(Parser):
     def __init__(self, ctx: Context, text: str | bytes, name: str, line_offset: int):
         text = decode_source(text, name) if isinstance(text, bytes) else text
         super().__init__(ctx, "", name)  # then lex the real text with the linear-time string rule
-        self._parser_state = ParserState(LinearStringLexer(Input(text, name)))
+        source = Input(text, name)
+        check_nesting(source)
+        self._parser_state = ParserState(LinearStringLexer(source))
         self._line_offset = line_offset
         self._name = name
 
@@ -112,4 +137,4 @@ def verify_located(module: ModuleOp) -> list[Diagnostic]:
     return diags
 
 
-__all__ = ["Diagnostic", "LocatingParser", "decode_source", "make_context", "op_diagnostic", "verify_located"]
+__all__ = ["Diagnostic", "LocatingParser", "check_nesting", "decode_source", "make_context", "op_diagnostic", "verify_located"]

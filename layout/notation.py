@@ -32,15 +32,22 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
-def _parse_tuple(tokens: list[str], pos: int, text: str) -> tuple[IntTuple, int]:
+# CuTe layouts nest a few levels (a hierarchical mode of modes); a deeper text is a mistake, and reading it
+# recursively must not exhaust Python's stack.
+MAX_NESTING = 32
+
+
+def _parse_tuple(tokens: list[str], pos: int, text: str, depth: int = 0) -> tuple[IntTuple, int]:
     if pos >= len(tokens):
         raise NotationError(f"layout {text!r} ends early")
     tok = tokens[pos]
     if tok == "(":
+        if depth >= MAX_NESTING:
+            raise NotationError(f"layout {text[:40]!r}... nests deeper than {MAX_NESTING} levels")
         items: list[IntTuple] = []
         pos += 1
         while True:
-            item, pos = _parse_tuple(tokens, pos, text)
+            item, pos = _parse_tuple(tokens, pos, text, depth + 1)
             items.append(item)
             if pos >= len(tokens):
                 raise NotationError(f"unbalanced parentheses in layout {text!r}")
