@@ -20,6 +20,8 @@ from functools import lru_cache
 
 from mmatom.layout import ComposedLayout, Layout, Swizzle, composition
 
+from .limits import LimitError, check_smem_tile
+
 SWIZZLE_BYTES = {"none": 0, "32b": 32, "64b": 64, "128b": 128, "128b_base32b": 128}
 SM90_SWIZZLE_CODE = {"none": 0, "128b": 1, "64b": 2, "32b": 3}
 SM100_SWIZZLE_CODE = {"none": 0, "128b_base32b": 1, "128b": 2, "64b": 4, "32b": 6}
@@ -146,6 +148,10 @@ def derive_offsets(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[in
 @lru_cache(maxsize=4096)
 def check_layout(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[int, int]:
     """The (LBO, SBO) that make `layout` the canonical layout of `op`; DescriptorError if none does."""
+    try:  # bounded before anything below enumerates the layout
+        check_smem_tile(layout, op.rows, op.k, f"{op.elem_bits}-bit", op.elem_bits, "SMEM layout")
+    except LimitError as err:
+        raise DescriptorError(str(err)) from None
     sw = layout.swizzle if isinstance(layout, ComposedLayout) else Swizzle(0, 4, 3)
     declared_mode = mode_of_swizzle(sw)
     if declared_mode is None or (declared_mode != op.swizzle and not (sw.bits == 0 and op.swizzle == "none")):

@@ -20,6 +20,8 @@ from mmatom.layout import Layout, parse_layout
 from mmatom.layout.int_tuple import flatten, prefix_product
 from mmatom.atoms.catalogue.elements import BITS
 
+from .limits import LimitError, check_fragment, check_global_tile
+
 
 class FragmentAccessError(ValueError):
     pass
@@ -62,6 +64,11 @@ def plan_access(frag, mem: Layout | str) -> AccessPlan:
 @lru_cache(maxsize=1024)
 def _plan(elem: str, tv: Layout, mem: Layout) -> AccessPlan:
     bits = BITS[elem]
+    try:  # bounded (and addressable) before the tables below enumerate either layout
+        check_fragment(tv, elem, bits, "fragment layout")
+        check_global_tile(mem, elem, bits, "memory layout")
+    except LimitError as err:
+        raise FragmentAccessError(str(err)) from None
     per_reg = values_per_register(elem)
     thr, val = tv[0], tv[1]
     n_thr, n_val = thr.size(), val.size()

@@ -10,6 +10,7 @@ from functools import lru_cache
 from mmatom.layout import ComposedLayout, Layout, Swizzle, parse_layout
 
 from .descriptors import SmemOperand
+from .limits import LimitError, check_global_tile
 
 CHUNK_BITS = 128
 
@@ -44,6 +45,10 @@ def plan_copy(op: SmemOperand, smem: Layout | ComposedLayout, gmem_text: str, th
     gmem = parse_layout(gmem_text)
     inner = smem.layout if isinstance(smem, ComposedLayout) else smem
     sw = smem.swizzle if isinstance(smem, ComposedLayout) else Swizzle(0, 4, 3)
+    try:  # addressable before the chunk walk below enumerates it
+        check_global_tile(gmem, f"{op.elem_bits}-bit", op.elem_bits, "memory layout")
+    except LimitError as err:
+        raise SmemCopyError(str(err)) from None
     if gmem.rank() != 2 or (gmem[0].size(), gmem[1].size()) != (op.rows, op.k):
         raise SmemCopyError(f"memory layout {gmem} must have shape ({op.rows}, {op.k}): (rows, K) of the tile")
     if threads <= 0:

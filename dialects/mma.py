@@ -41,21 +41,14 @@ from mmatom.atoms.catalogue.fragments import tv_layouts
 from mmatom.atoms.catalogue.tmem import LANES, TMEM_TARGETS, check_alloc_columns
 from mmatom.atoms.descriptors import DescriptorError
 from mmatom.atoms.fragment_access import FragmentAccessError, plan_access
+from mmatom.atoms.limits import LimitError, check_fragment, check_global_tile, check_smem_tile
 from mmatom.atoms.smem_copy_plan import SmemCopyError, plan_copy
 from mmatom.layout import Layout, NotationError, parse_layout
 
 from .atom_rules import verify_atom_op, wgmma_tile_plan
 from .mma_types import (
-    WORD_ATTRS,
     AnyOperand,
-    BareWord,
-    BitOpAttr,
     FragmentType,
-    KindAttr,
-    OperandLayoutAttr,
-    RoundingAttr,
-    ScaleTypeAttr,
-    ScaleVecAttr,
     ShapeAttr,
     SmemDescType,
     TargetAttr,
@@ -94,12 +87,12 @@ class SyncOp(AtomOp):
     b = operand_def(AnyOperand)
     c = operand_def(AnyOperand)
     d = result_def(AnyOperand)
-    layout_a = opt_prop_def(OperandLayoutAttr)
-    layout_b = opt_prop_def(OperandLayoutAttr)
-    kind = opt_prop_def(KindAttr)
+    layout_a = opt_prop_def(StringAttr)
+    layout_b = opt_prop_def(StringAttr)
+    kind = opt_prop_def(StringAttr)
     satfinite = opt_prop_def(UnitAttr)
-    bitop = opt_prop_def(BitOpAttr)
-    rounding = opt_prop_def(RoundingAttr)
+    bitop = opt_prop_def(StringAttr)
+    rounding = opt_prop_def(StringAttr)
 
     assembly_format = (
         "$shape $a `,` $b `,` $c (`satfinite` $satfinite^)? attr-dict"
@@ -111,11 +104,10 @@ class SyncOp(AtomOp):
                  bitop: str | None = None, rounding: str | None = None):
         props: dict[str, Attribute] = {"shape": ShapeAttr(*shape)}
         if layout != ("row", "col"):
-            props["layout_a"], props["layout_b"] = OperandLayoutAttr(layout[0]), OperandLayoutAttr(layout[1])
-        for key, attr_class, val in (("kind", KindAttr, kind), ("bitop", BitOpAttr, bitop),
-                                     ("rounding", RoundingAttr, rounding)):
+            props["layout_a"], props["layout_b"] = StringAttr(layout[0]), StringAttr(layout[1])
+        for key, val in (("kind", kind), ("bitop", bitop), ("rounding", rounding)):
             if val:
-                props[key] = attr_class(val)
+                props[key] = StringAttr(val)
         if satfinite:
             props["satfinite"] = UnitAttr()
         super().__init__(operands=[a, b, c], result_types=[d_type], properties=props)
@@ -134,7 +126,7 @@ class SparseOp(AtomOp):
     c = operand_def(AnyOperand)
     e = operand_def(AnyOperand)
     d = result_def(AnyOperand)
-    kind = opt_prop_def(KindAttr)
+    kind = opt_prop_def(StringAttr)
     satfinite = opt_prop_def(UnitAttr)
     ordered_metadata = opt_prop_def(UnitAttr)
 
@@ -149,7 +141,7 @@ class SparseOp(AtomOp):
                  satfinite: bool = False):
         props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "selector": IntegerAttr(selector, i32)}
         if kind:
-            props["kind"] = KindAttr(kind)
+            props["kind"] = StringAttr(kind)
         if satfinite:
             props["satfinite"] = UnitAttr()
         if ordered_metadata:
@@ -164,8 +156,8 @@ class BlockScaleOp(AtomOp):
     name = "mma.block_scale"
     traits = traits_def(NoMemoryEffect())
     shape = prop_def(ShapeAttr)
-    kind = prop_def(KindAttr)
-    scale_vec = prop_def(ScaleVecAttr)
+    kind = prop_def(StringAttr)
+    scale_vec = prop_def(StringAttr)
     a = operand_def(AnyOperand)
     b = operand_def(AnyOperand)
     c = operand_def(AnyOperand)
@@ -178,9 +170,8 @@ class BlockScaleOp(AtomOp):
     thread_id_b = opt_prop_def(IntegerAttr)
     selector = opt_prop_def(IntegerAttr)
 
-    custom_directives = (BareWord,)
     assembly_format = (
-        "$shape custom<BareWord>($kind) custom<BareWord>($scale_vec) $a `,` $b `,` $c `,` `scales` `(` $sfa `,` $sfb `)`"
+        "$shape $kind $scale_vec $a `,` $b `,` $c `,` `scales` `(` $sfa `,` $sfb `)`"
         " (`metadata` `(` $e^ `:` type($e) `)`)? attr-dict"
         " `:` type($a) `,` type($b) `,` type($c) `,` type($sfa) `,` type($sfb) `->` type($d)"
     )
@@ -189,8 +180,8 @@ class BlockScaleOp(AtomOp):
                  c: SSAValue, sfa: SSAValue, sfb: SSAValue, d_type: Attribute, *, e: SSAValue | None = None,
                  selector: int | None = None, byte_id: int | None = None, thread_id_a: int | None = None,
                  thread_id_b: int | None = None):
-        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": KindAttr(kind),
-                                       "scale_vec": ScaleVecAttr(scale_vec)}
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": StringAttr(kind),
+                                       "scale_vec": StringAttr(scale_vec)}
         for key, val in (("selector", selector), ("byte_id", byte_id), ("thread_id_a", thread_id_a),
                          ("thread_id_b", thread_id_b)):
             if val is not None:
@@ -215,7 +206,7 @@ class WgmmaOp(AtomOp):
     scale_b = opt_prop_def(IntegerAttr)
     scale_d = opt_prop_def(IntegerAttr)  # 1 (default): D = A*B + C; 0: D = A*B, C is not read
     satfinite = opt_prop_def(UnitAttr)
-    bitop = opt_prop_def(BitOpAttr)
+    bitop = opt_prop_def(StringAttr)
     selector = opt_prop_def(IntegerAttr)
 
     assembly_format = (
@@ -234,7 +225,7 @@ class WgmmaOp(AtomOp):
         if satfinite:
             props["satfinite"] = UnitAttr()
         if bitop:
-            props["bitop"] = BitOpAttr(bitop)
+            props["bitop"] = StringAttr(bitop)
         super().__init__(operands=[a, b, c, [e] if e is not None else []], result_types=[d_type], properties=props)
 
 
@@ -285,7 +276,7 @@ class Tcgen05MmaOp(AtomOp):
     name = "mma.tcgen05"
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     shape = prop_def(ShapeAttr)
-    kind = prop_def(KindAttr)
+    kind = prop_def(StringAttr)
     cta_group = prop_def(IntegerAttr)
     a = operand_def(AnyOperand)
     b = operand_def(AnyOperand)
@@ -293,16 +284,15 @@ class Tcgen05MmaOp(AtomOp):
     e = opt_operand_def(AnyOperand)
     sfa = opt_operand_def(AnyOperand)
     sfb = opt_operand_def(AnyOperand)
-    scale_vec = opt_prop_def(ScaleVecAttr)
-    scale_type = opt_prop_def(ScaleTypeAttr)
+    scale_vec = opt_prop_def(StringAttr)
+    scale_type = opt_prop_def(StringAttr)
     accumulate = opt_prop_def(IntegerAttr)  # enable-input-d: 1 (default) D += A*B, 0 D = A*B
     disable_output_lane = opt_prop_def(DenseArrayBase)  # 4 (cta_group 1) or 8 (cta_group 2) i32 lane masks
 
     irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
-    custom_directives = (BareWord,)
 
     assembly_format = (
-        "$shape custom<BareWord>($kind) `cta_group` `(` $cta_group `)` $a `,` $b `,` $d"
+        "$shape $kind `cta_group` `(` $cta_group `)` $a `,` $b `,` $d"
         " (`metadata` `(` $e^ `:` type($e) `)`)? (`scales` `(` $sfa^ `,` $sfb `:` type($sfa) `,` type($sfb) `)`)?"
         " attr-dict `:` type($a) `,` type($b) `,` type($d)"
     )
@@ -311,11 +301,11 @@ class Tcgen05MmaOp(AtomOp):
                  d: SSAValue, *, e: SSAValue | None = None, sfa: SSAValue | None = None, sfb: SSAValue | None = None,
                  scale_vec: str | None = None, scale_type: str | None = None, accumulate: int | None = None,
                  disable_output_lane: Sequence[int] | None = None):
-        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": KindAttr(kind),
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": StringAttr(kind),
                                        "cta_group": IntegerAttr(cta_group, i32)}
-        for key, attr_class, val in (("scale_vec", ScaleVecAttr, scale_vec), ("scale_type", ScaleTypeAttr, scale_type)):
+        for key, val in (("scale_vec", scale_vec), ("scale_type", scale_type)):
             if val:
-                props[key] = attr_class(val)
+                props[key] = StringAttr(val)
         if accumulate is not None:
             props["accumulate"] = IntegerAttr(accumulate, i32)
         if disable_output_lane is not None:
@@ -342,6 +332,12 @@ def _check_memory_layout(op_name: str, frag: FragmentType, layout: StringAttr) -
         raise VerifyException(f"{op_name}: fragment layout {tv} must have rank 2, (threads, values)")
     if mem.rank() != 2:
         raise VerifyException(f"{op_name}: memory layout {mem} must have rank 2, (rows, cols) of the tile")
+    elem = frag.elem.data
+    try:  # bounds first: everything below may enumerate both layouts
+        check_fragment(tv, elem, BITS[elem], "fragment layout")
+        check_global_tile(mem, elem, BITS[elem], "memory layout")
+    except LimitError as err:
+        raise VerifyException(f"{op_name}: {err}") from None
     if mem.size() != tv.cosize():
         raise VerifyException(
             f"{op_name}: memory layout {mem} covers {mem.size()} elements; the fragment's TV layout {tv} "
@@ -373,6 +369,7 @@ class LoadFragmentOp(IRDLOperation):
                          properties={"layout": StringAttr(layout)})
 
     def verify_(self) -> None:
+        _check_offset(self.name, self.offset)
         _check_memory_layout(self.name, self.res.type, self.layout)
 
 
@@ -397,6 +394,7 @@ class StoreFragmentOp(IRDLOperation):
                          properties={"layout": StringAttr(layout)})
 
     def verify_(self) -> None:
+        _check_offset(self.name, self.offset)
         _check_memory_layout(self.name, self.value.type, self.layout)
 
 
@@ -432,7 +430,17 @@ class FillOp(IRDLOperation):
 # 128B swizzle): the SMEM global is 1024-aligned and tile offsets are multiples of 1024.
 
 
-def _check_smem_desc(op_name: str, t: SmemDescType) -> None:
+def _check_offset(op_name: str, offset: SSAValue | None) -> None:
+    if offset is not None and offset.type.width.data > 64:
+        raise VerifyException(f"{op_name}: offset operand {offset.type} is wider than the 64 bits of an address")
+
+
+def _check_smem_desc(op_name: str, operand: str, t: SmemDescType) -> None:
+    op, layout = smem_operand(t)
+    try:  # bounded by SMEM before the descriptor check enumerates the layout
+        check_smem_tile(layout, op.rows, op.k, t.elem.data, op.elem_bits, operand)
+    except LimitError as err:
+        raise VerifyException(f"{op_name}: {err}") from None
     try:
         descriptor_view(t)
     except (DescriptorError, NotationError) as err:
@@ -457,7 +465,7 @@ class MakeDescOp(IRDLOperation):
         if self.ptr.type.addr_space.data != 3:
             raise VerifyException(f"mma.make_desc: a descriptor addresses shared memory (!llvm.ptr<3>), "
                                   f"not {self.ptr.type}")
-        _check_smem_desc(self.name, self.res.type)
+        _check_smem_desc(self.name, "result", self.res.type)
 
 
 @irdl_op_definition
@@ -492,7 +500,15 @@ class CopyToSmemOp(IRDLOperation):
         if self.dst.type.addr_space.data != 3:
             raise VerifyException(f"mma.copy_to_smem: the destination must be shared memory (!llvm.ptr<3>), "
                                   f"not {self.dst.type}")
-        _check_smem_desc(self.name, self.tile)
+        _check_smem_desc(self.name, "tile `as`", self.tile)
+        try:  # the global side, before plan_copy walks it
+            check_global_tile(parse_layout(self.layout.data), self.tile.elem.data, BITS[self.tile.elem.data],
+                              "memory layout")
+        except LimitError as err:
+            raise VerifyException(f"mma.copy_to_smem: {err}") from None
+        except NotationError as err:
+            raise VerifyException(f"mma.copy_to_smem: layout: {err}") from None
+        _check_offset(self.name, self.offset)
         try:
             plan_copy(smem_operand(self.tile)[0], self.tile.layout.data, self.layout.data, self.threads.value.data)
         except (SmemCopyError, NotationError) as err:
@@ -752,5 +768,5 @@ MMA = Dialect(
     "mma",
     [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, WgmmaTileOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp,
      ConvertOp, MakeDescOp, CopyToSmemOp, *TMEM_OPS],
-    [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType, *WORD_ATTRS],
+    [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType],
 )

@@ -109,6 +109,11 @@ class Layout:
     def crd(self, idx: int) -> IntTuple:
         return idx2crd(idx, self.shape)
 
+    def flat_modes(self) -> list[tuple[tuple[int, ...], int, int]]:
+        """(path, extent, stride) of every flat mode, where path indexes the hierarchy: (0, 1) is mode 1 of
+        mode 0. Cheap (no offset is enumerated), so bounds can be checked before anything enumerates."""
+        return list(_flat_modes(self.shape, self.stride, ()))
+
 
 def make_layout(*layouts: Layout | Iterable[Layout]) -> Layout:
     """Concatenate layouts as the modes of a new layout."""
@@ -339,3 +344,11 @@ def _offsets(shape: IntTuple, stride: IntTuple) -> tuple[int, ...]:
     for extent, step in zip(flatten(shape), flatten(stride)):
         out = [o + i * step for i in range(extent) for o in out]
     return tuple(out)
+
+
+def _flat_modes(shape: IntTuple, stride: IntTuple, path: tuple[int, ...]):
+    if is_tuple(shape):
+        for i, (s, d) in enumerate(zip(shape, stride)):  # type: ignore[arg-type]
+            yield from _flat_modes(s, d, path + (i,))
+    else:
+        yield path or (0,), shape, stride

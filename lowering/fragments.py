@@ -17,7 +17,7 @@ from mmatom.dialects.diagnostics import OpError
 from mmatom.layout import parse_layout
 
 from mmatom.atoms.fragment_access import AccessPlan, plan_access
-from .ir_builder import OpList
+from .ir_builder import OpList, address_width
 from .registers import register_count, register_type
 
 
@@ -57,23 +57,24 @@ def thread_index(ops: OpList, threads: int) -> SSAValue:
     raise ValueError(f"fragments over {threads} threads have no thread index")
 
 
-def _element_base(ops: OpList, plan: AccessPlan, offset: SSAValue | None) -> SSAValue:
-    t = thread_index(ops, plan.threads)
+def _element_base(ops: OpList, plan: AccessPlan, offset: SSAValue | None, width: int) -> SSAValue:
+    """The thread's first element offset, in `width`-bit arithmetic (see ir_builder.address_width)."""
+    t = ops.to_width(thread_index(ops, plan.threads), width)
     base = None
     for term in plan.thread_terms:
         part = ops.muli(ops.div_mod(t, term.divisor, term.extent), term.stride)
         base = part if base is None else ops.addi(base, part)
     if base is None:
-        base = ops.const(0)
+        base = ops.const(0, width)
     if offset is not None:
-        base = ops.addi(base, ops.to_i32(offset))
+        base = ops.addi(base, ops.to_width(offset, width))
     return base
 
 
 def _bytes(ops: OpList, elements: SSAValue, bits: int) -> SSAValue:
     if bits >= 8:
         return ops.muli(elements, bits // 8)
-    return ops.add(arith.ShRUIOp(ops.muli(elements, bits), ops.const(3)))
+    return ops.add(arith.ShRUIOp(ops.muli(elements, bits), ops.const(3, elements.type.width.data)))
 
 
 def _narrow_type(bits: int) -> IntegerType:
@@ -84,10 +85,11 @@ class LowerLoadFragment(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.LoadFragmentOp, rewriter: PatternRewriter) -> None:
         frag = op.res.type
-        plan = plan_access(frag, parse_layout(op.layout.data))
+        mem = parse_layout(op.layout.data)
+        plan = plan_access(frag, mem)
         reg_t = register_type(frag.elem.data)
         ops = OpList()
-        base = _element_base(ops, plan, op.offset)
+        base = _element_base(ops, plan, op.offset, address_width(mem, plan.bits, op.offset))
         regs = []
         for reg in plan.registers:
             if reg.contiguous:
@@ -112,9 +114,10 @@ class LowerStoreFragment(RewritePattern):
     def match_and_rewrite(self, op: mma.StoreFragmentOp, rewriter: PatternRewriter) -> None:
         frag = op.value.type
         regs = fragment_registers(op.value, op)
-        plan = plan_access(frag, parse_layout(op.layout.data))
+        mem = parse_layout(op.layout.data)
+        plan = plan_access(frag, mem)
         ops = OpList()
-        base = _element_base(ops, plan, op.offset)
+        base = _element_base(ops, plan, op.offset, address_width(mem, plan.bits, op.offset))
         for reg in plan.registers:
             value = regs[reg.index]
             if reg.contiguous:

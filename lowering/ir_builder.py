@@ -3,10 +3,21 @@
 from __future__ import annotations
 
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import IntegerType, i8, i32, i64
+from xdsl.dialects.builtin import IntegerType, i8
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from mmatom.atoms.limits import needs_64bit_offsets
 from mmatom.dialects import nvvm
+from mmatom.layout import Layout
+
+
+def address_width(layout: Layout, bits: int, offset: SSAValue | None) -> int:
+    """The width of the offset arithmetic for a tile laid out by `layout` at `ptr + offset`: 64 bits for an
+    offset operand wider than 32 bits or a layout whose largest byte offset reaches 2^31, where 32-bit
+    arithmetic could wrap; 32 otherwise (what every tile that fits has always been lowered with)."""
+    if offset is not None and offset.type.width.data > 32:
+        return 64
+    return 64 if needs_64bit_offsets(layout, bits) else 32
 
 
 class OpList:
@@ -51,17 +62,22 @@ class OpList:
                         else arith.RemUIOp(a, self.const(extent, w)))
 
     def to_i32(self, v: SSAValue) -> SSAValue:
+        return self.to_width(v, 32)
+
+    def to_width(self, v: SSAValue, width: int) -> SSAValue:
+        """`v` as an integer of `width` bits (offsets are unsigned: zero-extended)."""
         assert isinstance(v.type, IntegerType)
         w = v.type.width.data
-        if w == 32:
+        if w == width:
             return v
-        return self.add(arith.TruncIOp(v, i32) if w > 32 else arith.ExtUIOp(v, i32))
+        t = IntegerType(width)
+        return self.add(arith.TruncIOp(v, t) if w > width else arith.ExtUIOp(v, t))
 
     def sreg(self, reg: str) -> SSAValue:
         return self.add(nvvm.SREG_OPS[reg]())
 
     def byte_pointer(self, ptr: SSAValue, byte_offset: SSAValue) -> SSAValue:
-        wide = self.add(arith.ExtUIOp(byte_offset, i64))
+        wide = self.to_width(byte_offset, 64)
         return self.add(llvm.GEPOp.from_mixed_indices(ptr, [wide], i8, result_type=ptr.type))
 
     def load(self, ptr: SSAValue, t: Attribute) -> SSAValue:

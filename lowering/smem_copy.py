@@ -22,7 +22,7 @@ from mmatom.dialects import mma
 from mmatom.layout import Layout, Swizzle
 from mmatom.layout.int_tuple import flatten, prefix_product
 
-from .ir_builder import OpList
+from .ir_builder import OpList, address_width
 
 CHUNK = VectorType(i32, [4])
 
@@ -42,7 +42,7 @@ def _mode_offset(ops: OpList, mode: Layout, index: SSAValue) -> SSAValue | None:
 def _offset(ops: OpList, layout: Layout, row: SSAValue, col: SSAValue) -> SSAValue:
     parts = [p for p in (_mode_offset(ops, layout[0], row), _mode_offset(ops, layout[1], col)) if p is not None]
     if not parts:
-        return ops.const(0)
+        return ops.const(0, row.type.width.data)
     return parts[0] if len(parts) == 1 else ops.addi(parts[0], parts[1])
 
 
@@ -54,18 +54,19 @@ def _swizzle(ops: OpList, sw: Swizzle, addr: SSAValue) -> SSAValue:
 
 
 def _copy_chunk(ops: OpList, plan: CopyPlan, c: SSAValue, src: SSAValue, offset: SSAValue | None,
-                dst: SSAValue) -> None:
+                dst: SSAValue, width: int) -> None:
+    """Chunk c: the global offset in `width`-bit arithmetic (ir_builder.address_width), the SMEM one in 32."""
     along = (plan.k if plan.contiguous_dim else plan.rows) // plan.per_chunk
     first = ops.muli(ops.div_mod(c, 1, along), plan.per_chunk)
     other = ops.add(arith.DivUIOp(c, ops.const(along))) if along & (along - 1) else \
         ops.add(arith.ShRUIOp(c, ops.const(along.bit_length() - 1)))
     row, col = (other, first) if plan.contiguous_dim else (first, other)
-    g = _offset(ops, plan.gmem, row, col)
+    g = _offset(ops, plan.gmem, ops.to_width(row, width), ops.to_width(col, width))
     if offset is not None:
-        g = ops.addi(g, ops.to_i32(offset))
+        g = ops.addi(g, ops.to_width(offset, width))
     s = _offset(ops, plan.smem, row, col)
     to_bytes = lambda e: ops.muli(e, plan.bits // 8) if plan.bits >= 8 else \
-        ops.add(arith.ShRUIOp(ops.muli(e, plan.bits), ops.const(3)))  # noqa: E731
+        ops.add(arith.ShRUIOp(ops.muli(e, plan.bits), ops.const(3, e.type.width.data)))  # noqa: E731
     value = ops.load(ops.byte_pointer(src, to_bytes(g)), CHUNK)
     ops.store(value, ops.byte_pointer(dst, _swizzle(ops, plan.swizzle, to_bytes(s))))
 
@@ -74,18 +75,19 @@ class LowerCopyToSmem(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.CopyToSmemOp, rewriter: PatternRewriter) -> None:
         plan = plan_copy(mma.smem_operand(op.tile)[0], op.tile.layout.data, op.layout.data, op.threads.value.data)
+        width = address_width(plan.gmem, plan.bits, op.offset)
         ops = OpList()
         t = ops.sreg("tid.x")
         for j in range(-(-plan.chunks // plan.threads)):
             c = ops.addi(t, j * plan.threads)
             if (j + 1) * plan.threads <= plan.chunks:
-                _copy_chunk(ops, plan, c, op.src, op.offset, op.dst)
+                _copy_chunk(ops, plan, c, op.src, op.offset, op.dst, width)
                 continue
             # the last round: only chunks that exist
             inside = ops.add(arith.CmpiOp(c, ops.const(plan.chunks), "ult"))
             body = OpList()
             body._consts = dict(ops._consts)
-            _copy_chunk(body, plan, c, op.src, op.offset, op.dst)
+            _copy_chunk(body, plan, c, op.src, op.offset, op.dst, width)
             body.add(scf.YieldOp())
             ops.add(scf.IfOp(inside, [], Region(Block(body.ops)), Region(Block([scf.YieldOp()]))))
         rewriter.replace(op, ops.ops, [])
