@@ -47,8 +47,16 @@ from mmatom.layout import Layout, NotationError, parse_layout
 
 from .atom_rules import verify_atom_op, wgmma_tile_plan
 from .mma_types import (
+    WORD_ATTRS,
     AnyOperand,
+    BareWord,
+    BitOpAttr,
     FragmentType,
+    KindAttr,
+    OperandLayoutAttr,
+    RoundingAttr,
+    ScaleTypeAttr,
+    ScaleVecAttr,
     ShapeAttr,
     SmemDescType,
     TargetAttr,
@@ -87,12 +95,12 @@ class SyncOp(AtomOp):
     b = operand_def(AnyOperand)
     c = operand_def(AnyOperand)
     d = result_def(AnyOperand)
-    layout_a = opt_prop_def(StringAttr)
-    layout_b = opt_prop_def(StringAttr)
-    kind = opt_prop_def(StringAttr)
+    layout_a = opt_prop_def(OperandLayoutAttr)
+    layout_b = opt_prop_def(OperandLayoutAttr)
+    kind = opt_prop_def(KindAttr)
     satfinite = opt_prop_def(UnitAttr)
-    bitop = opt_prop_def(StringAttr)
-    rounding = opt_prop_def(StringAttr)
+    bitop = opt_prop_def(BitOpAttr)
+    rounding = opt_prop_def(RoundingAttr)
 
     assembly_format = (
         "$shape $a `,` $b `,` $c (`satfinite` $satfinite^)? attr-dict"
@@ -104,10 +112,11 @@ class SyncOp(AtomOp):
                  bitop: str | None = None, rounding: str | None = None):
         props: dict[str, Attribute] = {"shape": ShapeAttr(*shape)}
         if layout != ("row", "col"):
-            props["layout_a"], props["layout_b"] = StringAttr(layout[0]), StringAttr(layout[1])
-        for key, val in (("kind", kind), ("bitop", bitop), ("rounding", rounding)):
+            props["layout_a"], props["layout_b"] = OperandLayoutAttr(layout[0]), OperandLayoutAttr(layout[1])
+        for key, attr_class, val in (("kind", KindAttr, kind), ("bitop", BitOpAttr, bitop),
+                                     ("rounding", RoundingAttr, rounding)):
             if val:
-                props[key] = StringAttr(val)
+                props[key] = attr_class(val)
         if satfinite:
             props["satfinite"] = UnitAttr()
         super().__init__(operands=[a, b, c], result_types=[d_type], properties=props)
@@ -126,7 +135,7 @@ class SparseOp(AtomOp):
     c = operand_def(AnyOperand)
     e = operand_def(AnyOperand)
     d = result_def(AnyOperand)
-    kind = opt_prop_def(StringAttr)
+    kind = opt_prop_def(KindAttr)
     satfinite = opt_prop_def(UnitAttr)
     ordered_metadata = opt_prop_def(UnitAttr)
 
@@ -141,7 +150,7 @@ class SparseOp(AtomOp):
                  satfinite: bool = False):
         props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "selector": IntegerAttr(selector, i32)}
         if kind:
-            props["kind"] = StringAttr(kind)
+            props["kind"] = KindAttr(kind)
         if satfinite:
             props["satfinite"] = UnitAttr()
         if ordered_metadata:
@@ -156,8 +165,8 @@ class BlockScaleOp(AtomOp):
     name = "mma.block_scale"
     traits = traits_def(NoMemoryEffect())
     shape = prop_def(ShapeAttr)
-    kind = prop_def(StringAttr)
-    scale_vec = prop_def(StringAttr)
+    kind = prop_def(KindAttr)
+    scale_vec = prop_def(ScaleVecAttr)
     a = operand_def(AnyOperand)
     b = operand_def(AnyOperand)
     c = operand_def(AnyOperand)
@@ -170,8 +179,9 @@ class BlockScaleOp(AtomOp):
     thread_id_b = opt_prop_def(IntegerAttr)
     selector = opt_prop_def(IntegerAttr)
 
+    custom_directives = (BareWord,)
     assembly_format = (
-        "$shape $kind $scale_vec $a `,` $b `,` $c `,` `scales` `(` $sfa `,` $sfb `)`"
+        "$shape custom<BareWord>($kind) custom<BareWord>($scale_vec) $a `,` $b `,` $c `,` `scales` `(` $sfa `,` $sfb `)`"
         " (`metadata` `(` $e^ `:` type($e) `)`)? attr-dict"
         " `:` type($a) `,` type($b) `,` type($c) `,` type($sfa) `,` type($sfb) `->` type($d)"
     )
@@ -180,8 +190,8 @@ class BlockScaleOp(AtomOp):
                  c: SSAValue, sfa: SSAValue, sfb: SSAValue, d_type: Attribute, *, e: SSAValue | None = None,
                  selector: int | None = None, byte_id: int | None = None, thread_id_a: int | None = None,
                  thread_id_b: int | None = None):
-        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": StringAttr(kind),
-                                       "scale_vec": StringAttr(scale_vec)}
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": KindAttr(kind),
+                                       "scale_vec": ScaleVecAttr(scale_vec)}
         for key, val in (("selector", selector), ("byte_id", byte_id), ("thread_id_a", thread_id_a),
                          ("thread_id_b", thread_id_b)):
             if val is not None:
@@ -206,7 +216,7 @@ class WgmmaOp(AtomOp):
     scale_b = opt_prop_def(IntegerAttr)
     scale_d = opt_prop_def(IntegerAttr)  # 1 (default): D = A*B + C; 0: D = A*B, C is not read
     satfinite = opt_prop_def(UnitAttr)
-    bitop = opt_prop_def(StringAttr)
+    bitop = opt_prop_def(BitOpAttr)
     selector = opt_prop_def(IntegerAttr)
 
     assembly_format = (
@@ -225,7 +235,7 @@ class WgmmaOp(AtomOp):
         if satfinite:
             props["satfinite"] = UnitAttr()
         if bitop:
-            props["bitop"] = StringAttr(bitop)
+            props["bitop"] = BitOpAttr(bitop)
         super().__init__(operands=[a, b, c, [e] if e is not None else []], result_types=[d_type], properties=props)
 
 
@@ -276,7 +286,7 @@ class Tcgen05MmaOp(AtomOp):
     name = "mma.tcgen05"
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     shape = prop_def(ShapeAttr)
-    kind = prop_def(StringAttr)
+    kind = prop_def(KindAttr)
     cta_group = prop_def(IntegerAttr)
     a = operand_def(AnyOperand)
     b = operand_def(AnyOperand)
@@ -284,15 +294,16 @@ class Tcgen05MmaOp(AtomOp):
     e = opt_operand_def(AnyOperand)
     sfa = opt_operand_def(AnyOperand)
     sfb = opt_operand_def(AnyOperand)
-    scale_vec = opt_prop_def(StringAttr)
-    scale_type = opt_prop_def(StringAttr)
+    scale_vec = opt_prop_def(ScaleVecAttr)
+    scale_type = opt_prop_def(ScaleTypeAttr)
     accumulate = opt_prop_def(IntegerAttr)  # enable-input-d: 1 (default) D += A*B, 0 D = A*B
     disable_output_lane = opt_prop_def(DenseArrayBase)  # 4 (cta_group 1) or 8 (cta_group 2) i32 lane masks
 
     irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
+    custom_directives = (BareWord,)
 
     assembly_format = (
-        "$shape $kind `cta_group` `(` $cta_group `)` $a `,` $b `,` $d"
+        "$shape custom<BareWord>($kind) `cta_group` `(` $cta_group `)` $a `,` $b `,` $d"
         " (`metadata` `(` $e^ `:` type($e) `)`)? (`scales` `(` $sfa^ `,` $sfb `:` type($sfa) `,` type($sfb) `)`)?"
         " attr-dict `:` type($a) `,` type($b) `,` type($d)"
     )
@@ -301,11 +312,11 @@ class Tcgen05MmaOp(AtomOp):
                  d: SSAValue, *, e: SSAValue | None = None, sfa: SSAValue | None = None, sfb: SSAValue | None = None,
                  scale_vec: str | None = None, scale_type: str | None = None, accumulate: int | None = None,
                  disable_output_lane: Sequence[int] | None = None):
-        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": StringAttr(kind),
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "kind": KindAttr(kind),
                                        "cta_group": IntegerAttr(cta_group, i32)}
-        for key, val in (("scale_vec", scale_vec), ("scale_type", scale_type)):
+        for key, attr_class, val in (("scale_vec", ScaleVecAttr, scale_vec), ("scale_type", ScaleTypeAttr, scale_type)):
             if val:
-                props[key] = StringAttr(val)
+                props[key] = attr_class(val)
         if accumulate is not None:
             props["accumulate"] = IntegerAttr(accumulate, i32)
         if disable_output_lane is not None:
@@ -768,5 +779,5 @@ MMA = Dialect(
     "mma",
     [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, WgmmaTileOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp,
      ConvertOp, MakeDescOp, CopyToSmemOp, *TMEM_OPS],
-    [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType],
+    [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType, *WORD_ATTRS],
 )
