@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, IntegerType, ModuleOp, StringAttr
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -40,6 +40,7 @@ def op_diagnostic(op: Operation | None, message: str) -> Diagnostic:
 # xDSL's parser (and our layout reader) recurse once per level of (), [], {} and <>; Python's stack ends
 # near 1000 frames, several per level. Real IR nests a few dozen levels at most.
 MAX_NESTING = 100
+MAX_INTEGER_BITS = 128
 _OPEN, _CLOSE = "([{", ")]}"
 
 
@@ -83,9 +84,14 @@ class LocatingParser(Parser):
     def parse_optional_type(self) -> TypeAttribute | None:
         start = self._current_token.span
         try:
-            return super().parse_optional_type()
+            t = super().parse_optional_type()
         except VerifyException as err:  # a type that failed its own verify(): located where the type starts
             raise ParseError(start, str(err).splitlines()[0]) from None
+        if isinstance(t, IntegerType) and t.width.data > MAX_INTEGER_BITS:
+            # xDSL computes 2**width for constants of the type: i99999999999 would take forever
+            raise ParseError(start, f"integer type {t} is wider than {MAX_INTEGER_BITS} bits, the widest a kernel "
+                                    f"register or constant can be")
+        return t
 
     def parse_optional_attribute(self) -> Attribute | None:
         start = self._current_token.span
@@ -125,10 +131,36 @@ def make_context() -> Context:
     return ctx
 
 
+def _used_before_defined(op: Operation) -> str | None:
+    """The first operand of `op` whose defining op comes later in the block that holds `op` (or an op enclosing
+    it): a use the definition does not dominate. (xDSL's parser accepts forward references, its verifier does
+    not check dominance, and later code assumes every operand already has its owner.)"""
+    for i, v in enumerate(op.operands):
+        owner = v.owner
+        if not isinstance(owner, Operation) or owner.parent_block() is None or isinstance(owner.parent_op(), ModuleOp):
+            continue  # a module body is a graph region: no dominance there
+        user: Operation | None = op
+        while user is not None and user.parent_block() is not owner.parent_block():
+            user = user.parent_op()
+        if user is not None and user is not owner and owner.parent_block().get_operation_index(owner) > \
+                owner.parent_block().get_operation_index(user):
+            return f"operand #{i} ({_value_name(v)}) is used before its definition (it does not dominate this use)"
+    return None
+
+
+def _value_name(v) -> str:
+    return f"%{v.name_hint}" if v.name_hint else "a value"
+
+
 def verify_located(module: ModuleOp) -> list[Diagnostic]:
     """Verify op by op, innermost first, so each error names its own op and position."""
     diags: list[Diagnostic] = []
     for op in module.walk(reverse=False):
+        undominated = _used_before_defined(op)
+        if undominated is not None:
+            d = op_diagnostic(op, f"'{op.name}' op {undominated}")
+            diags.append(Diagnostic(d.line, d.col, d.message))
+            continue
         try:
             op.verify(verify_nested_ops=False)
         except VerifyException as err:

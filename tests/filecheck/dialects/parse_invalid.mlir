@@ -46,3 +46,25 @@ builtin.module {
   // expected-error@+1 {{nests deeper than 32 levels}}
   %a = "test.op"() : () -> !mma.frag<C, f32, "((((((((((((((((((((((((((((((((((((((((4)))))))))))))))))))))))))))))))))))))))):1">
 }
+
+// -----
+
+builtin.module {
+  // expected-error@+1 {{integer type i99999999999 is wider than 128 bits}}
+  %a = "test.op"() : () -> i99999999999
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  llvm.func @k(%p: !llvm.ptr<1>) attributes {nvvm.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c4 = arith.constant 4 : i32
+    // expected-error@+1 {{operand #3 (%later) is used before its definition (it does not dominate this use)}}
+    %r = scf.for %i = %c0 to %c4 step %c4 iter_args(%acc = %later) -> (i32) : i32 {
+      scf.yield %acc : i32
+    }
+    %later = arith.constant 1 : i32
+    llvm.return
+  }
+}
