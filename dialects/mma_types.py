@@ -88,14 +88,8 @@ class TargetAttr(ParametrizedAttribute):
             raise VerifyException(str(err)) from None
 
 
-@irdl_attr_definition
-class ShapeAttr(ParametrizedAttribute):
-    """An MMA shape, written `<m16n8k16>`."""
-
-    name = "mma.shape"
-    m: IntegerAttr
-    n: IntegerAttr
-    k: IntegerAttr
+class MnkShape:
+    """What both dialects' MMA shape attributes share (each keeps its own syntax): built from and read as m, n, k."""
 
     def __init__(self, m: int, n: int, k: int):
         super().__init__(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32))
@@ -103,6 +97,16 @@ class ShapeAttr(ParametrizedAttribute):
     @property
     def mnk(self) -> tuple[int, int, int]:
         return (self.m.value.data, self.n.value.data, self.k.value.data)
+
+
+@irdl_attr_definition
+class ShapeAttr(MnkShape, ParametrizedAttribute):
+    """An MMA shape, written `<m16n8k16>`."""
+
+    name = "mma.shape"
+    m: IntegerAttr
+    n: IntegerAttr
+    k: IntegerAttr
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:

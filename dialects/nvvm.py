@@ -67,7 +67,7 @@ from mmatom.atoms.catalogue import Atom, AtomError, family
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
 from mmatom.atoms.catalogue.tmem import ldst_num
 
-from .mma_types import module_target
+from .mma_types import MnkShape, module_target
 
 
 # -- atoms: what an MMA op performs, as a catalogue atom, and its legality ---------------------------
@@ -237,20 +237,13 @@ class MMAKindAttr(WordAttr, EnumAttribute[MMAKind]):
 
 
 @irdl_attr_definition
-class MMAShapeAttr(ParametrizedAttribute):
+class MMAShapeAttr(MnkShape, ParametrizedAttribute):
     """`#nvvm.shape<m = 16, n = 8, k = 16>`."""
 
     name = "nvvm.shape"
     m: IntegerAttr
     n: IntegerAttr
     k: IntegerAttr
-
-    def __init__(self, m: int, n: int, k: int):
-        super().__init__(IntegerAttr(m, i32), IntegerAttr(n, i32), IntegerAttr(k, i32))
-
-    @property
-    def mnk(self) -> tuple[int, int, int]:
-        return (self.m.value.data, self.n.value.data, self.k.value.data)
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
