@@ -91,6 +91,13 @@ def check_global_tile(layout: Layout, elem: str, bits: int, what: str) -> None:
         raise LimitError(f"{what} {layout} covers {size} {elem} = {format_bytes(size * bits // 8)}; a tile moves "
                          f"through one CTA's registers, at most {THREADS_PER_CTA} threads x {REGISTERS_PER_THREAD} "
                          f"registers = {format_bytes(GLOBAL_TILE_BITS // 8)}")
+    reach = largest_byte_offset(layout, bits)
+    if reach >= GLOBAL_ADDRESS_BYTES:
+        raise LimitError(f"{what} {layout} reaches byte {reach} from its base; a kernel addresses at most "
+                         f"2^47 bytes (128 TiB) of global memory")
+
+
+GLOBAL_ADDRESS_BYTES = 2**47  # the user half of the GPU's 48-bit virtual address space
 
 
 def largest_byte_offset(layout: Layout, bits: int) -> int:
@@ -110,7 +117,7 @@ def _mode_name(path: tuple[int, ...]) -> str:
 
 
 __all__ = [
-    "GLOBAL_TILE_BITS", "LimitError", "OFFSET_32BIT_LIMIT", "REGISTERS_PER_THREAD", "REGISTER_FILE", "SMEM_BYTES",
+    "GLOBAL_ADDRESS_BYTES", "GLOBAL_TILE_BITS", "LimitError", "OFFSET_32BIT_LIMIT", "REGISTERS_PER_THREAD", "REGISTER_FILE", "SMEM_BYTES",
     "THREADS_PER_CTA", "check_extents", "check_fragment", "check_global_tile", "check_nonnegative_strides",
     "check_smem_tile", "format_bytes", "largest_byte_offset", "needs_64bit_offsets",
 ]

@@ -11,18 +11,22 @@ that does not claim them must be rejected by ptxas (assembly is checked both way
 from __future__ import annotations
 
 import importlib
+import multiprocessing
+import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import UnitAttr
+from xdsl.dialects.builtin import DenseArrayBase, UnitAttr, i32
 from xdsl.ir import Block, Region
 
 from mmatom.atoms.catalogue import Atom, resolve
 from mmatom.atoms.chips import ALL_TARGET_NAMES, chip
 from mmatom.compiler import lower
+from mmatom.dialects.launch_bounds import KERNEL, REQNTID
 from mmatom.targets import ptxas, runtime
 from mmatom.targets.ptx_emitter import PTXEmitter, ptx_header
 
@@ -36,11 +40,13 @@ class Case:
     options: object = None  # what else the family's kernel varies (e.g. wgmma: swizzle, scale-d)
 
 
-def kernel_function(name: str, block: Block) -> llvm.FuncOp:
-    """A kernel (`nvvm.kernel`) whose parameters are `block`'s arguments (the global pointers of a case)."""
+def kernel_function(name: str, block: Block, threads: int) -> llvm.FuncOp:
+    """A kernel (`nvvm.kernel`) of `threads` threads (`nvvm.reqntid`, PTX .reqntid) whose parameters are `block`'s
+    arguments (the global pointers of a case)."""
     func = llvm.FuncOp(name, llvm.LLVMFunctionType([a.type for a in block.args]), llvm.LinkageAttr("external"),
                        body=Region(block))
-    func.attributes["nvvm.kernel"] = UnitAttr()
+    func.attributes[KERNEL] = UnitAttr()
+    func.attributes[REQNTID] = DenseArrayBase.from_list(i32, [threads])
     return func
 
 
@@ -91,17 +97,31 @@ def family_module(name: str):
     return importlib.import_module(f"{__name__}.{name}")
 
 
-def lowered_functions(fam, cases: list[Case]):
-    """name -> (PTX function text, atoms): each kernel lowered once at its first claimed target."""
-    out = {}
+def lowered_functions(fam, cases: list[Case], jobs: int | None = None):
+    """name -> (PTX function text, atoms): each kernel lowered once at its first claimed target. Lowering is
+    pure Python and takes most of a family's time, so chunks of cases are lowered in parallel (forked worker
+    processes, one per core; `jobs=1` in-process); each function's PTX does not depend on its chunk."""
+    chunks = []
     by_target: dict[str, list[Case]] = {}
     for c in cases:
         by_target.setdefault(c.targets[0], []).append(c)
     for target, group in by_target.items():
-        module = lower(fam.build_module(group, target))
-        for name, text, atoms in PTXEmitter(module).functions():
-            out[name] = (text, atoms)
-    return out
+        chunks += [(fam.__name__, group[i:i + LOWERING_CHUNK], target) for i in range(0, len(group), LOWERING_CHUNK)]
+    jobs = min(jobs or os.cpu_count() or 1, len(chunks))
+    if jobs <= 1 or multiprocessing.current_process().daemon:
+        results = [_lower_chunk(*chunk) for chunk in chunks]
+    else:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            results = list(pool.map(_lower_chunk, *zip(*chunks)))
+    return {name: (text, atoms) for result in results for name, text, atoms in result}
+
+
+LOWERING_CHUNK = 64
+
+
+def _lower_chunk(module_name: str, group: list[Case], target: str) -> list[tuple[str, str, list]]:
+    module = lower(importlib.import_module(module_name).build_module(group, target))
+    return [(name, text, atoms) for name, text, atoms in PTXEmitter(module).functions()]
 
 
 def _assemble_group(fam, group: list[Case], functions: dict, target: str, version) -> dict[str, list[str]]:

@@ -125,7 +125,7 @@ def build_kernel(case: Case) -> llvm.FuncOp:
                         rounding=atom.get("rounding"))
     ops += [op, mma.StoreFragmentOp(op.d, ptrs["D"], str(mem["C"]), offsets.get("D")), llvm.ReturnOp.create()]
     block.add_ops(ops)
-    return kernel_function(case.name, block)
+    return kernel_function(case.name, block, 32)
 
 
 def build_module(cases_: list[Case], target: str) -> ModuleOp:

@@ -138,7 +138,7 @@ def build_kernel(case: Case) -> llvm.FuncOp:
         op = mma.SyncOp(atom["shape"], frags["A"], frags["B"], frags["C"], d_type, kind=atom["kind"])
     ops += [op, mma.StoreFragmentOp(op.d, ptrs["D"], str(mem["C"])), llvm.ReturnOp.create()]
     block.add_ops(ops)
-    return kernel_function(case.name, block)
+    return kernel_function(case.name, block, 32)
 
 
 def build_module(cases_: list[Case], target: str) -> ModuleOp:

@@ -216,7 +216,7 @@ def build_kernel(case: Case) -> llvm.FuncOp:
             mma.StoreFragmentOp(load.res, ptr["D"], str(Layout((128, atom["n"]), (atom["n"], 1)))),
             mma.TmemDeallocOp(tmem.res, g), mma.TmemRelinquishOp(g), llvm.ReturnOp.create()]
     block.add_ops(ops)
-    return kernel_function(case.name, block)
+    return kernel_function(case.name, block, THREADS)
 
 
 def _tmem_words(atom: Atom, role: str) -> int:

@@ -245,7 +245,7 @@ def build_kernel(case: Case) -> llvm.FuncOp:
     ops += [w, nvvm.WgmmaGroupSyncAlignedOp(), nvvm.WgmmaWaitGroupSyncOp(0),
             mma.StoreFragmentOp(w.d, pd, str(c_layout(atom))), llvm.ReturnOp.create()]
     block.add_ops(ops)
-    return kernel_function(case.name, block)
+    return kernel_function(case.name, block, THREADS)
 
 
 def _tv_c(atom: Atom):

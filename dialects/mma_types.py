@@ -177,7 +177,7 @@ class LayoutAttr(Data[Layout | ComposedLayout]):
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> Layout | ComposedLayout:
-        return cls.from_text(parser.parse_str_literal("a layout in CuTe notation"), "layout").data
+        return cls.from_text(parser.parse_str_literal(" (a layout in CuTe notation)"), "layout").data
 
     def print_parameter(self, printer: Printer) -> None:
         printer.print_string(f'"{self.data}"')
@@ -349,7 +349,7 @@ class FragmentType(ParametrizedAttribute, TypeAttribute):
             parser.parse_punctuation(",")
             elem = _parse_word(parser, "an element type")
             parser.parse_punctuation(",")
-            layout = parser.parse_str_literal("a TV layout in CuTe notation")
+            layout = parser.parse_str_literal(" (a TV layout in CuTe notation)")
         return (RoleAttr(_word(Role, role, "fragment role")), ElementAttr(_word(ElementType, elem, "element type")),
                 _layout_attr(layout, "fragment layout"))
 
@@ -393,7 +393,7 @@ class SmemDescType(ParametrizedAttribute, TypeAttribute):
                 parser.raise_error(f"'{spelled}' is not a swizzle; expected one of {', '.join(SWIZZLE_FROM_SYNTAX)}",
                                    pos, parser.pos)
             parser.parse_punctuation(",")
-            layout = parser.parse_str_literal("an SMEM layout in CuTe notation")
+            layout = parser.parse_str_literal(" (an SMEM layout in CuTe notation)")
         return (RoleAttr(_word(Role, role, "operand role")), ElementAttr(_word(ElementType, elem, "element type")),
                 MajorAttr(_word(Major, major, "major mode")), SwizzleAttr(SwizzleMode(swizzle)),
                 _layout_attr(layout, "SMEM layout"))

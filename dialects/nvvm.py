@@ -838,7 +838,7 @@ class InlinePtxOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        code = parser.parse_str_literal("the PTX text")
+        code = parser.parse_str_literal(" (the PTX text)")
         operands, types = [], []
         if parser.parse_optional_characters("ro") is not None:
             parser.parse_punctuation("(")

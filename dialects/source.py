@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NoReturn
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, IntegerType, ModuleOp, StringAttr
@@ -13,8 +14,10 @@ from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Input, Span
-from xdsl.utils.mlir_lexer import MLIRLexer
+from xdsl.utils.lexer import Input, Position, Span
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+
+from mmatom.dialects.launch_bounds import launch_bounds
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,7 @@ def op_diagnostic(op: Operation | None, message: str) -> Diagnostic:
 # near 1000 frames, several per level. Real IR nests a few dozen levels at most.
 MAX_NESTING = 100
 MAX_INTEGER_BITS = 128
+MAX_INTEGER_LITERAL_CHARS = 100
 _OPEN, _CLOSE = "([{", ")]}"
 
 
@@ -68,6 +72,15 @@ class LinearStringLexer(MLIRLexer):
 
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
+    def lex(self):
+        token = super().lex()
+        if token.kind == MLIRTokenKind.INTEGER_LIT and len(token.text) > MAX_INTEGER_LITERAL_CHARS:
+            # no integer type holds it, and past 4300 digits Python refuses to convert it at all
+            raise ParseError(token.span, f"integer literal of {len(token.text)} characters; the widest integer type "
+                                         f"(i{MAX_INTEGER_BITS}) needs at most {len(str(2 ** MAX_INTEGER_BITS))} "
+                                         f"digits")
+        return token
+
 
 class LocatingParser(Parser):
     """Records each op's source position as a FileLineColLoc (unless the text gives a `loc`)."""
@@ -80,6 +93,47 @@ class LocatingParser(Parser):
         self._parser_state = ParserState(LinearStringLexer(source))
         self._line_offset = line_offset
         self._name = name
+        self._previous_end: Position | None = None
+        self._open_regions: list[Span] = []
+
+    def _consume_token(self, expected_kind=None):
+        token = super()._consume_token(expected_kind)
+        self._previous_end = token.span.end
+        return token
+
+    def parse_optional_region(self, arguments=None):
+        opening = self._current_token.span
+        if self._current_token.kind != MLIRTokenKind.L_BRACE:
+            return super().parse_optional_region(arguments)
+        self._open_regions.append(opening)
+        try:
+            return super().parse_optional_region(arguments)
+        finally:
+            self._open_regions.pop()
+
+    def _parse_block(self):
+        """xDSL reports a region that is not closed as 'error:  in block definition' (no message, at the end of
+        the input): name what is missing and where the region began."""
+        token = self._current_token
+        if token.kind != MLIRTokenKind.CARET_IDENT and self._open_regions:
+            opened = self._open_regions[-1].get_location()
+            where = f"the region opened at {opened.line + self._line_offset}:{opened.col}"
+            if token.kind == MLIRTokenKind.EOF:
+                self.raise_error(f"expected '}}' to close {where}; the input ends inside it")
+            self.raise_error(f"expected an operation, a block label (^name) or '}}' closing {where}; found "
+                             f"'{token.text}'", token.span)
+        return super()._parse_block()
+
+    def raise_error(self, msg: str, at_position=None, end_position=None) -> NoReturn:
+        """A missing token is reported where it was expected (just after the last token read) when the token
+        found instead is on a later line, as MLIR's emitWrongTokenError does; an unclosed `<` was reported at
+        the next op."""
+        current = self._current_token.span
+        if at_position is None and self._previous_end is not None and "expected" in msg.lower() and \
+                (current.start >= len(current.input.content) or
+                 "\n" in current.input.content[self._previous_end:current.start]):
+            at_position = Span(self._previous_end, self._previous_end, current.input)
+        super().raise_error(msg, at_position, end_position)
 
     def parse_optional_type(self) -> TypeAttribute | None:
         start = self._current_token.span
@@ -99,6 +153,14 @@ class LocatingParser(Parser):
             return super().parse_optional_attribute()
         except VerifyException as err:  # an attribute that failed its own verify(): located where it starts
             raise ParseError(start, str(err).splitlines()[0]) from None
+
+    def parse_optional_builtin_int_or_float_attr(self):
+        start = self._current_token.span
+        try:
+            return super().parse_optional_builtin_int_or_float_attr()
+        except OverflowError:  # xDSL packs the value into the float type's bytes: too large for it
+            raise ParseError(start, f"float literal {start.text} is out of range for its type (it would be +-inf)") \
+                from None
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
@@ -163,6 +225,7 @@ def verify_located(module: ModuleOp) -> list[Diagnostic]:
             continue
         try:
             op.verify(verify_nested_ops=False)
+            launch_bounds(op)
         except VerifyException as err:
             d = op_diagnostic(op, f"'{op.name}' op {str(err).splitlines()[0]}")
             diags.append(Diagnostic(d.line, d.col, d.message))  # mmatom-opt names the input file itself

@@ -3,7 +3,7 @@
 // row-major (K contiguous); D is 16x8 row-major f16.
 //   mmatom-opt examples/m16n8k16_kloop.mlir -p lower-mma-to-nvvm -t ptx
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
-  llvm.func @kloop(%pa: !llvm.ptr<1>, %pb: !llvm.ptr<1>, %pd: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  llvm.func @kloop(%pa: !llvm.ptr<1>, %pb: !llvm.ptr<1>, %pd: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32>} {
     %zero = arith.constant 0.000000e+00 : f32
     %k0 = arith.constant 0 : i32
     %kend = arith.constant 64 : i32

@@ -4,7 +4,7 @@
 //   mmatom-opt examples/wgmma_m64n64k16_f16.mlir -p lower-mma-to-nvvm -t ptx
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-  llvm.func @wgmma(%pa: !llvm.ptr<1>, %pb: !llvm.ptr<1>, %pc: !llvm.ptr<1>, %pd: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  llvm.func @wgmma(%pa: !llvm.ptr<1>, %pb: !llvm.ptr<1>, %pc: !llvm.ptr<1>, %pd: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128>} {
     %sa = llvm.mlir.addressof @smem : !llvm.ptr<3>
     %b_at = arith.constant 8192 : i64
     %sb = llvm.getelementptr %sa[%b_at] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8

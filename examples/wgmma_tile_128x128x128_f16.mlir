@@ -5,7 +5,7 @@
 //   mmatom-opt examples/wgmma_tile_128x128x128_f16.mlir -p lower-mma-to-nvvm -t ptx
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-  llvm.func @tile(%pa: !llvm.ptr<1>, %pb: !llvm.ptr<1>, %pc: !llvm.ptr<1>, %pd: !llvm.ptr<1>) attributes {nvvm.kernel} {
+  llvm.func @tile(%pa: !llvm.ptr<1>, %pb: !llvm.ptr<1>, %pc: !llvm.ptr<1>, %pd: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 256>} {
     %sa = llvm.mlir.addressof @smem : !llvm.ptr<3>
     %b_at = arith.constant 32768 : i64
     %sb = llvm.getelementptr %sa[%b_at] : (!llvm.ptr<3>, i64) -> !llvm.ptr<3>, i8

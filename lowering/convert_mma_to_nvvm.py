@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriteWalker
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier
 
 from .convert import CONVERT_PATTERNS
 from .fragments import FRAGMENT_PATTERNS
+from .locations import located_walker
 from .mma_sync import MMA_SYNC_PATTERNS
 from .smem_copy import LowerCopyToSmem
 from .tcgen05 import TCGEN05_PATTERNS
@@ -27,7 +28,7 @@ class ConvertMmaToNvvm(ModulePass):
     name = "convert-mma-to-nvvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(
+        located_walker(
             GreedyRewritePatternApplier([*FRAGMENT_PATTERNS, *CONVERT_PATTERNS, *MMA_SYNC_PATTERNS, *WGMMA_PATTERNS,
                                          *TCGEN05_PATTERNS, LowerCopyToSmem()]),
             apply_recursively=False,

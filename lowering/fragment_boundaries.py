@@ -21,7 +21,6 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
@@ -29,6 +28,7 @@ from xdsl.rewriter import InsertPoint
 
 from mmatom.dialects.mma import FragmentType
 
+from .locations import located_walker
 from .registers import register_count, register_type
 
 
@@ -170,7 +170,7 @@ class FragmentsToRegisters(ModulePass):
     name = "mma-fragments-to-registers"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([*BOUNDARY_PATTERNS])).rewrite_module(op)
+        located_walker(GreedyRewritePatternApplier([*BOUNDARY_PATTERNS])).rewrite_module(op)
 
 
 __all__ = ["BOUNDARY_PATTERNS", "FragmentsToRegisters", "register_types"]

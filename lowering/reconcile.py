@@ -18,11 +18,12 @@ from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
+
+from .locations import located_walker
 
 
 class FoldRoundTrip(RewritePattern):
@@ -50,7 +51,7 @@ class ReconcileFragmentCasts(ModulePass):
     name = "mma-reconcile-casts"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([FoldRoundTrip(), EraseUnused()])).rewrite_module(op)
+        located_walker(GreedyRewritePatternApplier([FoldRoundTrip(), EraseUnused()])).rewrite_module(op)
         reconcile_unrealized_casts(op)
 
 

@@ -1,7 +1,31 @@
-"""mmatom: a compiler for NVIDIA tensor-core MMA atoms (SM70..SM121), on xDSL."""
+"""mmatom: a compiler for NVIDIA tensor-core MMA atoms (SM70..SM121), on xDSL.
+
+The public API (everything a DSL needs is in `__all__`; docs/api.md has one example per name):
+atoms (`atom`, `atoms`, `Atom`), layouts (`Layout`, the CuTe algebra, `emit_layout`), kernels (`KernelBuilder`,
+`LaunchConfig`, `TiledMma`), compilation (`compile`, `assemble`, `Kernel`, `KernelMetadata`) and the one error
+type, `CompileError`.
+"""
 
 __version__ = "0.1.0"
 
-from mmatom.compiler import CompileError, Kernel, compile  # noqa: E402
+from mmatom.compiler import Kernel, KernelMetadata, assemble, compile  # noqa: E402
+from mmatom.errors import CompileError  # noqa: E402
+from mmatom.layout import (  # noqa: E402
+    Layout,
+    Swizzle,
+    complement,
+    composition,
+    logical_divide,
+    logical_product,
+    zipped_divide,
+)
+from mmatom.kernel_builder import KernelBuilder, LaunchConfig  # noqa: E402
+from mmatom.lookup import Atom, atom, atoms  # noqa: E402
+from mmatom.lowering.layout_arith import emit_layout  # noqa: E402
+from mmatom.tiled_mma import TiledMma  # noqa: E402
 
-__all__ = ["CompileError", "Kernel", "compile", "__version__"]
+__all__ = [
+    "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "Swizzle",
+    "TiledMma", "__version__", "assemble", "atom", "atoms", "compile", "complement", "composition", "emit_layout",
+    "logical_divide", "logical_product", "zipped_divide",
+]

@@ -7,48 +7,159 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
+from io import StringIO
 from typing import Any
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import FileLineColLoc, Float32Type, Float64Type, IntegerType, ModuleOp
-from xdsl.utils.exceptions import DiagnosticException, ParseError
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ParseError
 
 from mmatom.dialects.diagnostics import OpError
+from mmatom.atoms.chips import UnknownChip, chip
+from mmatom.dialects.launch_bounds import KERNEL, REQNTID, SHARED_BYTES, LaunchBounds, launch_bounds
+from mmatom.dialects.mma_types import TARGET_ATTR, TargetAttr
 from mmatom.dialects.source import Diagnostic, LocatingParser, make_context, op_diagnostic, verify_located
 from mmatom.lowering.pipeline import LowerMmaToNvvm
-from mmatom.targets import runtime
+from mmatom.targets import ptxas, runtime
 from mmatom.targets.ptx_emitter import emit_ptx, module_target
 
+from . import compile_cache
+from .errors import CompileError, api_error
 
-class CompileError(DiagnosticException):
-    """Why a module did not compile: every diagnostic located `file:line:col` at the op it is about.
-    `mmatom.compile` turns every failure of parsing, verification, lowering and emission into this."""
 
-    def __init__(self, diagnostics: list[Diagnostic], name: str = "<module>"):
-        super().__init__("\n".join(d.render(name) for d in diagnostics))
-        self.diagnostics = diagnostics
+@dataclass(frozen=True)
+class Entry:
+    """One kernel of a compiled module: its parameters and the launch bounds its llvm.func declares."""
+
+    params: tuple[runtime.Param, ...]
+    bounds: LaunchBounds
+
+    def check_block(self, name: str, block: tuple[int, ...] | None) -> tuple[int, ...]:
+        """The block to launch with: the declared `nvvm.reqntid` when `block` is None; a block that differs from
+        it, or any block for a kernel that declares none, is refused (a short block leaves results unwritten
+        and nothing would say so)."""
+        declared = self.bounds.reqntid
+        if declared is None:
+            raise runtime.LaunchError(
+                f"kernel '{name}' declares no thread count: give its llvm.func `{REQNTID} = array<i32: N>` (PTX "
+                f".reqntid), so that a launch can be checked against it")
+        if block is None:
+            return declared
+        shape = tuple(block) + (1,) * (3 - len(block))
+        if shape != declared:
+            raise runtime.LaunchError(
+                f"kernel '{name}' is declared for block {declared} ({REQNTID}, PTX .reqntid); launched with "
+                f"block={tuple(block)}")
+        return shape
+
+    def check_shared_bytes(self, name: str, shared_bytes: int | None) -> int:
+        """The dynamic shared memory to launch with: the declared `mma.shared_bytes` by default; less is refused."""
+        need = self.bounds.shared_bytes
+        if shared_bytes is None:
+            return need
+        if shared_bytes < need:
+            raise runtime.LaunchError(f"kernel '{name}' needs {need} bytes of dynamic shared memory "
+                                      f"({SHARED_BYTES}); launched with shared_bytes={shared_bytes}")
+        return shared_bytes
+
+
+@dataclass(frozen=True)
+class KernelMetadata:
+    """One kernel as ptxas built it: the threads it declares, the shared memory it needs (static from ptxas plus
+    the dynamic `mma.shared_bytes` it declares), registers per thread and spill bytes (stores + loads)."""
+
+    name: str
+    threads: int | None
+    shared_bytes: int
+    registers: int
+    spill_bytes: int
 
 
 @dataclass
 class Kernel:
-    """One compiled module; calling it launches its (first, or `entry`) kernel."""
+    """One compiled module; calling it launches its (first, or `entry`) kernel with the block it declares."""
 
     ptx: str
-    entries: dict[str, tuple[runtime.Param, ...]]
+    entries: dict[str, Entry]
     target: str
     _module: runtime.Module | None = field(default=None, repr=False)
+    _cubin: ptxas.Cubin | None = field(default=None, repr=False)
 
-    def __call__(self, *args: Any, grid=(1,), block=(32,), shared_bytes: int = 0, entry: str | None = None) -> None:
-        name = entry or next(iter(self.entries))
+    @property
+    def name(self) -> str:
+        return next(iter(self.entries))
+
+    @property
+    def cubin(self) -> bytes:
+        """The PTX assembled by ptxas for this kernel's target (no GPU needed)."""
+        return self._assembled().data
+
+    @property
+    def metadata(self) -> KernelMetadata:
+        """The first kernel's metadata (`entry_metadata(name)` for another)."""
+        return self.entry_metadata(self.name)
+
+    def entry_metadata(self, name: str) -> KernelMetadata:
+        entry = self._entry(name)
+        res = self._assembled().functions.get(name, ptxas.Resources(0, 0, 0, 0, 0))
+        return KernelMetadata(name, entry.bounds.threads, res.shared_bytes + entry.bounds.shared_bytes,
+                              res.registers, res.spill_store_bytes + res.spill_load_bytes)
+
+    def _assembled(self) -> ptxas.Cubin:
+        if self._cubin is None:
+            self._cubin = assemble_cubin(self.ptx, self.target)
+        return self._cubin
+
+    def _entry(self, name: str) -> Entry:
         if name not in self.entries:
             raise KeyError(f"no kernel '{name}' in this module; it has {', '.join(self.entries)}")
+        return self.entries[name]
+
+    def __call__(self, *args: Any, grid=(1,), block: tuple[int, ...] | None = None,
+                 shared_bytes: int | None = None, entry: str | None = None) -> None:
+        name = entry or self.name
+        declared = self._entry(name)
+        block = declared.check_block(name, block)
+        shared_bytes = declared.check_shared_bytes(name, shared_bytes)
         if self._module is None:
             self._module = runtime.Module(self.ptx, label=name)
-        runtime.launch(self._module, name, self.entries[name], args, grid, block, shared_bytes)
+        runtime.launch(self._module, name, declared.params, args, grid, block, shared_bytes)
+
+    def record(self) -> dict:
+        """What the compile cache stores."""
+        return {"ptx": self.ptx, "target": self.target,
+                "entries": {n: {"params": [p.kind for p in e.params], "bounds": asdict(e.bounds)}
+                            for n, e in self.entries.items()}}
+
+    @classmethod
+    def from_record(cls, record: dict) -> Kernel:
+        entries = {}
+        for n, e in record["entries"].items():
+            b = e["bounds"]
+            bounds = LaunchBounds(*(tuple(b[k]) if b[k] else None for k in ("reqntid", "maxntid")),
+                                  b["minctasm"], b["maxnreg"], b["shared_bytes"])
+            entries[n] = Entry(tuple(runtime.Param(k) for k in e["params"]), bounds)
+        return cls(record["ptx"], entries, record["target"])
 
 
-def _param(t) -> runtime.Param:
+def assemble_cubin(ptx: str, target: str) -> ptxas.Cubin:
+    try:
+        return ptxas.assemble_cubin(ptx, target)
+    except ptxas.AssembleError as err:
+        raise api_error(f"ptxas rejected the PTX for {target}:\n{err}") from None
+    except (ptxas.PtxasNotFound, UnknownChip) as err:
+        raise api_error(str(err)) from None
+
+
+def assemble(ptx: str, target: str) -> bytes:
+    """PTX text -> cubin bytes with ptxas for `target` (no GPU needed); CompileError with ptxas's log if it
+    rejects the PTX."""
+    return assemble_cubin(ptx, target).data
+
+
+def _param(t, func: llvm.FuncOp) -> runtime.Param:
     if isinstance(t, llvm.LLVMPointerType):
         return runtime.Param("ptr")
     if isinstance(t, IntegerType):
@@ -57,7 +168,8 @@ def _param(t) -> runtime.Param:
         return runtime.Param("f32")
     if isinstance(t, Float64Type):
         return runtime.Param("f64")
-    raise CompileError([Diagnostic(0, 0, f"a kernel parameter of type {t} cannot be passed from Python")])
+    raise CompileError([op_diagnostic(func, f"kernel @{func.sym_name.data}: a parameter of type {t} cannot be "
+                                            f"passed from Python (pointers, i32/i64, f32, f64 can)")])
 
 
 def parse(text: str, name: str = "<text>") -> ModuleOp:
@@ -93,21 +205,68 @@ def _file(module: ModuleOp) -> str | None:
     return next((op.location.filename.data for op in module.walk() if isinstance(op.location, FileLineColLoc)), None)
 
 
-def compile(module_or_text: ModuleOp | str) -> Kernel:  # noqa: A001 - the API's name
-    """Verify, lower and emit PTX for an mma- or nvvm-level module (or its .mlir text). The caller's module is not
-    changed (a copy is lowered). Every failure is a CompileError located at the op it is about."""
+OPTIONS = {"cache": True}  # option -> default
+
+
+def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noqa: A001 - the API's name
+            options: dict[str, Any] | None = None) -> Kernel:
+    """Verify, lower and emit PTX for an mma- or nvvm-level module (or its .mlir text). The caller's module is
+    never changed (a copy is lowered). `target` sets the module's chip when it names none (and must agree when
+    it does). Options: `cache` (default True: a module compiled before, by this process or another, is read
+    from the compile cache). Every failure is a CompileError located at the op it is about."""
+    opts = _options(options)
     if isinstance(module_or_text, str):
-        module = parse(module_or_text)
+        text = module_or_text
     elif isinstance(module_or_text, ModuleOp):
-        module = module_or_text.clone()
+        text = _print(module_or_text)
     else:
-        raise CompileError([Diagnostic(0, 0, f"mmatom.compile takes a builtin.module (ModuleOp) or .mlir text, not "
-                                             f"{type(module_or_text).__name__}")])
+        raise api_error(f"mmatom.compile takes a builtin.module (ModuleOp) or .mlir text, not "
+                        f"{type(module_or_text).__name__}")
+    key = compile_cache.key(text, target, opts)
+    if opts["cache"] and (record := compile_cache.CACHE.get(key)) is not None:
+        return Kernel.from_record(record)
+    module = parse(text) if isinstance(module_or_text, str) else module_or_text.clone()
+    _set_target(module, target)
     lower(module)
     try:
         ptx = emit_ptx(module)
     except OpError as err:
         raise CompileError([op_diagnostic(err.op, str(err).splitlines()[0])]) from None
-    entries = {f.sym_name.data: tuple(_param(a.type) for a in f.body.block.args)
-               for f in module.walk() if isinstance(f, llvm.FuncOp) and "nvvm.kernel" in f.attributes}
-    return Kernel(ptx, entries, module_target(module))
+    entries = {f.sym_name.data: Entry(tuple(_param(a.type, f) for a in f.body.block.args), launch_bounds(f))
+               for f in module.walk() if isinstance(f, llvm.FuncOp) and KERNEL in f.attributes}
+    if not entries:
+        raise api_error("the module has no kernel: give an llvm.func the nvvm.kernel attribute")
+    kernel = Kernel(ptx, entries, module_target(module))
+    if opts["cache"]:
+        compile_cache.CACHE.put(key, kernel.record())
+    return kernel
+
+
+def _options(options: dict[str, Any] | None) -> dict[str, Any]:
+    options = dict(options or {})
+    unknown = set(options) - set(OPTIONS)
+    if unknown:
+        raise api_error(f"unknown compile option {', '.join(sorted(unknown))}; the options are "
+                        f"{', '.join(f'{k} (default {v})' for k, v in OPTIONS.items())}")
+    return {**OPTIONS, **options}
+
+
+def _print(module: ModuleOp) -> str:
+    out = StringIO()
+    Printer(stream=out).print_op(module)
+    return out.getvalue()
+
+
+def _set_target(module: ModuleOp, target: str | None) -> None:
+    if target is None:
+        return
+    try:
+        chip(target)
+    except UnknownChip as err:
+        raise api_error(str(err)) from None
+    have = module.attributes.get(TARGET_ATTR)
+    if have is None:
+        module.attributes[TARGET_ATTR] = TargetAttr(target)
+    elif module_target(module) != target:
+        raise CompileError([op_diagnostic(module, f"the module is for {module_target(module)} "
+                                                  f"({TARGET_ATTR}); compile was asked for {target}")])

@@ -24,8 +24,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from xdsl.dialects import scf
+from xdsl.dialects import llvm, scf
 from xdsl.ir import Block, Operation, SSAValue
+
+from .errors import LifecycleError
 
 S = TypeVar("S")
 
@@ -139,4 +141,20 @@ def _run_unknown(flow: Dataflow[S], op: Operation, state: S) -> S:
     return head
 
 
-__all__ = ["MAX_LOOP_TRIPS", "Dataflow", "run_block", "run_op"]
+def function_bodies(module: Operation, checker: str, watched: tuple[str, ...]):
+    """The body block of every llvm.func in `module`. This model follows structured control flow (scf) only: a
+    function of several blocks (branches) that holds a watched op (by name prefix) is a LifecycleError at the
+    function; one without any is skipped (nothing to check)."""
+    for op in module.walk():
+        if not isinstance(op, llvm.FuncOp) or not op.body.blocks:
+            continue
+        if len(op.body.blocks) == 1:
+            yield op.body.block
+            continue
+        if any(inner.name.startswith(watched) for inner in op.walk()):
+            raise LifecycleError(op, f"{checker}: @{op.sym_name.data} has {len(op.body.blocks)} blocks; the "
+                                     f"checker follows structured control flow (scf.for / scf.if / scf.while) "
+                                     f"only, so a kernel with branches between blocks cannot be proven safe")
+
+
+__all__ = ["MAX_LOOP_TRIPS", "Dataflow", "function_bodies", "run_block", "run_op"]

@@ -28,7 +28,7 @@ from xdsl.passes import ModulePass
 
 from mmatom.dialects import mma, nvvm
 
-from .control_flow import run_block
+from .control_flow import function_bodies, run_block
 from .errors import LifecycleError
 
 CTA_GROUP_OPS = (mma.TmemAllocOp, mma.TmemDeallocOp, mma.TmemRelinquishOp, mma.Tcgen05CommitOp, mma.Tcgen05MmaOp)
@@ -167,6 +167,5 @@ class VerifyTmemLifecycle(ModulePass):
     name = "verify-tmem-lifecycle"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for inner in op.walk():
-            if isinstance(inner, llvm.FuncOp) and inner.body.blocks:
-                check_function(inner.body.block)
+        for body in function_bodies(op, self.name, ("mma.", "nvvm.tcgen05")):
+            check_function(body)

@@ -31,7 +31,7 @@ from xdsl.passes import ModulePass
 
 from mmatom.dialects import mma, nvvm
 
-from .control_flow import run_block
+from .control_flow import function_bodies, run_block
 from .errors import LifecycleError
 
 FENCE = "nvvm.wgmma.fence.aligned"
@@ -203,6 +203,5 @@ class VerifyWgmmaLifecycle(ModulePass):
     name = "verify-wgmma-lifecycle"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for inner in op.walk():
-            if isinstance(inner, llvm.FuncOp) and inner.body.blocks:
-                check_function(inner.body.block)
+        for body in function_bodies(op, self.name, ("mma.", "nvvm.wgmma")):
+            check_function(body)

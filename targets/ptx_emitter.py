@@ -24,6 +24,7 @@ from xdsl.utils.target import Target
 from mmatom.atoms.catalogue import Atom
 from mmatom.atoms.chips import chip
 from mmatom.dialects.mma import TargetAttr
+from mmatom.dialects.launch_bounds import launch_bounds
 
 # the op emitters: importing a module registers its ops (ptx_function.emits)
 from . import ptx_arith, ptx_control, ptx_llvm, ptx_mma, ptx_nvvm, ptx_tcgen05
@@ -82,6 +83,12 @@ def function_text(fn: PTXFunction, func: llvm.FuncOp) -> str:
     if is_kernel and func.linkage.linkage.data != "external":
         raise PTXEmissionError(func, f"kernel @{fn.name} has {func.linkage.linkage.data} linkage; a kernel entry "
                                      f"must be external (as upstream NVPTX requires)")
+    if not func.body.blocks:
+        raise PTXEmissionError(func, f"@{fn.name} is a declaration (no body); the PTX target emits functions it "
+                                     f"has the body of")
+    if len(func.body.blocks) != 1:
+        raise PTXEmissionError(func, f"@{fn.name} has {len(func.body.blocks)} blocks; the PTX target emits a function "
+                                     f"of one block (structured control flow: scf.for / scf.if / scf.while)")
     block = func.body.block
     params = []
     for i, arg in enumerate(block.args):
@@ -99,6 +106,7 @@ def function_text(fn: PTXFunction, func: llvm.FuncOp) -> str:
     decls = [f"\t.reg {c.ptx_type} \t{c.prefix}<{fn.counts[c] + 1}>;" for c in CLASSES if fn.counts[c]]
     entry = ".visible .entry" if is_kernel else ".visible .func"
     sig = f"{entry} {fn.name}(\n" + ",\n".join(params) + "\n)" if params else f"{entry} {fn.name}()"
+    sig += "".join(f"\n{d}" for d in launch_bounds(func).ptx_directives())
     return sig + "\n{\n" + "\n".join(decls) + "\n\n" + "\n".join(fn.lines) + "\n}\n"
 
 

@@ -115,3 +115,64 @@ def assemble(ptx: str, target: str) -> AssembleResult:
     log = (proc.stdout + proc.stderr).replace(str(src), "k.ptx")
     lines = frozenset(int(m) for m in re.findall(r"k\.ptx, line (\d+); error", log))
     return AssembleResult(proc.returncode == 0, log, lines)
+
+
+@dataclass(frozen=True)
+class Resources:
+    """What ptxas -v reports for one function."""
+
+    registers: int
+    spill_store_bytes: int
+    spill_load_bytes: int
+    shared_bytes: int  # static shared memory
+    stack_bytes: int
+
+
+@dataclass(frozen=True)
+class Cubin:
+    data: bytes
+    log: str
+    functions: dict[str, Resources]
+
+
+def parse_resources(log: str) -> dict[str, Resources]:
+    """Per-function register, spill, shared memory and stack usage from `ptxas -v` output."""
+    out: dict[str, Resources] = {}
+    name = None
+    fields: dict[str, dict[str, int]] = {}
+    for line in log.splitlines():
+        m = re.search(r"(?:Compiling entry function|Function properties for) '?([\w$.]+)'?", line)
+        if m:
+            name = m.group(1)
+            fields.setdefault(name, {})
+            continue
+        if name is None:
+            continue
+        for key, pattern in (("stack", r"(\d+) bytes stack frame"), ("spill_st", r"(\d+) bytes spill stores"),
+                             ("spill_ld", r"(\d+) bytes spill loads"), ("regs", r"Used (\d+) registers"),
+                             ("smem", r"(\d+) bytes smem")):
+            hit = re.search(pattern, line)
+            if hit:
+                fields[name][key] = int(hit.group(1))
+    for name, f in fields.items():
+        out[name] = Resources(f.get("regs", 0), f.get("spill_st", 0), f.get("spill_ld", 0), f.get("smem", 0),
+                              f.get("stack", 0))
+    return out
+
+
+def assemble_cubin(ptx: str, target: str) -> Cubin:
+    """PTX -> cubin with ptxas -v (no GPU needed); AssembleError carrying ptxas's log if it rejects the PTX."""
+    tool = for_target(target)
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / "k.ptx", Path(tmp) / "k.cubin"
+        src.write_text(ptx)
+        proc = subprocess.run([str(tool.path), f"-arch={target}", "-v", str(src), "-o", str(out)],
+                              capture_output=True, text=True)
+        log = (proc.stdout + proc.stderr).replace(str(src), "k.ptx")
+        if proc.returncode != 0:
+            raise AssembleError(log)
+        return Cubin(out.read_bytes(), log, parse_resources(log))
+
+
+class AssembleError(RuntimeError):
+    """ptxas rejected the PTX; the message is its log."""

@@ -33,6 +33,21 @@ class NoDriverError(CudaError):
     pass
 
 
+class LaunchError(ValueError):
+    """A launch that does not fit the kernel (block size, shared memory): refused before the driver sees it."""
+
+
+class ContextLostError(CudaError):
+    """The kernel faulted and the CUDA context is gone: every later CUDA call in this process fails too."""
+
+
+# Errors after which the context is unusable (CUDA's "sticky" errors): a fault inside a kernel.
+_STICKY = ("CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR_MISALIGNED_ADDRESS",
+           "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_INVALID_PC", "CUDA_ERROR_HARDWARE_STACK_ERROR",
+           "CUDA_ERROR_INVALID_ADDRESS_SPACE", "CUDA_ERROR_ASSERT", "CUDA_ERROR_TOO_MANY_BLOCKS_IN_CLUSTER")
+_context_lost: str | None = None  # the first sticky error, repeated in every later one
+
+
 def _driver():
     try:
         from cuda.bindings import driver
@@ -42,14 +57,21 @@ def _driver():
 
 
 def _check(result, what: str, kernel: str = "") -> Any:
+    global _context_lost
     drv = _driver()
     err, *rest = result if isinstance(result, tuple) else (result,)
     if err != drv.CUresult.CUDA_SUCCESS:
         _, name = drv.cuGetErrorName(err)
         _, text = drv.cuGetErrorString(err)
         where = f"kernel '{kernel}': " if kernel else ""
-        raise CudaError(f"{where}{what} failed: {name.decode() if name else err} "
-                        f"({text.decode() if text else 'no description'})")
+        name = name.decode() if name else str(err)
+        message = f"{where}{what} failed: {name} ({text.decode() if text else 'no description'})"
+        if _context_lost is None and name in _STICKY:
+            _context_lost = message
+        if _context_lost is not None:
+            raise ContextLostError(f"{message}\nThe CUDA context is lost (a sticky error: {_context_lost}); every "
+                                   f"later CUDA call in this process fails. Restart the process.")
+        raise CudaError(message)
     if not rest:
         return None
     return rest[0] if len(rest) == 1 else tuple(rest)
@@ -64,6 +86,8 @@ class Device:
     context: Any = None
     chip: str = ""
     driver_version: int = 0
+    shared_bytes_optin: int = 0  # the most dynamic SMEM a CTA may opt in to (227 KiB on H100)
+    threads_per_block: int = 1024
 
     @classmethod
     def open(cls, ordinal: int = 0) -> "Device":
@@ -81,7 +105,9 @@ class Device:
         major = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "attr")
         minor = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "attr")
         version = _check(drv.cuDriverGetVersion(), "cuDriverGetVersion")
-        return cls(ordinal, dev, ctx, f"sm_{major}{minor}", version)
+        smem = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev), "attr")
+        threads = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, dev), "attr")
+        return cls(ordinal, dev, ctx, f"sm_{major}{minor}", version, smem, threads)
 
     def name(self) -> str:
         drv = _driver()
@@ -109,7 +135,7 @@ def cache_key(ptx: str, chip: str, toolchain: str) -> str:
     return hashlib.sha256(f"{chip}\0{toolchain}\0{ptx}".encode()).hexdigest()
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
     try:
@@ -144,7 +170,7 @@ def load_cubin(ptx: str, label: str) -> tuple[bytes, bool]:
     if path.exists():
         return path.read_bytes(), True
     cubin = jit_cubin(ptx, label)
-    _atomic_write(path, cubin)
+    atomic_write(path, cubin)
     return cubin, False
 
 
@@ -207,11 +233,30 @@ def _device_pointer(arg: Any) -> int | None:
     return None
 
 
+def check_launch_shape(name: str, grid: tuple[int, ...], block: tuple[int, ...], shared_bytes: int,
+                       shared_limit: int, threads_limit: int = 1024) -> None:
+    """Refuse a launch the driver would reject with a bare 'invalid argument', naming the value and the limit."""
+    if not (1 <= len(block) <= 3 and 1 <= len(grid) <= 3) or min(*block, *grid) < 1:
+        raise LaunchError(f"kernel '{name}': grid {tuple(grid)} and block {tuple(block)} must have 1 to 3 positive "
+                          f"extents")
+    threads = 1
+    for b in block:
+        threads *= b
+    if threads > threads_limit:
+        raise LaunchError(f"kernel '{name}': block {tuple(block)} is {threads} threads; a CTA has at most "
+                          f"{threads_limit} on this GPU")
+    if not 0 <= shared_bytes <= shared_limit:
+        raise LaunchError(f"kernel '{name}': {shared_bytes} bytes of dynamic shared memory; this GPU allows at most "
+                          f"{shared_limit} ({shared_limit // 1024} KiB) per CTA")
+
+
 def launch(module: Module, name: str, params: Sequence[Param], args: Sequence[Any],
            grid: tuple[int, ...] = (1,), block: tuple[int, ...] = (32,), shared_bytes: int = 0) -> None:
     drv = _driver()
     if len(args) != len(params):
         raise TypeError(f"kernel '{name}' takes {len(params)} arguments, got {len(args)}")
+    dev = device()
+    check_launch_shape(name, tuple(grid), tuple(block), shared_bytes, dev.shared_bytes_optin, dev.threads_per_block)
     func = module.function(name)
     holders, buffers = [], []
     try:

@@ -1,5 +1,7 @@
 """Judge one exact PTX spelling for a target with the dialect's own rules (the catalogue matcher
-that every atom op's verifier calls), at the newest PTX .version."""
+that every atom op's verifier calls), at the newest PTX .version. The spelling is read against its
+family's PTX grammar first (atoms/catalogue/spelling.py): a qualifier out of place, repeated or empty is
+illegal, named with its position."""
 
 from __future__ import annotations
 
@@ -29,7 +31,11 @@ def check_instruction(instruction: str, target: str) -> Verdict:
     except AtomError as err:
         return Verdict(ins, False, str(err))
     v = max(resolved.min_version, _target_version(target))
-    return Verdict(ins, True, f"{target}, needs PTX .version {version_text(v)}")
+    detail = f"{target}, needs PTX .version {version_text(v)}"
+    canonical = fam.spell(resolved.atom)
+    if canonical != ins:  # an order the grammar also admits, or a defaulted .scale_vec
+        detail += f"; the catalogue spells it {canonical}"
+    return Verdict(ins, True, detail)
 
 
 def _target_version(target: str) -> tuple[int, int]:

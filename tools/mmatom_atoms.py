@@ -101,7 +101,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     chip(args.target)
     instrs = args.instructions
     if instrs == ["-"]:
-        instrs = [line.strip() for line in sys.stdin if line.strip() and not line.strip().startswith("//")]
+        instrs = [line.strip() for line in _stdin_lines() if line.strip() and not line.strip().startswith("//")]
     if not instrs:
         raise AtomError("check: no instruction given")
     all_legal = True
@@ -110,6 +110,21 @@ def cmd_check(args: argparse.Namespace) -> int:
         all_legal &= verdict.legal
         print(verdict.line())
     return 0 if all_legal else 1
+
+
+def _stdin_lines() -> list[str]:
+    """Standard input as UTF-8 lines; a byte that is not UTF-8 is an error naming its line and column (the
+    locale's decoder would raise UnicodeDecodeError, or smuggle the byte in as a surrogate)."""
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:  # a text stream put in place of stdin (tests, embedding): already decoded
+        return sys.stdin.read().splitlines()
+    data = binary.read()
+    try:
+        return data.decode("utf-8-sig").splitlines()
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        col = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise AtomError(f"<stdin>:{line}:{col}: byte 0x{data[err.start]:02x} is not UTF-8") from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # echo odd input (a surrogate from a non-UTF-8 argv) escaped, not crash
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
     try:
         return {"list": cmd_list, "show": cmd_show, "check": cmd_check}[args.command](args)

@@ -251,6 +251,9 @@ class MmatomOptMain(xDSLOptMain):
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # echo odd input (a surrogate from a non-UTF-8 argv) escaped, not crash
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         return MmatomOptMain(argv).run()
     except OptError as err:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from html import escape
 
-from mmatom.layout import Layout
+import numpy as np
+
+from mmatom.layout import Layout, flatten
 from mmatom.atoms.catalogue import Atom, spell
 from mmatom.atoms.catalogue.fragments import operand_extent
 
@@ -14,15 +16,16 @@ PALETTE = ["#e6f2ff", "#ffe6e6", "#e6ffe6", "#fff5cc", "#f0e6ff", "#ccf2f2", "#f
 
 
 def _owners(layout: Layout, rows: int, cols: int) -> dict[tuple[int, int], tuple[int, int]]:
-    owners: dict[tuple[int, int], tuple[int, int]] = {}
+    """(row, col) -> the first (thread, value) that owns it, values outer and threads inner, as CuTe draws it.
+    Evaluated with numpy over the flattened modes: a large atom has millions of (t, v) pairs."""
     n_thr = Layout(layout.shape[0]).size() if isinstance(layout.shape, tuple) else 1  # type: ignore[arg-type]
-    n_val = layout.size() // n_thr
-    for v in range(n_val):
-        for t in range(n_thr):
-            idx = layout((t, v))
-            cell = (idx % rows, idx // rows)
-            owners.setdefault(cell, (t, v))
-    return owners
+    offsets = np.zeros(1, dtype=np.int64)
+    for extent, stride in zip(flatten(layout.shape), flatten(layout.stride)):  # colexicographic: first mode fastest
+        offsets = (np.arange(extent, dtype=np.int64)[:, None] * stride + offsets[None, :]).reshape(-1)
+    cells, first = np.unique(offsets, return_index=True)  # i = t + n_thr * v, so the smallest i comes first
+    order = np.argsort(first, kind="stable")  # cells in the order they are first met (the drawing order)
+    return {(int(c % rows), int(c // rows)): (int(i % n_thr), int(i // n_thr))
+            for c, i in zip(cells[order], first[order])}
 
 
 def tv_svg(atom: Atom, layouts: dict[str, Layout]) -> str:

@@ -68,3 +68,51 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     llvm.return
   }
 }
+
+// -----
+
+builtin.module {
+  // expected-error@+1 {{integer literal of 120 characters; the widest integer type (i128) needs at most 39 digits}}
+  %a = "test.op"() {x = 100000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000 : i32} : () -> ()
+}
+
+// -----
+
+builtin.module {
+  // expected-error@+1 {{float literal 1.0e39 is out of range for its type (it would be +-inf)}}
+  %a = arith.constant 1.0e39 : f32
+}
+
+// -----
+
+builtin.module {
+  // expected-error@+1 {{llvm.mlir.global: 'addr_space' and 'alignment' must be integer attributes (e.g. addr_space = 3 : i32) and 'section' a string}}
+  llvm.mlir.global external @smem() {addr_space = "shared"} : !llvm.array<0 x i8>
+}
+
+// -----
+
+// A type left open is reported where its '>' is missing, not at the next op.
+builtin.module {
+  // expected-error@+1 {{'>' expected}}
+  %a = "test.op"() : () -> !mma.frag<A, bf16, "((4,8),(2,2,2)):((64,1),(32,8,256))"
+  %b = "test.op"() : () -> ()
+}
+
+// -----
+
+builtin.module {
+  func.func @f() {
+    func.return
+  // expected-error@+1 {{expected an operation, a block label (^name) or '}' closing the region opened at 105:18; found ']'}}
+  ]
+}
+
+// -----
+
+// The module's '}' is missing: reported after the last token, naming where the region began.
+builtin.module {
+  func.func @f() {
+    func.return
+  // expected-error@+1 {{expected '}' to close the region opened at 114:16; the input ends inside it}}
+  }

@@ -111,3 +111,15 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     llvm.return
   }
 }
+
+// -----
+
+// A stride past the address space: was an 'out of range for type i64' VerifyException from the lowering's
+// offset arithmetic (found by fuzzing mmatom.compile).
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  llvm.func @huge_stride(%pa: !llvm.ptr<1>) attributes {nvvm.kernel} {
+    // expected-error@+1 {{mma.load_fragment: memory layout (16,16):(16,10000000000000000000000000000000000000000) reaches byte 300000000000000000000000000000000000000480 from its base; a kernel addresses at most 2^47 bytes (128 TiB) of global memory}}
+    %a = mma.load_fragment %pa layout("(16,16):(16,10000000000000000000000000000000000000000)") : !llvm.ptr<1> -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+    llvm.return
+  }
+}

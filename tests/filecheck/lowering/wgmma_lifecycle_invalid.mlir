@@ -436,3 +436,17 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     llvm.return
   }
 }
+
+// -----
+
+// Branches between blocks are outside the structured model: a kernel with wgmma ops and two blocks is refused
+// (was a ValueError from Region.block, found by fuzzing).
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  // expected-error@+1 {{verify-wgmma-lifecycle: @branches has 2 blocks; the checker follows structured control flow (scf.for / scf.if / scf.while) only, so a kernel with branches between blocks cannot be proven safe}}
+  llvm.func @branches() attributes {nvvm.kernel} {
+    nvvm.wgmma.fence.aligned
+    llvm.br ^bb1
+  ^bb1:
+    llvm.return
+  }
+}

@@ -17,7 +17,8 @@ EXAMPLE = os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples", 
 def test_compile_gives_ptx_that_ptxas_accepts():
     kernel = mmatom.compile(open(EXAMPLE).read())
     assert kernel.target == "sm_80"
-    assert [p.kind for p in kernel.entries["atom"]] == ["ptr"] * 4
+    assert [p.kind for p in kernel.entries["atom"].params] == ["ptr"] * 4
+    assert kernel.entries["atom"].bounds.threads == 32 and ".reqntid 32, 1, 1" in kernel.ptx
     assert "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in kernel.ptx
     assert ptxas.assemble(kernel.ptx, "sm_80").ok
 
@@ -37,10 +38,10 @@ def test_cache_key_depends_on_ptx_chip_and_toolchain():
     assert k == runtime.cache_key("ptx", "sm_90", "driver-13000")
 
 
-def test_atomic_writes_from_many_threads_leave_one_whole_file(tmp_path):
+def testatomic_writes_from_many_threads_leave_one_whole_file(tmp_path):
     path = tmp_path / "x.cubin"
     blobs = [bytes([i]) * 100_000 for i in range(8)]
-    threads = [threading.Thread(target=runtime._atomic_write, args=(path, b)) for b in blobs]
+    threads = [threading.Thread(target=runtime.atomic_write, args=(path, b)) for b in blobs]
     for t in threads:
         t.start()
     for t in threads:

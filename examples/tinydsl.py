@@ -1,0 +1,88 @@
+"""tinydsl: a tile language of one function, written only against mmatom's public API.
+
+    kernel, launch, grid = tinydsl.matmul(M, N, K, "sm_80")       # or "sm_90a" (wgmma)
+    kernel(a, b, d, grid=grid)                                    # D (M x N) = A (M x K) @ B (N x K)^T
+
+A is row-major M x K, B row-major N x K (K contiguous, like torch.nn.functional.linear's weight), D row-major
+M x N in `out` (the accumulator type, or bf16/f16). sm_80: a 64x64 CTA tile of four warps (2x2), each warp
+a 32x32 tile of m16n8k16 atoms, the K loop carrying the 8 accumulators. sm_90a: a 128x128 CTA tile of two
+warpgroups, A and B staged through 128B-swizzled SMEM 64 along K at a time, one wgmma tile per K step.
+A shape the tile does not divide is a CompileError at the line of this file that asked for it.
+
+    python examples/tinydsl.py [sm_80|sm_90a]     # print the PTX of a 256x256x128 matmul and its ptxas figures
+"""
+
+from __future__ import annotations
+
+import sys
+
+import mmatom
+
+
+def matmul(M: int, N: int, K: int, target: str = "sm_80", a: str = "bf16", acc: str = "f32",
+           out: str | None = None) -> tuple[mmatom.Kernel, mmatom.LaunchConfig, tuple[int, int]]:
+    build = _wgmma_matmul if target.startswith("sm_90") else _register_matmul
+    module, launch, grid = build(M, N, K, target, a, acc, out or acc)
+    return mmatom.compile(module), launch, grid
+
+
+def _register_matmul(M, N, K, target, a, acc, out):
+    atom = mmatom.atom(target, "mma.sync", m=16, n=8, k=16, a=a, b=a, d=acc)
+    tiled = mmatom.TiledMma(atom, atom_layout_mnk=(2, 2, 1), permutation=(64, 64, 16))
+    tiles_m, tiles_n, _ = tiled.tiles((M, N, K))
+    kb = mmatom.KernelBuilder("matmul", [("a", "ptr"), ("b", "ptr"), ("d", "ptr")], target, threads=tiled.threads)
+    warp, cta_m, cta_n = kb.warp_id(), kb.ctaid("x"), kb.ctaid("y")
+    # where this warp's first atom starts in A, B and D (element offsets)
+    a0 = kb.add(kb.mul(cta_m, 64 * K), kb.layout(tiled.origin_layout("A", K), warp))
+    b0 = kb.add(kb.mul(cta_n, 64 * K), kb.layout(tiled.origin_layout("B", K), warp))
+    d0 = kb.add(kb.add(kb.mul(cta_m, 64 * N), kb.mul(cta_n, 64)), kb.layout(tiled.origin_layout("D", N), warp))
+    rm, rn, _ = tiled.repeats
+    zeros = [kb.fill(0.0, atom.fragment_type("C")) for _ in range(rm * rn)]
+    with (loop := kb.for_range(0, K, 16, zeros)) as (k, carried):
+        a_frags = [kb.load_fragment(kb.param("a"), f"(16,16):({K},1)", atom.fragment_type("A"),
+                                    kb.add(kb.add(a0, k), tiled.repeat_offset("A", K, i))) for i in range(rm)]
+        b_frags = [kb.load_fragment(kb.param("b"), f"(8,16):({K},1)", atom.fragment_type("B"),
+                                    kb.add(kb.add(b0, k), tiled.repeat_offset("B", K, j))) for j in range(rn)]
+        c = [[carried[i + rm * j] for j in range(rn)] for i in range(rm)]
+        d = tiled.mma(kb, a_frags, b_frags, c)
+        loop.yield_(*[kb.convert(d[i][j], atom.fragment_type("C")) for j in range(rn) for i in range(rm)])
+    for j in range(rn):
+        for i in range(rm):
+            result = kb.convert(kb.convert(loop.results[i + rm * j], atom.fragment_type("D")), out)
+            kb.store_fragment(result, kb.param("d"), f"(16,8):({N},1)", kb.add(d0, tiled.repeat_offset("D", N, i, j)))
+    module, launch = kb.finish()
+    return module, launch, (tiles_m, tiles_n)
+
+
+def _wgmma_matmul(M, N, K, target, a, acc, out):
+    atom = mmatom.atom(target, "wgmma", m=64, n=128, k=16, a=a, b=a, d=acc)
+    tiled = mmatom.TiledMma(atom, atom_layout_mnk=(2, 1, 1), permutation=(128, 128, 64))
+    tiles_m, tiles_n, _ = tiled.tiles((M, N, K))
+    kb = mmatom.KernelBuilder("matmul", [("a", "ptr"), ("b", "ptr"), ("d", "ptr")], target, threads=tiled.threads)
+    tile_a, tile_b = tiled.smem_desc_type("A"), tiled.smem_desc_type("B")
+    smem_a, smem_b = kb.smem(128 * 64 * 2), kb.smem(128 * 64 * 2)
+    cta_m, cta_n = kb.ctaid("x"), kb.ctaid("y")
+    a0, b0 = kb.mul(cta_m, 128 * K), kb.mul(cta_n, 128 * K)
+    with (loop := kb.for_range(0, K, 64, [kb.fill(0.0, tiled.fragment_type("C"))])) as (k, (c,)):
+        kb.copy_to_smem(kb.param("a"), f"(128,64):({K},1)", smem_a, tile_a, kb.add(a0, k))
+        kb.copy_to_smem(kb.param("b"), f"(128,64):({K},1)", smem_b, tile_b, kb.add(b0, k))
+        kb.wgmma_fence()
+        d = tiled.mma_smem(kb, kb.make_desc(smem_a, tile_a), kb.make_desc(smem_b, tile_b), c)
+        kb.wgmma_commit()
+        kb.wgmma_wait(0)
+        kb.barrier()  # every warpgroup is done reading SMEM before the next K step overwrites it
+        loop.yield_(kb.convert(d, tiled.fragment_type("C")))
+    result = kb.convert(kb.convert(loop.results[0], tiled.fragment_type("D")), out)
+    d0 = kb.add(kb.mul(cta_m, 128 * N), kb.mul(cta_n, 128))
+    kb.store_fragment(result, kb.param("d"), f"(128,128):({N},1)", d0)
+    module, launch = kb.finish()
+    return module, launch, (tiles_m, tiles_n)
+
+
+if __name__ == "__main__":
+    target = sys.argv[1] if len(sys.argv) > 1 else "sm_80"
+    kernel, launch, grid = matmul(256, 256, 128, target)
+    print(kernel.ptx)
+    meta = kernel.metadata
+    print(f"// {target}: grid {grid}, block {launch.block}, {launch.shared_bytes} B SMEM, {meta.registers} registers, "
+          f"{meta.spill_bytes} B spilled", file=sys.stderr)

@@ -1,0 +1,81 @@
+"""The compile cache: IR -> PTX results keyed by content, in memory and on disk.
+
+The key is SHA-256 of (the module's text, the target, the options, the toolchain). The toolchain is xDSL's
+version and a fingerprint of mmatom's own source files (not just its version number: a developer's edit must
+not be served stale PTX). Entries are small JSON files under $MMATOM_CACHE_DIR/compile (default
+~/.cache/mmatom/compile) written to a temporary file and renamed into place, so several processes compiling the
+same kernel never read a partial entry; a corrupt or unreadable entry is a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from functools import lru_cache
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from mmatom.targets.runtime import atomic_write
+
+_PACKAGES = ("mmatom", "mmatom.atoms", "mmatom.dialects", "mmatom.layout", "mmatom.lowering", "mmatom.passes",
+             "mmatom.targets")
+
+
+@lru_cache(maxsize=1)
+def toolchain() -> str:
+    """xDSL's version and a hash of every source file of the compiler (read once per process)."""
+    digest = hashlib.sha256(version("xdsl").encode())
+    for name in _PACKAGES:
+        module = sys.modules.get(name)
+        if module is None or not getattr(module, "__file__", None):
+            continue
+        for path in sorted(Path(module.__file__).parent.glob("**/*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("MMATOM_CACHE_DIR", Path.home() / ".cache" / "mmatom")) / "compile"
+
+
+def key(text: str, target: str | None, options: dict[str, Any]) -> str:
+    blob = json.dumps([toolchain(), target, sorted(options.items()), text])
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+class CompileCache:
+    """key -> the JSON-able record of a compiled module (memory first, then disk)."""
+
+    def __init__(self) -> None:
+        self.memory: dict[str, dict] = {}
+        self.hits = self.misses = 0
+
+    def get(self, k: str) -> dict | None:
+        record = self.memory.get(k)
+        if record is None:
+            try:
+                record = json.loads((cache_dir() / f"{k}.json").read_text())
+            except (OSError, ValueError):
+                record = None
+            if record is not None:
+                self.memory[k] = record
+        if record is None:
+            self.misses += 1
+        else:
+            self.hits += 1
+        return record
+
+    def put(self, k: str, record: dict) -> None:
+        self.memory[k] = record
+        try:
+            atomic_write(cache_dir() / f"{k}.json", json.dumps(record).encode())
+        except OSError:
+            pass  # a read-only or full disk: the memory cache still works
+
+
+CACHE = CompileCache()
+
+__all__ = ["CACHE", "CompileCache", "cache_dir", "key", "toolchain"]

@@ -1,0 +1,41 @@
+"""The one error type of the public API, and where it points: at the op in the IR, or, for a call that has no IR
+yet (an atom lookup, a builder call), at the line of the DSL that made the call."""
+
+from __future__ import annotations
+
+import inspect
+
+from xdsl.utils.exceptions import DiagnosticException
+
+from mmatom.dialects.source import Diagnostic
+
+_LIBRARIES = ("mmatom", "xdsl")  # frames of these are not the DSL's
+
+
+class CompileError(DiagnosticException):
+    """Why something did not compile: each diagnostic located `file:line:col` at the op it is about (or at the
+    DSL's call). Every failure of the public API (parsing, verification, lowering, emission, atom lookup, the
+    kernel builder) is this type."""
+
+    def __init__(self, diagnostics: list[Diagnostic], name: str = "<module>"):
+        super().__init__("\n".join(d.render(name) for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
+def caller_diagnostic(message: str) -> Diagnostic:
+    """`message` located at the innermost caller outside mmatom (the DSL's own line and column)."""
+    for frame_info in inspect.stack(context=0)[1:]:
+        module = frame_info.frame.f_globals.get("__name__", "")
+        if module.split(".")[0] not in _LIBRARIES:
+            positions = frame_info.positions
+            col = positions.col_offset + 1 if positions and positions.col_offset is not None else 1
+            return Diagnostic(frame_info.lineno, col, message, frame_info.filename)
+    return Diagnostic(0, 0, message)
+
+
+def api_error(message: str) -> CompileError:
+    """A CompileError at the DSL's call."""
+    return CompileError([caller_diagnostic(message)])
+
+
+__all__ = ["CompileError", "api_error", "caller_diagnostic"]

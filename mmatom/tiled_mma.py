@@ -1,0 +1,193 @@
+"""TiledMma: atoms tiled over threads and values with CuTe's semantics.
+
+`TiledMma(atom, atom_layout_mnk=(wm, wn, wk))` runs wm x wn x wk copies of the atom side by side, one per group
+of `atom.threads` threads (atom id = thread // atom.threads, laid out column-major over (M, N, K) as CuTe's
+`make_layout(atom_layout_mnk)`). One step of the tiled MMA covers `tile_mnk` = (wm*m, wn*n, wk*k), or the larger
+`permutation` tile given as (M, N, K) sizes, which each atom group covers by repeating its atom along M, N and K
+(CuTe's permutation by tile size; layout-valued permutations are not supported).
+
+`partition_A/B/C(thread)` give the coordinates (in the step tile) of each value a thread holds, ordered as CuTe's
+partitioned tensors are (atom value, then M repeat, then N or K repeat, column-major). `origin_layout(role, ld)` is
+the layout from an atom id to the element offset of that group's first atom in a row-major tile with leading
+dimension `ld`, so a DSL computes a warp's origin with one `kb.layout(...)` call. `mma(kb, a, b, c)` issues the
+atoms of one step for one thread group (register atoms), returning the D fragments.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from math import prod
+
+from xdsl.ir import SSAValue
+
+from mmatom.atoms.catalogue.elements import BITS
+from mmatom.atoms.catalogue.fragments import wgmma_accumulator_layout
+from mmatom.atoms.descriptors import DescriptorError, SmemOperand, canonical_layout
+from mmatom.dialects.mma import FragmentType, SmemDescType, WgmmaTileOp
+from mmatom.layout import Layout
+
+from .errors import api_error
+from .kernel_builder import KernelBuilder
+from .lookup import Atom
+
+
+_SWIZZLE_BYTES = {"none": "none", "sw32": "32b", "sw64": "64b", "sw128": "128b"}
+
+
+class TiledMma:
+    """An atom tiled over thread groups (`atom_layout_mnk`) and repeated to a step tile (`permutation`), with
+    CuTe's partitioning (see the module docstring)."""
+
+    def __init__(self, atom: Atom, atom_layout_mnk: tuple[int, int, int] = (1, 1, 1),
+                 permutation: tuple[int, int, int] | None = None):
+        if len(atom_layout_mnk) != 3 or min(atom_layout_mnk) < 1:
+            raise api_error(f"TiledMma: atom_layout_mnk={atom_layout_mnk}; expected three positive counts (M, N, K)")
+        self.atom, self.atom_layout_mnk = atom, tuple(atom_layout_mnk)
+        base = tuple(a * w for a, w in zip(atom.mnk, atom_layout_mnk))
+        if permutation is None:
+            permutation = base
+        if len(permutation) != 3 or any(not isinstance(p, int) or p < b or p % b for p, b in zip(permutation, base)):
+            raise api_error(f"TiledMma: permutation {permutation} must be (M, N, K) sizes that are multiples of "
+                            f"the atoms' tile {base} (atom {'x'.join(map(str, atom.mnk))} x atom_layout_mnk "
+                            f"{atom_layout_mnk})")
+        self.tile_mnk: tuple[int, int, int] = tuple(permutation)
+        self.repeats: tuple[int, int, int] = tuple(p // b for p, b in zip(permutation, base))
+
+    @property
+    def threads(self) -> int:
+        return self.atom.threads * prod(self.atom_layout_mnk)
+
+    @property
+    def atom_layout(self) -> Layout:
+        """(im, in, ik) -> atom id, column-major (CuTe's make_layout(atom_layout_mnk))."""
+        wm, wn, wk = self.atom_layout_mnk
+        return Layout((wm, wn, wk), (1, wm, wm * wn))
+
+    def atom_coord(self, atom_id: int) -> tuple[int, int, int]:
+        wm, wn, _ = self.atom_layout_mnk
+        return atom_id % wm, (atom_id // wm) % wn, atom_id // (wm * wn)
+
+    def _thread(self, thread: int) -> tuple[tuple[int, int, int], int]:
+        if not 0 <= thread < self.threads:
+            raise api_error(f"TiledMma: thread {thread} is outside its {self.threads} threads")
+        return self.atom_coord(thread // self.atom.threads), thread % self.atom.threads
+
+    def _values(self, role: str, lane: int) -> list[tuple[int, int]]:
+        """(row, col) in the atom's operand tile of each value of thread-in-atom `lane`."""
+        tv = self.atom.tv_layout(role)
+        m, n, k = self.atom.mnk
+        rows = {"A": m, "B": n, "C": m, "D": m}[role]
+        values = prod(tv.shape[1]) if isinstance(tv.shape[1], tuple) else tv.shape[1]
+        out = []
+        for v in range(values):
+            idx = tv((lane, v))
+            out.append((idx % rows, idx // rows))
+        return out
+
+    def partition_C(self, thread: int) -> list[tuple[int, int]]:
+        """(m, n) of each accumulator value of `thread` in the step tile: value, then M repeat, then N repeat."""
+        (im, in_, _), lane = self._thread(thread)
+        m, n, _ = self.atom.mnk
+        wm, wn, _ = self.atom_layout_mnk
+        rm, rn, _ = self.repeats
+        return [(i * wm * m + im * m + r, j * wn * n + in_ * n + c)
+                for j in range(rn) for i in range(rm) for r, c in self._values("C", lane)]
+
+    def partition_A(self, thread: int) -> list[tuple[int, int]]:
+        """(m, k) of each A value of `thread`: value, then M repeat, then K repeat."""
+        (im, _, ik), lane = self._thread(thread)
+        m, _, k = self.atom.mnk
+        wm, _, wk = self.atom_layout_mnk
+        rm, _, rk = self.repeats
+        return [(i * wm * m + im * m + r, kk * wk * k + ik * k + c)
+                for kk in range(rk) for i in range(rm) for r, c in self._values("A", lane)]
+
+    def partition_B(self, thread: int) -> list[tuple[int, int]]:
+        """(n, k) of each B value of `thread`: value, then N repeat, then K repeat."""
+        (_, in_, ik), lane = self._thread(thread)
+        _, n, k = self.atom.mnk
+        _, wn, wk = self.atom_layout_mnk
+        _, rn, rk = self.repeats
+        return [(j * wn * n + in_ * n + r, kk * wk * k + ik * k + c)
+                for kk in range(rk) for j in range(rn) for r, c in self._values("B", lane)]
+
+    def origin_layout(self, role: str, leading: int) -> Layout:
+        """atom id -> element offset of its first atom's origin in a row-major tile of leading dimension
+        `leading` (A: M x K, B: N x K, C/D: M x N)."""
+        m, n, k = self.atom.mnk
+        wm, wn, wk = self.atom_layout_mnk
+        strides = {"A": (m * leading, 0, k), "B": (0, n * leading, k), "C": (m * leading, n, 0),
+                   "D": (m * leading, n, 0)}
+        if role not in strides:
+            raise api_error(f"TiledMma.origin_layout: role {role!r} is not one of A, B, C, D")
+        return Layout((wm, wn, wk), strides[role])
+
+    def repeat_offset(self, role: str, leading: int, i: int = 0, j: int = 0) -> int:
+        """Element offset, from the group's origin, of its atom at repeat i (along M for A and C/D, along N for
+        B) and, for C/D, repeat j along N, in a row-major tile of leading dimension `leading`."""
+        m, n, _ = self.atom.mnk
+        wm, wn, _ = self.atom_layout_mnk
+        if role == "B":
+            return i * wn * n * leading
+        return i * wm * m * leading + (j * wn * n if role in ("C", "D") else 0)
+
+    def tiles(self, shape_mnk: tuple[int, int, int]) -> tuple[int, int, int]:
+        """How many step tiles cover a problem of `shape_mnk` along M, N and K; a CompileError at the caller's
+        line if the problem is not a whole number of tiles."""
+        for name, size, tile in zip("MNK", shape_mnk, self.tile_mnk):
+            if size <= 0 or size % tile:
+                raise api_error(f"the problem's {name}={size} is not a multiple of the tile's {name}={tile} "
+                                f"(tile {'x'.join(map(str, self.tile_mnk))} of {self.atom.ptx})")
+        return tuple(size // tile for size, tile in zip(shape_mnk, self.tile_mnk))
+
+    # -- warpgroup tiles (wgmma): operands in SMEM, one mma.wgmma_tile per step ---------------------------
+
+    def _require_wgmma(self, what: str) -> None:
+        if self.atom.op != "wgmma":
+            raise api_error(f"TiledMma.{what} is for wgmma atoms; this one tiles {self.atom.ptx}")
+
+    def smem_desc_type(self, role: str, swizzle: str = "sw128") -> SmemDescType:
+        """The `!mma.smem_desc` type of the step tile's A (M x K) or B (N x K) in SMEM: K-major, in the canonical
+        layout for `swizzle` (one swizzle row along K: 64 bf16 elements for sw128)."""
+        self._require_wgmma("smem_desc_type")
+        if role not in ("A", "B") or swizzle not in _SWIZZLE_BYTES:
+            raise api_error(f"TiledMma.smem_desc_type: role A or B, swizzle one of {', '.join(_SWIZZLE_BYTES)}; got "
+                            f"{role!r}, {swizzle!r}")
+        M, N, K = self.tile_mnk
+        rows, elem = (M, self.atom.fields["a"]) if role == "A" else (N, self.atom.fields["b"])
+        bits = BITS[elem]
+        try:
+            layout = canonical_layout(SmemOperand(rows, K, bits, "k", _SWIZZLE_BYTES[swizzle]), rows * 128, 1024)
+        except DescriptorError as err:
+            raise api_error(f"TiledMma.smem_desc_type({role!r}, {swizzle!r}) for a {rows}x{K} tile: {err}") from None
+        return SmemDescType(role, elem, "k", _SWIZZLE_BYTES[swizzle], layout)
+
+    def fragment_type(self, role: str) -> FragmentType:
+        """The accumulator fragment of the whole step tile (wgmma: M/64 warpgroups); for register atoms, the
+        atom's own fragment type of `role`."""
+        if self.atom.op != "wgmma":
+            return self.atom.fragment_type(role)
+        if role not in ("C", "D"):
+            raise api_error(f"TiledMma.fragment_type: a wgmma tile reads A and B from SMEM; role {role!r} has "
+                            f"no registers (use smem_desc_type)")
+        M, N, _ = self.tile_mnk
+        return FragmentType(role, self.atom.fields["d"], wgmma_accumulator_layout(M, N))
+
+    def mma_smem(self, kb: KernelBuilder, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+        """One step as a single `mma.wgmma_tile` (A and B descriptors of smem_desc_type, C of fragment_type):
+        each warpgroup issues the atoms along K; the verifier checks every atom's descriptor window."""
+        self._require_wgmma("mma_smem")
+        return kb.builder.insert(WgmmaTileOp(self.tile_mnk, a, b, c, self.fragment_type("D"))).results[0]
+
+    def mma(self, kb: KernelBuilder, a: Sequence[SSAValue], b: Sequence[SSAValue],
+            c: Sequence[Sequence[SSAValue]]) -> list[list[SSAValue]]:
+        """One K step of one atom group: `a[i]` the A fragment of M repeat i, `b[j]` the B fragment of N repeat j,
+        `c[i][j]` the accumulators; returns the D fragments d[i][j] (rm x rn atoms)."""
+        rm, rn, _ = self.repeats
+        if len(a) != rm or len(b) != rn or len(c) != rm or any(len(row) != rn for row in c):
+            raise api_error(f"TiledMma.mma: expected {rm} A fragments, {rn} B fragments and {rm}x{rn} "
+                            f"accumulators; got {len(a)}, {len(b)} and {[len(r) for r in c]}")
+        return [[kb.mma(self.atom, a[i], b[j], c[i][j]) for j in range(rn)] for i in range(rm)]
+
+
+__all__ = ["TiledMma"]

@@ -1,0 +1,19 @@
+// What the PTX target cannot emit is a located error (found by fuzzing: a declaration or a multi-block
+// llvm.func was a ValueError from Region.block).
+// RUN: mmatom-opt %s --split-input-file --verify-diagnostics -t ptx
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  // expected-error@+1 {{@helper is a declaration (no body); the PTX target emits functions it has the body of}}
+  llvm.func @helper(i32) -> i32
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  // expected-error@+1 {{@branches has 2 blocks; the PTX target emits a function of one block (structured control flow: scf.for / scf.if / scf.while)}}
+  llvm.func @branches() attributes {nvvm.kernel} {
+    llvm.br ^bb1
+  ^bb1:
+    llvm.return
+  }
+}

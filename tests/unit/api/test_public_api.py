@@ -1,0 +1,110 @@
+"""The public API a DSL uses: the surface is pinned (`__all__`), each name does what docs/api.md says, and every
+error is a CompileError located at the DSL's own line."""
+
+import inspect
+import os
+
+import pytest
+
+import mmatom
+
+HERE = os.path.abspath(__file__)
+KERNEL = open(os.path.join(os.path.dirname(HERE), "..", "..", "..", "examples", "m16n8k16_f16_kernel.mlir")).read()
+
+
+def test_the_surface_is_pinned():
+    assert sorted(mmatom.__all__) == sorted([
+        "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "Swizzle",
+        "TiledMma", "__version__", "assemble", "atom", "atoms", "compile", "complement", "composition",
+        "emit_layout", "logical_divide", "logical_product", "zipped_divide"])
+    for name in mmatom.__all__:
+        obj = getattr(mmatom, name)
+        if callable(obj):
+            assert inspect.getdoc(obj), f"mmatom.{name} has no docstring"
+
+
+def test_an_atom_from_the_shared_field_names():
+    a = mmatom.atom("sm_80", "mma.sync", m=16, n=8, k=16, a="bf16", b="bf16", d="f32")
+    assert a.ptx == "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32"
+    assert a.mnk == (16, 8, 16) and a.threads == 32 and "sm_80" in a.targets and "sm_75" not in a.targets
+    assert str(a.tv_layout("A")) == "((4,8),(2,2,2)):((32,1),(16,8,128))"
+    assert str(a.fragment_type("C")) == '!mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">'
+    # the same names for wgmma, with its defaults (dense, K-major, no transpose, scales +1)
+    w = mmatom.atom("sm_90a", "wgmma", m=64, n=128, k=16, a="bf16", b="bf16", d="f32")
+    assert w.ptx == "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16" and w.threads == 128
+    assert w.fields["trans_a"] == 0 and w.fields["scale_a"] == 1 and w.residency("A") == "smem_desc"
+    assert mmatom.atom("sm_100a", "tcgen05", m=128, n=256, k=16, a="bf16", b="bf16", d="f32").threads == 1
+    assert mmatom.atom("sm_80", "mma.sp", m=16, n=8, k=32, a="bf16", b="bf16", d="f32").ptx.startswith(
+        "mma.sp::ordered_metadata.sync.aligned.m16n8k32")
+
+
+def test_atoms_lists_what_a_target_has():
+    bf16 = mmatom.atoms("sm_90a", "wgmma", a="bf16", d="f32")
+    assert bf16 and all(x.fields["a"] == "bf16" and x.fields["d"] == "f32" for x in bf16)
+    assert {x.mnk[1] for x in bf16} == set(range(8, 257, 8))
+    assert not mmatom.atoms("sm_75", "mma.sync", a="bf16")
+
+
+def _line_of(fragment: str) -> int:
+    return next(i for i, line in enumerate(open(HERE).read().splitlines(), 1) if fragment in line)
+
+
+@pytest.mark.parametrize("fields, message", [
+    (dict(target="sm_80", op="mma.sync", m=16, n=8, k=12, a="bf16", b="bf16", d="f32"),
+     "shape=m16n8k12 is not legal; legal shape: m16n8k128, m16n8k16"),
+    (dict(target="sm_75", op="mma.sync", m=16, n=8, k=16, a="bf16", b="bf16", d="f32"),
+     "target sm_75 does not support mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32; it needs sm_80 or later"),
+    (dict(target="sm_80", op="mma.sync", m=16, n=8, k=16, a="bf16", b="f16", d="f32"),
+     "B type=f16 is not legal for m16n8k16 bf16; legal B type: bf16"),
+    (dict(target="sm_80", op="mma.syn"), "op 'mma.syn' is not an atom family; expected one of mma.sync"),
+    (dict(target="sm_800", op="mma.sync"), "unknown target 'sm_800'"),
+    (dict(target="sm_80", op="mma.sync", m=16, n=8, k=16, a="bf16", b="bf16", d="f32", layuot="row"),
+     "no field layuot"),
+    (dict(target="sm_120a", op="mma.block_scale", m=16, n=8, k=64, a="e2m1", b="e2m1", d="f32"),
+     "say which"),
+])
+def test_an_illegal_atom_is_located_at_the_dsl_call(fields, message):
+    with pytest.raises(mmatom.CompileError) as info:
+        mmatom.atom(**fields)  # the line the diagnostic must name
+    (d,) = info.value.diagnostics
+    assert message in d.message
+    assert (d.file, d.line) == (HERE, _line_of("mmatom.atom(**fields)  # the line"))
+    assert str(info.value).startswith(f"{HERE}:{d.line}:")
+
+
+def test_tv_layout_of_an_operand_read_from_smem_says_so():
+    w = mmatom.atom("sm_90a", "wgmma", m=64, n=64, k=16, a="bf16", b="bf16", d="f32")
+    with pytest.raises(mmatom.CompileError, match="operand B is read from smem_desc, not registers"):
+        w.tv_layout("B")
+
+
+def test_layout_algebra_is_exported():
+    tile = mmatom.Layout((8, 4), (4, 1))
+    assert str(mmatom.logical_divide(tile, mmatom.Layout(2, 1))) == "(2,(4,4)):(4,(8,1))"
+    assert str(mmatom.composition(tile, mmatom.Layout(4, 1))) == "4:4"
+
+
+def test_compile_with_target_options_cache_cubin_and_metadata(tmp_path, monkeypatch):
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    untargeted = KERNEL.replace(" attributes {mma.target = #mma.target<sm_80>}", "")
+    kernel = mmatom.compile(untargeted, target="sm_80")
+    assert ".target sm_80" in kernel.ptx
+    hits = mmatom.compiler.compile_cache.CACHE.hits
+    again = mmatom.compile(untargeted, target="sm_80")
+    assert mmatom.compiler.compile_cache.CACHE.hits == hits + 1 and again.ptx == kernel.ptx
+    assert list(tmp_path.glob("compile/*.json")), "the cache wrote no entry to disk"
+    assert kernel.cubin[:4] == b"\x7fELF"
+    meta = kernel.metadata
+    assert (meta.name, meta.threads, meta.shared_bytes, meta.spill_bytes) == ("atom", 32, 0, 0)
+    assert 16 <= meta.registers <= 255
+    assert mmatom.assemble(kernel.ptx, "sm_80")[:4] == b"\x7fELF"
+    with pytest.raises(mmatom.CompileError, match=r"the module is for sm_80 \(mma.target\); compile was asked for"):
+        mmatom.compile(KERNEL, target="sm_90a")
+    with pytest.raises(mmatom.CompileError, match="unknown compile option speed; the options are cache"):
+        mmatom.compile(KERNEL, options={"speed": 3})
+
+
+def test_assemble_reports_the_ptxas_log():
+    ptx = mmatom.compile(KERNEL).ptx.replace("mma.sync.aligned.m16n8k16", "mma.sync.aligned.m16n8k15")
+    with pytest.raises(mmatom.CompileError, match="ptxas rejected the PTX for sm_80:\n.*k.ptx, line"):
+        mmatom.assemble(ptx, "sm_80")
