@@ -45,6 +45,7 @@ def op_diagnostic(op: Operation | None, message: str) -> Diagnostic:
 MAX_NESTING = 100
 MAX_INTEGER_BITS = 128
 MAX_INTEGER_LITERAL_CHARS = 100
+_BLOCK_NAME = re.compile(r"[A-Za-z_$.-][A-Za-z0-9_$.-]*")
 _OPEN, _CLOSE = "([{", ")]}"
 
 
@@ -74,6 +75,10 @@ class LinearStringLexer(MLIRLexer):
 
     def lex(self):
         token = super().lex()
+        if token.kind == MLIRTokenKind.CARET_IDENT and not _BLOCK_NAME.fullmatch(token.text[1:]):
+            # MLIR also allows ^0; xDSL cannot name a block that starts with a digit (a ValueError naming it)
+            raise ParseError(token.span, f"'{token.text}' is not a block name mmatom can hold: a letter, '_', '$', "
+                                         f"'.' or '-' first, as in ^bb0")
         if token.kind == MLIRTokenKind.INTEGER_LIT and len(token.text) > MAX_INTEGER_LITERAL_CHARS:
             # no integer type holds it, and past 4300 digits Python refuses to convert it at all
             raise ParseError(token.span, f"integer literal of {len(token.text)} characters; the widest integer type "

@@ -92,7 +92,11 @@ def function_text(fn: PTXFunction, func: llvm.FuncOp) -> str:
     block = func.body.block
     params = []
     for i, arg in enumerate(block.args):
-        cls = reg_class(arg.type)
+        try:
+            cls = reg_class(arg.type)
+        except KeyError:
+            raise PTXEmissionError(func, f"@{fn.name} parameter {i} has type {arg.type}, which no PTX register "
+                                         f"class holds (i1..i64, f16, bf16, f32, f64, pointers)") from None
         ptype = {B64: ".u64", B32: ".u32", F32: ".f32", F64: ".f64", B16: ".b16"}[cls]
         pname = f"{fn.name}_param_{i}"
         params.append(f"\t.param {ptype} {pname}")

@@ -116,3 +116,12 @@ builtin.module {
     func.return
   // expected-error@+1 {{expected '}' to close the region opened at 114:16; the input ends inside it}}
   }
+
+// -----
+
+builtin.module {
+  llvm.func @f() {
+    // expected-error@+1 {{'^0' is not a block name mmatom can hold: a letter, '_', '$', '.' or '-' first, as in ^bb0}}
+    llvm.br ^0
+  }
+}

@@ -17,3 +17,12 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     llvm.return
   }
 }
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  // expected-error@+1 {{@wide parameter 0 has type i128, which no PTX register class holds (i1..i64, f16, bf16, f32, f64, pointers)}}
+  llvm.func @wide(%x: i128) attributes {nvvm.kernel} {
+    llvm.return
+  }
+}
