@@ -14,8 +14,8 @@ from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.universe import Universe
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Input, Position, Span
-from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind
+from xdsl.utils.lexer import Input, Position, Span, Token
+from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from mmatom.dialects.launch_bounds import launch_bounds
 
@@ -72,6 +72,18 @@ class LinearStringLexer(MLIRLexer):
     Possessive quantifiers (Python 3.11) match the same strings and fail an unclosed one in linear time."""
 
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
+
+    def _lex_string_literal(self, start_pos):
+        """xDSL's docstring says STRING_LIT when the payload decodes as UTF-8, but its code asks for ASCII: so the
+        `"\C3\BF"` that its own printer writes for 'ÿ' came back as a bytes literal and did not parse again."""
+        token = super()._lex_string_literal(start_pos)
+        if token.kind == MLIRTokenKind.BYTES_LIT:
+            try:
+                StringLiteral.from_span(token.span).bytes_contents.decode("utf-8")
+            except UnicodeDecodeError:
+                return token
+            return Token(MLIRTokenKind.STRING_LIT, token.span)
+        return token
 
     def lex(self):
         token = super().lex()

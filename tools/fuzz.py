@@ -60,7 +60,7 @@ SCHEDULE = ("opt0", "atoms", "opt1", "api", "opt2", "atoms", "opt3", "api")
 BOUNDARY = ["0", "-1", "2147483648", "9223372036854775808", "1" + "0" * 40, "i99999999", "f99", "sm_7x", '""', "0x0",
             "(0,0):(0,0)", "(2147483648,16):(16,1)", "(128,64):(-64,1)", "nan", "inf", "1e999", "%undefined"]
 PYTHON_EXCEPTION = re.compile(
-    r"(?<![\w.])(\w+Error|\w+Exception|Traceback)\b(?!: )|cannot parse: |object has no attribute|invalid literal for"
+    r"(?<![\w.])([A-Z]\w*Error|[A-Z]\w*Exception|Traceback)\b(?!: )|cannot parse: |object has no attribute|invalid literal for"
     r"|index out of range|unhashable type|object is not (?:subscriptable|callable|iterable)|unsupported operand type"
     r"|positional argument|maximum recursion depth|codec can't (?:de|en)code")
 TIME_LIMIT_S = 10

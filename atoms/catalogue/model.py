@@ -186,7 +186,7 @@ class Family:
             legal_text = describe_int_set(d.label, legal)
         else:
             legal_text = f"legal {d.label}: " + ", ".join(sorted(d.fmt(x) for x in legal))
-        return f"{self.label}: {d.label}={d.fmt(v)} is not legal{where}; {legal_text}"
+        return f"{self.label}: {d.label}={_format(d, v)} is not legal{where}; {legal_text}"
 
     def resolve(self, values: Mapping[str, Any], target: str | None = None) -> Resolved:
         """Check shape, types and qualifiers, then the target; return the admitting row."""
@@ -220,6 +220,15 @@ class Family:
             pools = [sorted(r.allowed(k), key=sort_key) for k in keys]
             for combo in cartesian(*pools):
                 yield Atom(self.name, tuple(zip(keys, combo))), r
+
+
+def _format(d: Dim, v: Any) -> str:
+    """The received value as the dimension spells it, or as Python does when it is not even of the dimension's
+    kind (an int where a pair of type names belongs: IR built by hand, or a mutated `mma.atom` attribute)."""
+    try:
+        return d.fmt(v)
+    except (TypeError, ValueError):
+        return repr(v)
 
 
 def sort_key(x: Any) -> tuple:
