@@ -74,7 +74,7 @@ class LinearStringLexer(MLIRLexer):
     _unescaped_characters_regex = re.compile(r'"(?:[^"\\\n\v\f]++|\\(?:["nt\\]|[0-9A-Fa-f]{2}))*+"')
 
     def _lex_string_literal(self, start_pos):
-        """xDSL's docstring says STRING_LIT when the payload decodes as UTF-8, but its code asks for ASCII: so the
+        r"""xDSL's docstring says STRING_LIT when the payload decodes as UTF-8, but its code asks for ASCII: so the
         `"\C3\BF"` that its own printer writes for 'ÿ' came back as a bytes literal and did not parse again."""
         token = super()._lex_string_literal(start_pos)
         if token.kind == MLIRTokenKind.BYTES_LIT:

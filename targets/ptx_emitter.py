@@ -77,6 +77,9 @@ class PTXEmitter:
         return out
 
 
+PARAM_TYPES = {B64: ".u64", B32: ".u32", F32: ".f32", F64: ".f64", B16: ".b16"}
+
+
 def function_text(fn: PTXFunction, func: llvm.FuncOp) -> str:
     """`func` as a PTX .entry (a kernel) or .func: parameters, register declarations, body."""
     is_kernel = "nvvm.kernel" in func.attributes
@@ -93,11 +96,10 @@ def function_text(fn: PTXFunction, func: llvm.FuncOp) -> str:
     params = []
     for i, arg in enumerate(block.args):
         try:
-            cls = reg_class(arg.type)
-        except KeyError:
-            raise PTXEmissionError(func, f"@{fn.name} parameter {i} has type {arg.type}, which no PTX register "
-                                         f"class holds (i1..i64, f16, bf16, f32, f64, pointers)") from None
-        ptype = {B64: ".u64", B32: ".u32", F32: ".f32", F64: ".f64", B16: ".b16"}[cls]
+            ptype = PARAM_TYPES[reg_class(arg.type)]
+        except KeyError:  # no register class at all (i128), or a predicate (PTX has no .pred parameters)
+            raise PTXEmissionError(func, f"@{fn.name} parameter {i} has type {arg.type}; a PTX parameter is one of "
+                                         f"i8..i64, f16, bf16, f32, f64 or a pointer") from None
         pname = f"{fn.name}_param_{i}"
         params.append(f"\t.param {ptype} {pname}")
         if isinstance(arg.type, llvm.LLVMPointerType) and addr_space(arg.type) == 1:

@@ -21,8 +21,17 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // -----
 
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
-  // expected-error@+1 {{@wide parameter 0 has type i128, which no PTX register class holds (i1..i64, f16, bf16, f32, f64, pointers)}}
+  // expected-error@+1 {{@wide parameter 0 has type i128; a PTX parameter is one of i8..i64, f16, bf16, f32, f64 or a pointer}}
   llvm.func @wide(%x: i128) attributes {nvvm.kernel} {
+    llvm.return
+  }
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  // expected-error@+1 {{@flag parameter 0 has type i1; a PTX parameter is one of i8..i64, f16, bf16, f32, f64 or a pointer}}
+  llvm.func @flag(%x: i1) attributes {nvvm.kernel} {
     llvm.return
   }
 }
