@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -100,7 +101,8 @@ def family_module(name: str):
 def lowered_functions(fam, cases: list[Case], jobs: int | None = None):
     """name -> (PTX function text, atoms): each kernel lowered once at its first claimed target. Lowering is
     pure Python and takes most of a family's time, so chunks of cases are lowered in parallel (forked worker
-    processes, one per core; `jobs=1` in-process); each function's PTX does not depend on its chunk."""
+    processes, one per core, forked, or from a fork server once threads exist; `jobs=1` in-process); each
+    function's PTX does not depend on its chunk."""
     chunks = []
     by_target: dict[str, list[Case]] = {}
     for c in cases:
@@ -111,7 +113,10 @@ def lowered_functions(fam, cases: list[Case], jobs: int | None = None):
     if jobs <= 1 or multiprocessing.current_process().daemon:
         results = [_lower_chunk(*chunk) for chunk in chunks]
     else:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+        # fork is cheapest, but not from a process that already has threads (CUDA's, torch's): a lock held by
+        # another thread would stay held in the child
+        start = "fork" if threading.active_count() == 1 else "forkserver"
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(start)) as pool:
             results = list(pool.map(_lower_chunk, *zip(*chunks)))
     return {name: (text, atoms) for result in results for name, text, atoms in result}
 

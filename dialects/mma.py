@@ -9,12 +9,28 @@ and tensor-memory ops. Every atom verifier reads the catalogue (`mmatom.atoms.ca
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import DenseArrayBase, IntegerAttr, IntegerType, StringAttr, UnitAttr, i32
+from xdsl.dialects.builtin import (
+    I32,
+    BFloat16Type,
+    DenseArrayBase,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerAttr,
+    IntegerType,
+    StringAttr,
+    UnitAttr,
+    i32,
+)
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute, Dialect, SSAValue
 from xdsl.irdl import (
+    BaseAttr,
+    VarConstraint,
     AttrSizedOperandSegments,
     ParsePropInAttrDict,
     IRDLOperation,
@@ -564,6 +580,72 @@ class ConvertOp(IRDLOperation):
                 f"thread's elements in place, so the TV layouts must be the same map")
 
 
+# Element access for epilogues: value v of each thread's fragment (the TV layout's value index; a DSL learns
+# which tile coordinate it is from the layout, e.g. TiledMma.partition_C) as a scalar, and back.
+ELEMENT_SCALAR = {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(), "f64": Float64Type(),
+                  "s32": IntegerType(32)}
+
+
+def _element_index(op_name: str, frag: FragmentType, index: IntegerAttr, scalar: Attribute) -> None:
+    elem = frag.elem.data
+    if elem not in ELEMENT_SCALAR:
+        raise VerifyException(f"{op_name}: elements of a {elem} fragment are not addressable one by one; "
+                              f"element access takes {', '.join(ELEMENT_SCALAR)} (mma.convert first)")
+    try:
+        values = frag.layout.data[1].size()
+    except NotationError as err:
+        raise VerifyException(f"{op_name}: {err}") from None
+    i = index.value.data
+    if not 0 <= i < values:
+        raise VerifyException(f"{op_name}: value {i} is out of range; each thread holds values 0..{values - 1} "
+                              f"of {frag}")
+    if scalar != ELEMENT_SCALAR[elem]:
+        raise VerifyException(f"{op_name}: a {elem} fragment's element is {ELEMENT_SCALAR[elem]}, not {scalar}")
+
+
+@irdl_op_definition
+class ExtractOp(IRDLOperation):
+    """`mma.extract %frag[v]`: this thread's value v of a fragment, as a scalar (an epilogue reads it)."""
+
+    name = "mma.extract"
+    traits = traits_def(Pure())
+    source = operand_def(FragmentType)
+    index = prop_def(IntegerAttr[I32])
+    res = result_def()
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$source `[` $index `]` attr-dict `:` type($source) `->` type($res)"
+
+    def __init__(self, source: SSAValue, index: int):
+        frag = source.type
+        super().__init__(operands=[source], result_types=[ELEMENT_SCALAR.get(frag.elem.data, Float32Type())],
+                         properties={"index": IntegerAttr(index, i32)})
+
+    def verify_(self) -> None:
+        _element_index(self.name, self.source.type, self.index, self.res.type)
+
+
+@irdl_op_definition
+class InsertOp(IRDLOperation):
+    """`mma.insert %x, %frag[v]`: the fragment with this thread's value v replaced by %x."""
+
+    name = "mma.insert"
+    traits = traits_def(Pure())
+    T: ClassVar = VarConstraint("T", BaseAttr(FragmentType))
+    value = operand_def()
+    dest = operand_def(T)
+    index = prop_def(IntegerAttr[I32])
+    res = result_def(T)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$value `,` $dest `[` $index `]` attr-dict `:` type($value) `,` type($dest)"
+
+    def __init__(self, value: SSAValue, dest: SSAValue, index: int):
+        super().__init__(operands=[value, dest], result_types=[dest.type],
+                         properties={"index": IntegerAttr(index, i32)})
+
+    def verify_(self) -> None:
+        _element_index(self.name, self.dest.type, self.index, self.value.type)
+
+
 # -- tensor memory (SM100 family) --------------------------------------------------------------------
 #
 # A TMEM allocation is CTA-collective: warp 0 allocates (and later frees) the columns, the address goes
@@ -778,6 +860,6 @@ def fragment_type(atom, role: str) -> FragmentType:
 MMA = Dialect(
     "mma",
     [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, WgmmaTileOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp,
-     ConvertOp, MakeDescOp, CopyToSmemOp, *TMEM_OPS],
+     ConvertOp, ExtractOp, InsertOp, MakeDescOp, CopyToSmemOp, *TMEM_OPS],
     [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType, *WORD_ATTRS],
 )

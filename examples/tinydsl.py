@@ -4,7 +4,8 @@
     kernel(a, b, d, grid=grid)                                    # D (M x N) = A (M x K) @ B (N x K)^T
 
 A is row-major M x K, B row-major N x K (K contiguous, like torch.nn.functional.linear's weight), D row-major
-M x N in `out` (the accumulator type, or bf16/f16). sm_80: a 64x64 CTA tile of four warps (2x2), each warp
+M x N in `out` (the accumulator type, or bf16/f16), optionally through a ReLU epilogue (`relu=True`: each
+accumulator element read, mapped with arith ops and written back before the store). sm_80: a 64x64 CTA tile of four warps (2x2), each warp
 a 32x32 tile of m16n8k16 atoms, the K loop carrying the 8 accumulators. sm_90a: a 128x128 CTA tile of two
 warpgroups, A and B staged through 128B-swizzled SMEM 64 along K at a time, one wgmma tile per K step.
 A shape the tile does not divide is a CompileError at the line of this file that asked for it.
@@ -16,17 +17,25 @@ from __future__ import annotations
 
 import sys
 
+from xdsl.dialects import arith
+
 import mmatom
 
 
 def matmul(M: int, N: int, K: int, target: str = "sm_80", a: str = "bf16", acc: str = "f32",
-           out: str | None = None) -> tuple[mmatom.Kernel, mmatom.LaunchConfig, tuple[int, int]]:
+           out: str | None = None, relu: bool = False) -> tuple[mmatom.Kernel, mmatom.LaunchConfig, tuple[int, int]]:
     build = _wgmma_matmul if target.startswith("sm_90") else _register_matmul
-    module, launch, grid = build(M, N, K, target, a, acc, out or acc)
+    module, launch, grid = build(M, N, K, target, a, acc, out or acc, relu)
     return mmatom.compile(module), launch, grid
 
 
-def _register_matmul(M, N, K, target, a, acc, out):
+def _relu(kb: mmatom.KernelBuilder, x, value_index):
+    """max(x, 0) on one accumulator element (the epilogue sees each value of the thread's fragment)."""
+    zero = kb.const(0.0, x.type)
+    return kb.builder.insert(arith.SelectOp(kb.builder.insert(arith.CmpfOp(x, zero, "ogt")).result, x, zero)).result
+
+
+def _register_matmul(M, N, K, target, a, acc, out, relu):
     atom = mmatom.atom(target, "mma.sync", m=16, n=8, k=16, a=a, b=a, d=acc)
     tiled = mmatom.TiledMma(atom, atom_layout_mnk=(2, 2, 1), permutation=(64, 64, 16))
     tiles_m, tiles_n, _ = tiled.tiles((M, N, K))
@@ -48,13 +57,14 @@ def _register_matmul(M, N, K, target, a, acc, out):
         loop.yield_(*[kb.convert(d[i][j], atom.fragment_type("C")) for j in range(rn) for i in range(rm)])
     for j in range(rn):
         for i in range(rm):
-            result = kb.convert(kb.convert(loop.results[i + rm * j], atom.fragment_type("D")), out)
+            result = kb.convert(loop.results[i + rm * j], atom.fragment_type("D"))
+            result = kb.convert(kb.map(result, _relu) if relu else result, out)
             kb.store_fragment(result, kb.param("d"), f"(16,8):({N},1)", kb.add(d0, tiled.repeat_offset("D", N, i, j)))
     module, launch = kb.finish()
     return module, launch, (tiles_m, tiles_n)
 
 
-def _wgmma_matmul(M, N, K, target, a, acc, out):
+def _wgmma_matmul(M, N, K, target, a, acc, out, relu):
     atom = mmatom.atom(target, "wgmma", m=64, n=128, k=16, a=a, b=a, d=acc)
     tiled = mmatom.TiledMma(atom, atom_layout_mnk=(2, 1, 1), permutation=(128, 128, 64))
     tiles_m, tiles_n, _ = tiled.tiles((M, N, K))
@@ -72,7 +82,8 @@ def _wgmma_matmul(M, N, K, target, a, acc, out):
         kb.wgmma_wait(0)
         kb.barrier()  # every warpgroup is done reading SMEM before the next K step overwrites it
         loop.yield_(kb.convert(d, tiled.fragment_type("C")))
-    result = kb.convert(kb.convert(loop.results[0], tiled.fragment_type("D")), out)
+    result = kb.convert(loop.results[0], tiled.fragment_type("D"))
+    result = kb.convert(kb.map(result, _relu) if relu else result, out)
     d0 = kb.add(kb.mul(cta_m, 128 * N), kb.mul(cta_n, 128))
     kb.store_fragment(result, kb.param("d"), f"(128,128):({N},1)", d0)
     module, launch = kb.finish()

@@ -1,4 +1,5 @@
-"""Lower mma.convert: unpack the source registers into scalars, convert each, pack the result registers.
+"""Lower mma.convert: unpack the source registers into scalars, convert each, pack the result registers; and
+mma.extract / mma.insert (one element of the thread's fragment) with the same unpacking.
 
 Registers follow `registers.py`: f16 pairs travel as vector<2xf16>, bf16 pairs in an i32, f32/f64/s32 one
 per register. Packing goes through i32 words and 16-bit bitcasts, so the IR stays in arith/llvm ops
@@ -76,4 +77,26 @@ class LowerConvert(RewritePattern):
         rewriter.replace(op, ops.ops, [result])
 
 
-CONVERT_PATTERNS = (LowerConvert(),)
+class LowerExtract(RewritePattern):
+    """Value v of the thread's fragment: its register, or its half of a packed f16/bf16 register."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.ExtractOp, rewriter: PatternRewriter) -> None:
+        ops = OpList()
+        scalars = _unpack(ops, fragment_registers(op.source, op), op.source.type.elem.data)
+        rewriter.replace(op, ops.ops, [scalars[op.index.value.data]])
+
+
+class LowerInsert(RewritePattern):
+    """The fragment's registers with value v replaced (a packed register is rebuilt from its two halves)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.InsertOp, rewriter: PatternRewriter) -> None:
+        elem = op.dest.type.elem.data
+        ops = OpList()
+        scalars = list(_unpack(ops, fragment_registers(op.dest, op), elem))
+        scalars[op.index.value.data] = op.value
+        rewriter.replace(op, ops.ops, [as_fragment(ops, _pack(ops, scalars, elem), op.res.type)])
+
+
+CONVERT_PATTERNS = (LowerConvert(), LowerExtract(), LowerInsert())

@@ -44,8 +44,10 @@ from mmatom.dialects.launch_bounds import KERNEL, MINCTASM, REQNTID, SHARED_BYTE
 from mmatom.dialects.mma import (
     ConvertOp,
     CopyToSmemOp,
+    ExtractOp,
     FillOp,
     FragmentType,
+    InsertOp,
     LoadFragmentOp,
     MakeDescOp,
     SmemDescType,
@@ -242,6 +244,23 @@ class KernelBuilder:
                 raise api_error(f"convert: {value.type} is not a fragment")
             to = FragmentType(value.type.role.data, to, value.type.layout.data)
         return self.builder.insert(ConvertOp(value, to)).results[0]
+
+    def extract(self, fragment: SSAValue, value: int) -> SSAValue:
+        """This thread's value `value` of a fragment, as a scalar (f32, f16, bf16, f64 or i32): what an epilogue
+        reads. Which tile element it is: the fragment's TV layout (or TiledMma.partition_C)."""
+        return self.builder.insert(ExtractOp(fragment, value)).results[0]
+
+    def insert(self, scalar: SSAValue, fragment: SSAValue, value: int) -> SSAValue:
+        """The fragment with this thread's value `value` replaced by `scalar`."""
+        return self.builder.insert(InsertOp(scalar, fragment, value)).results[0]
+
+    def map(self, fragment: SSAValue, fn) -> SSAValue:
+        """The fragment with `fn(kb, scalar, value_index)` applied to each of this thread's values (arith/math ops
+        built by `fn` at the builder's insertion point)."""
+        values = fragment.type.layout.data[1].size()
+        for v in range(values):
+            fragment = self.insert(fn(self, self.extract(fragment, v), v), fragment, v)
+        return fragment
 
     def mma(self, atom: Atom, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
         """One register atom (mma.sync family): D = A * B + C."""

@@ -119,3 +119,32 @@ def cmpi(fn: PTXFunction, op: arith.CmpiOp) -> None:
 def select(fn: PTXFunction, op: arith.SelectOp) -> None:
     cls = reg_class(op.result.type)
     fn.emit(f"selp.b{cls.bits} {fn.define(op.result)}, {fn.reg(op.lhs)}, {fn.reg(op.rhs)}, {fn.reg(op.cond)};")
+
+
+# arith.cmpf's predicates (MLIR's numbering) -> PTX setp comparisons; `false`/`true` fold to a constant predicate
+_CMPF = {1: "eq", 2: "gt", 3: "ge", 4: "lt", 5: "le", 6: "ne", 7: "num", 8: "equ", 9: "gtu", 10: "geu", 11: "ltu",
+         12: "leu", 13: "neu", 14: "nan"}
+
+
+def float_kind(op: Operation, t: Attribute, legal: tuple[str, ...]) -> str:
+    name = float_name(t) if not isinstance(t, IntegerType) else str(t)
+    if name not in legal:
+        raise PTXEmissionError(op, f"'{op.name}' on {t} is not supported by the PTX target; it takes "
+                                   f"{', '.join(legal)}")
+    return name
+
+
+@emits(arith.NegfOp)
+def negf(fn: PTXFunction, op: arith.NegfOp) -> None:
+    kind = float_kind(op, op.result.type, ("f16", "f32", "f64"))
+    fn.emit(f"neg.{kind} {fn.define(op.result)}, {fn.reg(op.operand)};")
+
+
+@emits(arith.CmpfOp)
+def cmpf(fn: PTXFunction, op: arith.CmpfOp) -> None:
+    predicate = op.predicate.value.data
+    kind = float_kind(op, op.lhs.type, ("f16", "f32", "f64"))
+    if predicate in (0, 15):
+        fn.emit(f"setp.ne.b32 {fn.define(op.result)}, 0, {int(predicate == 15)};")
+        return
+    fn.emit(f"setp.{_CMPF[predicate]}.{kind} {fn.define(op.result)}, {fn.reg(op.lhs)}, {fn.reg(op.rhs)};")

@@ -35,3 +35,13 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     llvm.return
   }
 }
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  llvm.func @exp2_f64(%x: f64) attributes {nvvm.kernel} {
+    // expected-error@+1 {{'math.exp2' on f64 is not supported by the PTX target; it takes f32}}
+    %e = math.exp2 %x : f64
+    llvm.return
+  }
+}

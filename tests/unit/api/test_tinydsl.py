@@ -55,3 +55,10 @@ def test_an_atom_the_target_lacks_is_located_in_the_dsl():
     with pytest.raises(mmatom.CompileError, match="target sm_75 does not support") as info:
         tinydsl.matmul(64, 64, 64, "sm_75")
     assert Path(info.value.diagnostics[0].file) == PATH
+
+
+@pytest.mark.parametrize("target, values", [("sm_80", 32), ("sm_90a", 64)])
+def test_a_relu_epilogue_maps_every_accumulator_element(target, values):
+    kernel, _, _ = tinydsl.matmul(256, 256, 128, target, relu=True)
+    assert kernel.ptx.count("setp.gt.f32") == values and kernel.ptx.count("selp.b32") == values
+    assert kernel.metadata.spill_bytes == 0
