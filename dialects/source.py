@@ -4,11 +4,20 @@ names its own op and position. Shared by `mmatom-opt` and `mmatom.compile`."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import NoReturn
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import FileLineColLoc, IntAttr, IntegerType, ModuleOp, StringAttr
+from xdsl.dialects.builtin import (
+    CallSiteLoc,
+    FileLineColLoc,
+    FusedLoc,
+    IntAttr,
+    IntegerType,
+    ModuleOp,
+    NameLoc,
+    StringAttr,
+)
 from xdsl.ir import Attribute, Operation, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
@@ -26,18 +35,35 @@ class Diagnostic:
     col: int
     message: str
     file: str | None = None  # the op's own file (a DSL's source), when it differs from the input's name
+    op: str | None = field(default=None, compare=False)  # the name of the op it is about, when there is one
 
     def render(self, name: str) -> str:
         """The `file:line:col: error: message` form that editors and lit jump to."""
         return f"{self.file or name}:{self.line}:{self.col}: error: {self.message}"
 
 
-def op_diagnostic(op: Operation | None, message: str) -> Diagnostic:
-    """A diagnostic at `op`'s source location (0:0 when the op has none)."""
-    loc = getattr(op, "location", None)
+def source_position(loc) -> tuple[str, int, int] | None:
+    """(file, line, col) of a location: a FileLineColLoc, or the first one inside a NameLoc (a DSL's named
+    location), CallSiteLoc (the call site) or FusedLoc; None for UnknownLoc."""
     if isinstance(loc, FileLineColLoc):
-        return Diagnostic(loc.line.data, loc.column.data, message, loc.filename.data)
-    return Diagnostic(0, 0, message)
+        return loc.filename.data, loc.line.data, loc.column.data
+    if isinstance(loc, NameLoc):
+        return source_position(loc.location) or (loc.desc.data, 0, 0)
+    if isinstance(loc, CallSiteLoc):
+        return source_position(loc.caller)
+    if isinstance(loc, FusedLoc):
+        return next((p for p in map(source_position, loc.locations) if p is not None), None)
+    return None
+
+
+def op_diagnostic(op: Operation | None, message: str) -> Diagnostic:
+    """A diagnostic at `op`'s source location (0:0 when the op has none), naming the op."""
+    position = source_position(getattr(op, "location", None))
+    name = op.name if isinstance(op, Operation) else None
+    if position is None:
+        return Diagnostic(0, 0, message, op=name)
+    file, line, col = position
+    return Diagnostic(line, col, message, file, op=name)
 
 
 # xDSL's parser (and our layout reader) recurse once per level of (), [], {} and <>; Python's stack ends
@@ -237,15 +263,13 @@ def verify_located(module: ModuleOp) -> list[Diagnostic]:
     for op in module.walk(reverse=False):
         undominated = _used_before_defined(op)
         if undominated is not None:
-            d = op_diagnostic(op, f"'{op.name}' op {undominated}")
-            diags.append(Diagnostic(d.line, d.col, d.message))
+            diags.append(op_diagnostic(op, f"'{op.name}' op {undominated}"))
             continue
         try:
             op.verify(verify_nested_ops=False)
             launch_bounds(op)
         except VerifyException as err:
-            d = op_diagnostic(op, f"'{op.name}' op {str(err).splitlines()[0]}")
-            diags.append(Diagnostic(d.line, d.col, d.message))  # mmatom-opt names the input file itself
+            diags.append(op_diagnostic(op, f"'{op.name}' op {str(err).splitlines()[0]}"))
     return diags
 
 

@@ -12,7 +12,7 @@ from io import StringIO
 from typing import Any
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import FileLineColLoc, Float32Type, Float64Type, IntegerType, ModuleOp
+from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, ModuleOp
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
@@ -196,13 +196,9 @@ def lower(module: ModuleOp) -> ModuleOp:
 
 
 def _verify(module: ModuleOp) -> None:
-    diags = [Diagnostic(d.line, d.col, d.message, _file(module)) for d in verify_located(module)]
+    diags = verify_located(module)
     if diags:
         raise CompileError(diags)
-
-
-def _file(module: ModuleOp) -> str | None:
-    return next((op.location.filename.data for op in module.walk() if isinstance(op.location, FileLineColLoc)), None)
 
 
 OPTIONS = {"cache": True}  # option -> default

@@ -30,7 +30,7 @@ from mmatom.dialects.launch_bounds import launch_bounds
 from . import ptx_arith, ptx_control, ptx_llvm, ptx_math, ptx_mma, ptx_nvvm, ptx_tcgen05
 from .ptx_function import B16, B32, B64, CLASSES, F32, F64, PTXEmissionError, PTXFunction, addr_space, reg_class
 
-EMITTER_MODULES = (ptx_arith, ptx_llvm, ptx_control, ptx_nvvm, ptx_mma, ptx_tcgen05)
+EMITTER_MODULES = (ptx_arith, ptx_math, ptx_llvm, ptx_control, ptx_nvvm, ptx_mma, ptx_tcgen05)
 TARGET_ATTR = "mma.target"
 
 

@@ -23,14 +23,13 @@ from io import BytesIO
 from pathlib import Path
 from typing import IO
 
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, ShrinkException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from mmatom.dialects.source import Diagnostic, LocatingParser, verify_located
+from mmatom.dialects.source import Diagnostic, LocatingParser, op_diagnostic, verify_located
 
 PROG = "mmatom-opt"
 STDIN_NAME = "<stdin>"
@@ -104,13 +103,6 @@ def match_expected(name: str, expected: list[Diagnostic], got: list[Diagnostic])
         if dg not in remaining:
             print(dg.render(name))
     return ok
-
-
-def op_location(op: Operation | None) -> tuple[int, int]:
-    loc = getattr(op, "location", None)
-    if isinstance(loc, FileLineColLoc):
-        return loc.line.data, loc.column.data
-    return 0, 0
 
 
 class MmatomOptMain(xDSLOptMain):
@@ -235,8 +227,7 @@ class MmatomOptMain(xDSLOptMain):
         except PassBrokeIR as err:
             return ChunkResult(err.diagnostics, None)
         except DiagnosticException as err:  # lowering and emission errors carry the op they are about
-            line, col = op_location(getattr(err, "op", None))
-            return ChunkResult([Diagnostic(line, col, str(err).splitlines()[0])], None)
+            return ChunkResult([op_diagnostic(getattr(err, "op", None), str(err).splitlines()[0])], None)
 
     def write_output(self, text: str) -> None:
         try:

@@ -108,3 +108,25 @@ def test_assemble_reports_the_ptxas_log():
     ptx = mmatom.compile(KERNEL).ptx.replace("mma.sync.aligned.m16n8k16", "mma.sync.aligned.m16n8k15")
     with pytest.raises(mmatom.CompileError, match="ptxas rejected the PTX for sm_80:\n.*k.ptx, line"):
         mmatom.assemble(ptx, "sm_80")
+
+
+def test_a_dsl_named_location_is_kept():
+    """A DSL may locate ops with NameLoc (a name around a file:line:col) or CallSiteLoc: the diagnostic takes the
+    file:line:col inside, names the op, and a bare name becomes the file at 0:0."""
+    from xdsl.dialects.builtin import CallSiteLoc, FileLineColLoc, IntAttr, NameLoc, StringAttr, UnknownLoc
+
+    from mmatom.dialects.source import LocatingParser, make_context
+
+    bad = KERNEL.replace('layout("(16,8):(8,1)") : !llvm.ptr<1> -> !mma.frag<C',
+                         'layout("(16,4):(4,1)") : !llvm.ptr<1> -> !mma.frag<C')
+    here = FileLineColLoc(StringAttr("tile.py"), IntAttr(42), IntAttr(7))
+    for loc, where in [(NameLoc(StringAttr("acc_load"), here), ("tile.py", 42, 7)),
+                       (CallSiteLoc(UnknownLoc(), here), ("tile.py", 42, 7)),
+                       (NameLoc(StringAttr("acc_load"), UnknownLoc()), ("acc_load", 0, 0))]:
+        module = LocatingParser(make_context(), bad, "k.mlir", 0).parse_module()
+        load_c = [op for op in module.walk() if op.name == "mma.load_fragment"][2]
+        load_c.location = loc
+        with pytest.raises(mmatom.CompileError) as info:
+            mmatom.compile(module)
+        (d,) = info.value.diagnostics
+        assert (d.file, d.line, d.col) == where and d.op == "mma.load_fragment"
