@@ -31,6 +31,7 @@ from .kernel_builder import KernelBuilder
 from .lookup import Atom
 
 
+_MODES = {"A": (0, 2), "B": (1, 2), "C": (0, 1), "D": (0, 1)}  # the (row, col) modes of each operand in (M, N, K)
 _SWIZZLE_BYTES = {"none": "none", "sw32": "32b", "sw64": "64b", "sw128": "128b"}
 
 
@@ -84,32 +85,28 @@ class TiledMma:
             out.append((idx % rows, idx // rows))
         return out
 
+    def _partition(self, role: str, thread: int) -> list[tuple[int, int]]:
+        """(row, col) in the step tile of each value of `thread` for `role`: value, then row repeat, then column
+        repeat (CuTe's partitioned-tensor order)."""
+        coord, lane = self._thread(thread)
+        rows, cols = _MODES[role]
+        step = [a * w for a, w in zip(self.atom.mnk, self.atom_layout_mnk)]
+        origin = [c * a for c, a in zip(coord, self.atom.mnk)]
+        return [(i * step[rows] + origin[rows] + r, j * step[cols] + origin[cols] + c)
+                for j in range(self.repeats[cols]) for i in range(self.repeats[rows])
+                for r, c in self._values(role, lane)]
+
     def partition_C(self, thread: int) -> list[tuple[int, int]]:
         """(m, n) of each accumulator value of `thread` in the step tile: value, then M repeat, then N repeat."""
-        (im, in_, _), lane = self._thread(thread)
-        m, n, _ = self.atom.mnk
-        wm, wn, _ = self.atom_layout_mnk
-        rm, rn, _ = self.repeats
-        return [(i * wm * m + im * m + r, j * wn * n + in_ * n + c)
-                for j in range(rn) for i in range(rm) for r, c in self._values("C", lane)]
+        return self._partition("C", thread)
 
     def partition_A(self, thread: int) -> list[tuple[int, int]]:
         """(m, k) of each A value of `thread`: value, then M repeat, then K repeat."""
-        (im, _, ik), lane = self._thread(thread)
-        m, _, k = self.atom.mnk
-        wm, _, wk = self.atom_layout_mnk
-        rm, _, rk = self.repeats
-        return [(i * wm * m + im * m + r, kk * wk * k + ik * k + c)
-                for kk in range(rk) for i in range(rm) for r, c in self._values("A", lane)]
+        return self._partition("A", thread)
 
     def partition_B(self, thread: int) -> list[tuple[int, int]]:
         """(n, k) of each B value of `thread`: value, then N repeat, then K repeat."""
-        (_, in_, ik), lane = self._thread(thread)
-        _, n, k = self.atom.mnk
-        _, wn, wk = self.atom_layout_mnk
-        _, rn, rk = self.repeats
-        return [(j * wn * n + in_ * n + r, kk * wk * k + ik * k + c)
-                for kk in range(rk) for j in range(rn) for r, c in self._values("B", lane)]
+        return self._partition("B", thread)
 
     def origin_layout(self, role: str, leading: int) -> Layout:
         """atom id -> element offset of its first atom's origin in a row-major tile of leading dimension

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 from xdsl.dialects import math
+from xdsl.ir import Operation
 
 from .ptx_arith import float_kind
 from .ptx_function import PTXFunction, emits
+
+# op -> (PTX instruction, the float types it has)
+_UNARY = {
+    # ex2.approx.f32: at most 2 ulp, what LLVM's NVPTX backend emits for llvm.exp2.f32; PTX has no f64 exp2
+    "math.exp2": ("ex2.approx", ("f32",)),
+    "math.absf": ("abs", ("f16", "f32", "f64")),
+    "math.sqrt": ("sqrt.rn", ("f32", "f64")),  # correctly rounded
+}
 
 
 @emits(math.FmaOp)
@@ -15,22 +24,8 @@ def fma(fn: PTXFunction, op: math.FmaOp) -> None:
     fn.emit(f"fma.rn.{kind} {fn.define(op.result)}, {fn.reg(op.a)}, {fn.reg(op.b)}, {fn.reg(op.c)};")
 
 
-@emits(math.Exp2Op)
-def exp2(fn: PTXFunction, op: math.Exp2Op) -> None:
-    """ex2.approx.f32 (max 2 ulp over the full range), what LLVM's NVPTX backend emits for llvm.exp2.f32; PTX has
-    no f64 exp2."""
-    float_kind(op, op.result.type, ("f32",))
-    fn.emit(f"ex2.approx.f32 {fn.define(op.result)}, {fn.reg(op.operand)};")
-
-
-@emits(math.AbsFOp)
-def absf(fn: PTXFunction, op: math.AbsFOp) -> None:
-    kind = float_kind(op, op.result.type, ("f16", "f32", "f64"))
-    fn.emit(f"abs.{kind} {fn.define(op.result)}, {fn.reg(op.operand)};")
-
-
-@emits(math.SqrtOp)
-def sqrt(fn: PTXFunction, op: math.SqrtOp) -> None:
-    """Correctly rounded (sqrt.rn)."""
-    kind = float_kind(op, op.result.type, ("f32", "f64"))
-    fn.emit(f"sqrt.rn.{kind} {fn.define(op.result)}, {fn.reg(op.operand)};")
+@emits(math.Exp2Op, math.AbsFOp, math.SqrtOp)
+def unary(fn: PTXFunction, op: Operation) -> None:
+    instruction, kinds = _UNARY[op.name]
+    kind = float_kind(op, op.result.type, kinds)
+    fn.emit(f"{instruction}.{kind} {fn.define(op.result)}, {fn.reg(op.operand)};")
