@@ -130,3 +130,26 @@ def test_a_dsl_named_location_is_kept():
             mmatom.compile(module)
         (d,) = info.value.diagnostics
         assert (d.file, d.line, d.col) == where and d.op == "mma.load_fragment"
+
+
+def test_processes_compiling_the_same_kernel_share_one_cache_entry(tmp_path):
+    """Four processes compile the same text into one cache directory at once: each gets the PTX, the directory
+    holds one whole entry (atomic rename), and a fifth process reads it back as a hit."""
+    import json
+    import subprocess
+    import sys
+
+    code = ("import sys, mmatom; k = mmatom.compile(open(sys.argv[1]).read()); "
+            "print(mmatom.compiler.compile_cache.CACHE.hits, len(k.ptx))")
+    src = tmp_path / "k.mlir"
+    src.write_text(KERNEL)
+    env = {**__import__("os").environ, "MMATOM_CACHE_DIR": str(tmp_path / "cache")}
+    procs = [subprocess.Popen([sys.executable, "-P", "-c", code, str(src)], stdout=subprocess.PIPE, env=env, text=True)
+             for _ in range(4)]
+    outs = [p.communicate(timeout=120)[0].split() for p in procs]
+    assert all(p.returncode == 0 for p in procs) and len({o[1] for o in outs}) == 1
+    entries = list((tmp_path / "cache" / "compile").glob("*.json"))
+    assert len(entries) == 1 and json.loads(entries[0].read_text())["ptx"]
+    assert not list((tmp_path / "cache" / "compile").glob("*.tmp"))
+    again = subprocess.run([sys.executable, "-P", "-c", code, str(src)], capture_output=True, env=env, text=True)
+    assert again.stdout.split()[0] == "1"  # a hit from disk in a fresh process
