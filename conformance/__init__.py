@@ -115,13 +115,21 @@ def lowered_functions(fam, cases: list[Case], jobs: int | None = None):
     else:
         # fork is cheapest, but not from a process that already has threads (CUDA's, torch's): a lock held by
         # another thread would stay held in the child
-        start = "fork" if threading.active_count() == 1 else "forkserver"
+        start = "fork" if _single_threaded() else "forkserver"
         with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(start)) as pool:
             results = list(pool.map(_lower_chunk, *zip(*chunks)))
     return {name: (text, atoms) for result in results for name, text, atoms in result}
 
 
 LOWERING_CHUNK = 64
+
+
+def _single_threaded() -> bool:
+    """No other thread in this process, native ones (CUDA's, torch's) included, which `threading` does not see."""
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return threading.active_count() == 1
 
 
 def _lower_chunk(module_name: str, group: list[Case], target: str) -> list[tuple[str, str, list]]:

@@ -15,7 +15,7 @@ from xdsl.utils.exceptions import VerifyException
 from mmatom.layout import NotationError
 from mmatom.atoms.catalogue import Atom, AtomError, family
 from mmatom.atoms.catalogue.elements import BITS, INT4, INT8, base_element, storage_element
-from mmatom.atoms.catalogue.fragments import operand_extent, tv_layouts, wgmma_accumulator_layout
+from mmatom.atoms.catalogue.fragments import operand_extent, tile_tv_layout, tv_layouts, wgmma_accumulator_layout
 from mmatom.atoms.catalogue.model import REGISTER, SMEM_DESC, TMEM
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED
 from mmatom.atoms.catalogue.wgmma import dense_k
@@ -138,6 +138,50 @@ def op_atom(op: Operation) -> Atom:
     has resolved it against the module's chip; the lowering consumes it from here (never re-deriving it)."""
     fam_name, values, _ = atom_values(op)
     return family(fam_name).make(values)
+
+
+@dataclass(frozen=True)
+class SyncTilePlan:
+    """How an mma.sync_tile splits: its atom and the repeats along M, N and K (registers of each operand are the
+    atoms' in order: atom values, then row repeat, then column repeat; fragments.tile_tv_layout)."""
+
+    atom: Atom
+    repeats: tuple[int, int, int]
+
+    def operand_repeats(self, role: str) -> tuple[int, int]:
+        rm, rn, rk = self.repeats
+        return {"A": (rm, rk), "B": (rn, rk), "C": (rm, rn), "D": (rm, rn)}[role]
+
+
+def sync_tile_plan(op: Operation) -> SyncTilePlan:
+    """Check an mma.sync_tile (a warp's tile of one register atom: the atom legal for the chip, the tile a whole
+    number of atoms, every fragment in the tile's TV layout) and say how it splits."""
+    label = "mma.sync_tile"
+    (M, N, K), (m, n, k) = op.shape.mnk, op.atom_shape.mnk
+    values = dict(shape=(m, n, k), kind=None, a=_elem(op.a.type), b=_elem(op.b.type),
+                  acc=(_elem(op.d.type), _elem(op.c.type)), layout=("row", "col"),
+                  satfinite=op.satfinite is not None, bitop=None, rounding=None)
+    fam = family("mma")
+    try:
+        fam.resolve(values, module_target(op))
+    except AtomError as err:
+        raise VerifyException(f"{label}: {err}") from None
+    for name, size, atom_size in zip("MNK", (M, N, K), (m, n, k)):
+        if size <= 0 or size % atom_size:
+            raise VerifyException(f"{label}: tile {name}={size} is not a multiple of the atom's {name}={atom_size}")
+    plan = SyncTilePlan(fam.make(values), (M // m, N // n, K // k))
+    for role, t in (("A", op.a.type), ("B", op.b.type), ("C", op.c.type), ("D", op.d.type)):
+        want = tile_tv_layout(plan.atom, role, plan.operand_repeats(role))
+        try:
+            got = t.layout.data
+        except NotationError as err:
+            raise VerifyException(f"{label}: operand {role}: {err}") from None
+        if t.role.data not in (role, "C" if role == "D" else role) or not got.equivalent(want) \
+                or got[0].size() != want[0].size():
+            raise VerifyException(f"{label}: operand {role} must be the {role} fragment in the {M}x{N}x{K} tile's TV "
+                                  f"layout {want} ({'x'.join(map(str, plan.operand_repeats(role)))} atoms of "
+                                  f"{fam.spell(plan.atom)}); got {t}")
+    return plan
 
 
 def verify_atom_op(op: Operation) -> None:

@@ -61,7 +61,7 @@ from mmatom.atoms.limits import LimitError, check_fragment, check_global_tile, c
 from mmatom.atoms.smem_copy_plan import SmemCopyError, plan_copy
 from mmatom.layout import Layout, NotationError, parse_layout
 
-from .atom_rules import verify_atom_op, wgmma_tile_plan
+from .atom_rules import sync_tile_plan, verify_atom_op, wgmma_tile_plan
 from .mma_types import (
     WORD_ATTRS,
     AnyOperand,
@@ -136,6 +136,39 @@ class SyncOp(AtomOp):
         if satfinite:
             props["satfinite"] = UnitAttr()
         super().__init__(operands=[a, b, c], result_types=[d_type], properties=props)
+
+
+@irdl_op_definition
+class SyncTileOp(IRDLOperation):
+    """`mma.sync_tile <m32n32k16> atom <m16n8k16> %a, %b, %c`: one warp's M x N x K tile of a register atom
+    (mma.sync, row.col), one op for what is (M/m) x (N/n) x (K/k) atoms. Each fragment is the tile's: the atom's
+    TV layout placed in the tile, atom values first, then the repeats (TiledMma's partition of one warp). Lowered
+    to the atoms, K steps chained through the accumulators."""
+
+    name = "mma.sync_tile"
+    traits = traits_def(Pure())
+    shape = prop_def(ShapeAttr)
+    atom_shape = prop_def(ShapeAttr)
+    a = operand_def(FragmentType)
+    b = operand_def(FragmentType)
+    c = operand_def(FragmentType)
+    d = result_def(FragmentType)
+    satfinite = opt_prop_def(UnitAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = (
+        "$shape `atom` $atom_shape $a `,` $b `,` $c (`satfinite` $satfinite^)? attr-dict"
+        " `:` type($a) `,` type($b) `,` type($c) `->` type($d)"
+    )
+
+    def __init__(self, shape: tuple[int, int, int], atom_shape: tuple[int, int, int], a: SSAValue, b: SSAValue,
+                 c: SSAValue, d_type: Attribute, *, satfinite: bool = False):
+        props: dict[str, Attribute] = {"shape": ShapeAttr(*shape), "atom_shape": ShapeAttr(*atom_shape)}
+        if satfinite:
+            props["satfinite"] = UnitAttr()
+        super().__init__(operands=[a, b, c], result_types=[d_type], properties=props)
+
+    def verify_(self) -> None:
+        sync_tile_plan(self)
 
 
 @irdl_op_definition
@@ -859,7 +892,7 @@ def fragment_type(atom, role: str) -> FragmentType:
 
 MMA = Dialect(
     "mma",
-    [SyncOp, SparseOp, BlockScaleOp, WgmmaOp, WgmmaTileOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp,
+    [SyncOp, SyncTileOp, SparseOp, BlockScaleOp, WgmmaOp, WgmmaTileOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp,
      ConvertOp, ExtractOp, InsertOp, MakeDescOp, CopyToSmemOp, *TMEM_OPS],
     [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType, *WORD_ATTRS],
 )

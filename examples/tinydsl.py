@@ -5,8 +5,9 @@
 
 A is row-major M x K, B row-major N x K (K contiguous, like torch.nn.functional.linear's weight), D row-major
 M x N in `out` (the accumulator type, or bf16/f16), optionally through a ReLU epilogue (`relu=True`: each
-accumulator element read, mapped with arith ops and written back before the store). sm_80: a 64x64 CTA tile of four warps (2x2), each warp
-a 32x32 tile of m16n8k16 atoms, the K loop carrying the 8 accumulators. sm_90a: a 128x128 CTA tile of two
+accumulator element read, mapped with arith ops and written back before the store). sm_80: a 64x64 CTA tile of
+four warps (2x2), each warp a 32x32 tile of m16n8k16 atoms as one `mma.sync_tile`, the K loop carrying its
+accumulator. sm_90a: a 128x128 CTA tile of two
 warpgroups, A and B staged through 128B-swizzled SMEM 64 along K at a time, one wgmma tile per K step.
 A shape the tile does not divide is a CompileError at the line of this file that asked for it.
 
@@ -45,21 +46,17 @@ def _register_matmul(M, N, K, target, a, acc, out, relu):
     a0 = kb.add(kb.mul(cta_m, 64 * K), kb.layout(tiled.origin_layout("A", K), warp))
     b0 = kb.add(kb.mul(cta_n, 64 * K), kb.layout(tiled.origin_layout("B", K), warp))
     d0 = kb.add(kb.add(kb.mul(cta_m, 64 * N), kb.mul(cta_n, 64)), kb.layout(tiled.origin_layout("D", N), warp))
-    rm, rn, _ = tiled.repeats
-    zeros = [kb.fill(0.0, atom.fragment_type("C")) for _ in range(rm * rn)]
-    with (loop := kb.for_range(0, K, 16, zeros)) as (k, carried):
-        a_frags = [kb.load_fragment(kb.param("a"), f"(16,16):({K},1)", atom.fragment_type("A"),
-                                    kb.add(kb.add(a0, k), tiled.repeat_offset("A", K, i))) for i in range(rm)]
-        b_frags = [kb.load_fragment(kb.param("b"), f"(8,16):({K},1)", atom.fragment_type("B"),
-                                    kb.add(kb.add(b0, k), tiled.repeat_offset("B", K, j))) for j in range(rn)]
-        c = [[carried[i + rm * j] for j in range(rn)] for i in range(rm)]
-        d = tiled.mma(kb, a_frags, b_frags, c)
-        loop.yield_(*[kb.convert(d[i][j], atom.fragment_type("C")) for j in range(rn) for i in range(rm)])
-    for j in range(rn):
-        for i in range(rm):
-            result = kb.convert(loop.results[i + rm * j], atom.fragment_type("D"))
-            result = kb.convert(kb.map(result, _relu) if relu else result, out)
-            kb.store_fragment(result, kb.param("d"), f"(16,8):({N},1)", kb.add(d0, tiled.repeat_offset("D", N, i, j)))
+    # a warp's 32x32 tile: 2 atoms along M, 32 rows apart (warps interleave, CuTe's default), 4 along N, 16 apart
+    a_tile, b_tile = f"((16,2),16):(({K},{32 * K}),1)", f"((8,4),16):(({K},{16 * K}),1)"
+    d_tile = f"((16,2),(8,4)):(({N},{32 * N}),(1,16))"
+    with (loop := kb.for_range(0, K, 16, [kb.fill(0.0, tiled.fragment_type("C"))])) as (k, (c,)):
+        a_frag = kb.load_fragment(kb.param("a"), a_tile, tiled.fragment_type("A"), kb.add(a0, k))
+        b_frag = kb.load_fragment(kb.param("b"), b_tile, tiled.fragment_type("B"), kb.add(b0, k))
+        d = tiled.mma_tile(kb, a_frag, b_frag, c)  # one op: 2 x 4 m16n8k16 atoms
+        loop.yield_(kb.convert(d, tiled.fragment_type("C")))
+    result = kb.convert(loop.results[0], tiled.fragment_type("D"))
+    result = kb.convert(kb.map(result, _relu) if relu else result, out)
+    kb.store_fragment(result, kb.param("d"), d_tile, d0)
     module, launch = kb.finish()
     return module, launch, (tiles_m, tiles_n)
 

@@ -16,7 +16,8 @@ from xdsl.dialects.builtin import DenseArrayBase, StringAttr, UnitAttr, i64
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from mmatom.dialects import mma, nvvm
-from mmatom.dialects.atom_rules import op_atom
+from mmatom.dialects.atom_rules import op_atom, sync_tile_plan
+from mmatom.dialects.mma import fragment_type
 from mmatom.atoms.catalogue import Atom
 from mmatom.atoms.catalogue.operand_order import instruction
 
@@ -46,43 +47,69 @@ def _unpack_result(ops: OpList, struct) -> list:
             for i, t in enumerate(struct.type.types.data)]
 
 
-def _inline_sync(op: mma.SyncOp, atom: Atom, a: list, b: list, c: list):
+def _inline_sync(ops: OpList, atom: Atom, a: list, b: list, c: list, d_type) -> list:
     """Dense kind::f8f6f4 as upstream's nvvm.inline_ptx, with the atom attached (`mma.atom`): $0.. D's
     registers, then A, B, C, in the family's PTX order (atoms/catalogue/operand_order.py)."""
-    n_d = register_count(op.d.type)
+    n_d = register_count(d_type)
     slots, at = [], n_d
     for group in (a, b, c):
         slots.append([f"${at + i}" for i in range(len(group))])
         at += len(group)
-    ops = OpList()
     asm = ops.add(nvvm.InlinePtxOp(instruction(atom, d=[f"${i}" for i in range(n_d)], a=slots[0], b=slots[1],
                                                c=slots[2]),
-                                   [*a, *b, *c], [register_type(op.d.type.elem.data)] * n_d, atom=atom))
-    return ops, list(asm.owner.results)
+                                   [*a, *b, *c], [register_type(d_type.elem.data)] * n_d, atom=atom))
+    return list(asm.owner.results)
+
+
+def emit_sync(ops: OpList, atom: Atom, a: list, b: list, c: list, d_type) -> list:
+    """One mma.sync atom on registers: nvvm.mma.sync (or inline PTX for kind::f8f6f4); D's registers."""
+    if atom.get("kind"):
+        return _inline_sync(ops, atom, a, b, c, d_type)
+    props = _common_props(atom)
+    la, lb = atom["layout"]
+    props["layoutA"], props["layoutB"] = nvvm.MMALayoutAttr(la), nvvm.MMALayoutAttr(lb)
+    if atom.get("bitop"):
+        props["b1Op"] = nvvm.MMAB1OpAttr(B1_OPS[atom["bitop"]])
+    attrs = {ROUNDING_ATTR: StringAttr(atom["rounding"])} if atom.get("rounding") else {}
+    struct = ops.add(nvvm.MmaOp.build(operands=[a, b, c], result_types=[_result_struct(d_type)], properties=props,
+                                      attributes=attrs))
+    return _unpack_result(ops, struct)
 
 
 class LowerSync(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.SyncOp, rewriter: PatternRewriter) -> None:
-        atom = op_atom(op)
         a, b, c = (fragment_registers(v, op) for v in (op.a, op.b, op.c))
-        if atom.get("kind"):
-            ops, d_regs = _inline_sync(op, atom, a, b, c)
-            d = as_fragment(ops, d_regs, op.d.type)
-            rewriter.replace(op, ops.ops, [d])
-            return
-        props = _common_props(atom)
-        la, lb = atom["layout"]
-        props["layoutA"], props["layoutB"] = nvvm.MMALayoutAttr(la), nvvm.MMALayoutAttr(lb)
-        if atom.get("bitop"):
-            props["b1Op"] = nvvm.MMAB1OpAttr(B1_OPS[atom["bitop"]])
-        attrs = {ROUNDING_ATTR: StringAttr(atom["rounding"])} if atom.get("rounding") else {}
         ops = OpList()
-        struct_t = _result_struct(op)
-        struct = ops.add(nvvm.MmaOp.build(operands=[a, b, c], result_types=[struct_t], properties=props,
-                                          attributes=attrs))
-        d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
+        d = as_fragment(ops, emit_sync(ops, op_atom(op), a, b, c, op.d.type), op.d.type)
         rewriter.replace(op, ops.ops, [d])
+
+
+class LowerSyncTile(RewritePattern):
+    """A warp's tile: each operand's registers split into its atoms' (atom values first, then the repeats), one
+    atom per (i, j, k step), the K steps chained through the accumulator registers."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.SyncTileOp, rewriter: PatternRewriter) -> None:
+        plan = sync_tile_plan(op)
+        rm, rn, rk = plan.repeats
+        atom_d = fragment_type(plan.atom, "D")
+        per = {role: register_count(fragment_type(plan.atom, role)) for role in ("A", "B", "C")}
+        regs = {role: fragment_registers(v, op) for role, v in (("A", op.a), ("B", op.b), ("C", op.c))}
+
+        def atom_regs(role: str, i: int, j: int, rows: int) -> list:
+            start = (i + rows * j) * per[role]
+            return regs[role][start:start + per[role]]
+
+        ops = OpList()
+        d_regs = []
+        for j in range(rn):
+            for i in range(rm):
+                acc = atom_regs("C", i, j, rm)
+                for kk in range(rk):
+                    acc = emit_sync(ops, plan.atom, atom_regs("A", i, kk, rm), atom_regs("B", j, kk, rn), acc, atom_d)
+                d_regs += acc
+        rewriter.replace(op, ops.ops, [as_fragment(ops, d_regs, op.d.type)])
 
 
 class LowerSparse(RewritePattern):
@@ -97,16 +124,15 @@ class LowerSparse(RewritePattern):
             props["kind"] = nvvm.MMAKindAttr(atom["kind"])
         ops = OpList()
         selector = ops.add(arith.ConstantOp.from_int_and_width(atom["selector"] or 0, 32))
-        struct_t = _result_struct(op)
+        struct_t = _result_struct(op.d.type)
         struct = ops.add(nvvm.MmaSpOp.build(operands=[a, b, c, e[0], selector], result_types=[struct_t],
                                             properties=props))
         d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
         rewriter.replace(op, ops.ops, [d])
 
 
-def _result_struct(op) -> llvm.LLVMStructType:
+def _result_struct(d) -> llvm.LLVMStructType:
     """D's registers as upstream's result struct (D may differ from C: m8n8k4 f32.f16.f16.f16)."""
-    d = op.d.type
     return llvm.LLVMStructType.from_type_list([register_type(d.elem.data)] * register_count(d))
 
 
@@ -131,9 +157,9 @@ class LowerBlockScale(RewritePattern):
             operands += [fragment_registers(op.e, op)[0], ops.add(arith.ConstantOp.from_int_and_width(atom["selector"], 32))]
             props["orderedMetadata"] = UnitAttr()
         nvvm_op = nvvm.MmaSpBlockScaleOp if op.e is not None else nvvm.MmaBlockScaleOp
-        struct = ops.add(nvvm_op.build(operands=operands + scales, result_types=[_result_struct(op)], properties=props))
+        struct = ops.add(nvvm_op.build(operands=operands + scales, result_types=[_result_struct(op.d.type)], properties=props))
         d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
         rewriter.replace(op, ops.ops, [d])
 
 
-MMA_SYNC_PATTERNS = (LowerSync(), LowerSparse(), LowerBlockScale())
+MMA_SYNC_PATTERNS = (LowerSync(), LowerSyncTile(), LowerSparse(), LowerBlockScale())

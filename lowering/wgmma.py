@@ -79,7 +79,7 @@ class LowerWgmma(RewritePattern):
             return
         desc_a, desc_b = descriptor_value(op.a, op), descriptor_value(op.b, op)
         ops = OpList()
-        struct_t = _result_struct(op)
+        struct_t = _result_struct(op.d.type)
         acc = _accumulator(ops, fragment_registers(op.c, op), struct_t)
         k_major = lambda t: isinstance(t, mma.SmemDescType) and t.major.data == "k"  # noqa: E731
         props = _wgmma_props(v, op.scale_d is not None and not op.scale_d.value.data, k_major(op.a.type),
@@ -157,7 +157,7 @@ class LowerWgmmaTile(RewritePattern):
             wg = ops.add(arith.ExtUIOp(ops.div_mod(ops.sreg("tid.x"), 128, plan.warpgroups), i64))
             start_a = ops.add(arith.AddiOp(start_a, ops.add(arith.MuliOp(wg, ops.const(plan.a_warpgroup_bytes >> 4, 64)))))
         const_a, const_b = descriptor_constant(plan.a_desc), descriptor_constant(plan.b_desc)
-        struct_t = _result_struct(op)
+        struct_t = _result_struct(op.d.type)
         acc = _accumulator(ops, fragment_registers(op.c, op), struct_t)
         scale_d_zero = op.scale_d is not None and not op.scale_d.value.data
         for j, (off_a, off_b) in enumerate(plan.steps):

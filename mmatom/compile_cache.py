@@ -76,6 +76,33 @@ class CompileCache:
             pass  # a read-only or full disk: the memory cache still works
 
 
+def structure(module) -> tuple | None:
+    """The module as a hashable value, equal exactly when the modules are the same IR up to value names and
+    locations: per op its name, operands (as indices of the values they use), result types, properties,
+    attributes, regions' block arguments and successors. A memory-cache key that costs a walk, not a print
+    (printing a kernel of a few hundred ops takes milliseconds). None if some attribute is not hashable."""
+    values: dict = {}
+    blocks: dict = {}
+    ops = list(module.walk())
+    for op in ops:
+        for region in op.regions:
+            for block in region.blocks:
+                blocks[block] = len(blocks)
+                for arg in block.args:
+                    values[arg] = len(values)
+        for result in op.results:
+            values[result] = len(values)
+    out = tuple((op.name, tuple(values.get(v, -1) for v in op.operands), tuple(r.type for r in op.results),
+                 tuple(sorted(op.properties.items())), tuple(sorted(op.attributes.items())),
+                 tuple(tuple(tuple(a.type for a in b.args) for b in r.blocks) for r in op.regions),
+                 tuple(blocks.get(b, -1) for b in op.successors)) for op in ops)
+    try:
+        hash(out)
+    except TypeError:
+        return None
+    return out
+
+
 CACHE = CompileCache()
 
-__all__ = ["CACHE", "CompileCache", "cache_dir", "key", "toolchain"]
+__all__ = ["CACHE", "CompileCache", "cache_dir", "key", "structure", "toolchain"]

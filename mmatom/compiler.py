@@ -211,15 +211,22 @@ def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noq
     it does). Options: `cache` (default True: a module compiled before, by this process or another, is read
     from the compile cache). Every failure is a CompileError located at the op it is about."""
     opts = _options(options)
+    shape = None
     if isinstance(module_or_text, str):
         text = module_or_text
     elif isinstance(module_or_text, ModuleOp):
+        # a module compiled before in this process is found by its structure, without printing it
+        shape = (compile_cache.structure(module_or_text), target, tuple(sorted(opts.items()))) if opts["cache"] else None
+        if shape is not None and shape[0] is not None and (known := _BY_STRUCTURE.get(shape)) is not None:
+            return Kernel.from_record(known)
         text = _print(module_or_text)
     else:
         raise api_error(f"mmatom.compile takes a builtin.module (ModuleOp) or .mlir text, not "
                         f"{type(module_or_text).__name__}")
     key = compile_cache.key(text, target, opts)
     if opts["cache"] and (record := compile_cache.CACHE.get(key)) is not None:
+        if shape is not None and shape[0] is not None:
+            _BY_STRUCTURE[shape] = record
         return Kernel.from_record(record)
     module = parse(text) if isinstance(module_or_text, str) else module_or_text.clone()
     _set_target(module, target)
@@ -235,7 +242,12 @@ def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noq
     kernel = Kernel(ptx, entries, module_target(module))
     if opts["cache"]:
         compile_cache.CACHE.put(key, kernel.record())
+        if shape is not None and shape[0] is not None:
+            _BY_STRUCTURE[shape] = kernel.record()
     return kernel
+
+
+_BY_STRUCTURE: dict[tuple, dict] = {}  # the structure of a module compiled in this process -> its cache record
 
 
 def _options(options: dict[str, Any] | None) -> dict[str, Any]:

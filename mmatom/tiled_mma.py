@@ -21,9 +21,9 @@ from math import prod
 from xdsl.ir import SSAValue
 
 from mmatom.atoms.catalogue.elements import BITS
-from mmatom.atoms.catalogue.fragments import wgmma_accumulator_layout
+from mmatom.atoms.catalogue.fragments import tile_tv_layout, wgmma_accumulator_layout
 from mmatom.atoms.descriptors import DescriptorError, SmemOperand, canonical_layout
-from mmatom.dialects.mma import FragmentType, SmemDescType, WgmmaTileOp
+from mmatom.dialects.mma import FragmentType, SmemDescType, SyncTileOp, WgmmaTileOp
 from mmatom.layout import Layout
 
 from .errors import api_error
@@ -160,15 +160,37 @@ class TiledMma:
         return SmemDescType(role, elem, "k", _SWIZZLE_BYTES[swizzle], layout)
 
     def fragment_type(self, role: str) -> FragmentType:
-        """The accumulator fragment of the whole step tile (wgmma: M/64 warpgroups); for register atoms, the
-        atom's own fragment type of `role`."""
-        if self.atom.op != "wgmma":
-            return self.atom.fragment_type(role)
-        if role not in ("C", "D"):
-            raise api_error(f"TiledMma.fragment_type: a wgmma tile reads A and B from SMEM; role {role!r} has "
-                            f"no registers (use smem_desc_type)")
-        M, N, _ = self.tile_mnk
-        return FragmentType(role, self.atom.fields["d"], wgmma_accumulator_layout(M, N))
+        """The fragment one thread group holds of the step tile. Register atoms: its tile of repeats (the atom's TV
+        layout placed in a (repeats x atom) tile, atom values first: the operand type of `mma_tile`; the atom's
+        own type when nothing repeats). wgmma: the accumulator of the whole tile (A and B are read from SMEM)."""
+        if self.atom.op == "wgmma":
+            if role not in ("C", "D"):
+                raise api_error(f"TiledMma.fragment_type: a wgmma tile reads A and B from SMEM; role {role!r} has "
+                                f"no registers (use smem_desc_type)")
+            M, N, _ = self.tile_mnk
+            return FragmentType(role, self.atom.fields["d"], wgmma_accumulator_layout(M, N))
+        if role not in _MODES:
+            raise api_error(f"TiledMma.fragment_type: role {role!r} is not one of A, B, C, D")
+        rows, cols = _MODES[role]
+        atom_type = self.atom.fragment_type(role)
+        repeats = (self.repeats[rows], self.repeats[cols])
+        if repeats == (1, 1):
+            return atom_type
+        return FragmentType(role, atom_type.elem.data, tile_tv_layout(self.atom.catalogue, role, repeats))
+
+    @property
+    def group_tile_mnk(self) -> tuple[int, int, int]:
+        """One thread group's tile: the atom times the repeats (M, N, K)."""
+        return tuple(a * r for a, r in zip(self.atom.mnk, self.repeats))
+
+    def mma_tile(self, kb: KernelBuilder, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+        """One step of one thread group as a single `mma.sync_tile` (operands of `fragment_type`), lowered to its
+        repeats x atoms with the K steps chained."""
+        if self.atom.op != "mma.sync":
+            raise api_error(f"TiledMma.mma_tile is for mma.sync atoms; this one tiles {self.atom.ptx}")
+        op = SyncTileOp(self.group_tile_mnk, self.atom.mnk, a, b, c, self.fragment_type("D"),
+                        satfinite=bool(self.atom.fields.get("satfinite")))
+        return kb.builder.insert(op).results[0]
 
     def mma_smem(self, kb: KernelBuilder, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
         """One step as a single `mma.wgmma_tile` (A and B descriptors of smem_desc_type, C of fragment_type):

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
-from mmatom.layout import Layout, parse_layout
+from mmatom.layout import Layout, composition, parse_layout
 from mmatom.layout.int_tuple import crd2idx, idx2crd
 
 from .elements import container_bits
@@ -300,3 +300,18 @@ def operand_extent(atom: Atom, role: str) -> tuple[int, int]:
 
 
 __all__ = ["FragmentError", "MetadataField", "sparse_metadata", "operand_extent", "threads", "tv_layouts", "crd2idx", "idx2crd"]
+
+
+def tile_tv_layout(atom: Atom, role: str, repeats: tuple[int, int]) -> Layout:
+    """The TV layout of one warp's tile of `repeats` = (row repeats, column repeats) copies of a register atom's
+    operand `role` (A: M x K, B: N x K, C/D: M x N, column-major as every TV layout here): thread t's values are
+    the atom's values (fastest), then the row repeat, then the column repeat, so each atom's registers are
+    contiguous in the tile fragment."""
+    rows, cols = operand_extent(atom, role)
+    layouts = tv_layouts(atom)
+    atom_tv = layouts.get(role) or layouts["C" if role == "D" else role]
+    tile_rows = rows * repeats[0]
+    # the atom's (row, col) -> the tile's column-major index, then the repeats beside the atom's values
+    placed = composition(Layout((rows, cols), (1, tile_rows)), atom_tv)
+    return Layout((placed.shape[0], (placed.shape[1], repeats[0], repeats[1])),
+                  (placed.stride[0], (placed.stride[1], rows, tile_rows * cols)))

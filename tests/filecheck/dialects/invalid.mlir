@@ -651,3 +651,33 @@ builtin.module attributes {mma.target = #mma.target<sm_100a>} {
   // expected-error@+1 {{scale type 'ue5m3' is not one of ue4m3, ue8m0}}
   mma.tcgen05 <m128n64k32> mxf8f6f4 cta_group(1 : i32) %sa, %sa, %sa {scale_type = #mma.scale_type<ue5m3>} : !mma.smem_desc<A, e4m3, k, none, "((8,16),(16,2)):((16,256),(1,128))">
 }
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),((2,2,2),2,2)):((64,1),((32,8,256),16,512))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),((2,2),2,2)):((32,1),((16,128),8,256))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))">
+  // expected-error@+1 {{mma.sync_tile: tile N=12 is not a multiple of the atom's N=8}}
+  %d = mma.sync_tile <m32n12k32> atom <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),((2,2,2),2,2)):((64,1),((32,8,256),16,512))">, !mma.frag<B, f16, "((4,8),((2,2),2,2)):((32,1),((16,128),8,256))">, !mma.frag<C, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))"> -> !mma.frag<D, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),((2,2),2,2)):((32,1),((16,128),8,256))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))">
+  // expected-error@+1 {{mma.sync_tile: operand A must be the A fragment in the 32x16x32 tile's TV layout ((4,8),((2,2,2),2,2)):((64,1),((32,8,256),16,512)) (2x2 atoms of mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32)}}
+  %d = mma.sync_tile <m32n16k32> atom <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),((2,2),2,2)):((32,1),((16,128),8,256))">, !mma.frag<C, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))"> -> !mma.frag<D, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))">
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_75>} {
+  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),((2,2,2),2,2)):((64,1),((32,8,256),16,512))">
+  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),((2,2),2,2)):((32,1),((16,128),8,256))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))">
+  // expected-error@+1 {{mma.sync_tile: mma.sync: target sm_75 does not support mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32; it needs sm_80 or later}}
+  %d = mma.sync_tile <m32n16k32> atom <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),((2,2,2),2,2)):((64,1),((32,8,256),16,512))">, !mma.frag<B, f16, "((4,8),((2,2),2,2)):((32,1),((16,128),8,256))">, !mma.frag<C, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))"> -> !mma.frag<D, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))">
+}

@@ -153,3 +153,21 @@ def test_processes_compiling_the_same_kernel_share_one_cache_entry(tmp_path):
     assert not list((tmp_path / "cache" / "compile").glob("*.tmp"))
     again = subprocess.run([sys.executable, "-P", "-c", code, str(src)], capture_output=True, env=env, text=True)
     assert again.stdout.split()[0] == "1"  # a hit from disk in a fresh process
+
+
+def test_a_module_changed_after_compiling_is_compiled_again(tmp_path, monkeypatch):
+    """The in-memory hit for a built module is keyed by its structure: the same IR again is a hit (without
+    printing), an op changed in place is not."""
+    from xdsl.dialects.builtin import StringAttr
+
+    from mmatom.dialects.source import LocatingParser, make_context
+
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    module = LocatingParser(make_context(), KERNEL, "k.mlir", 0).parse_module()
+    first = mmatom.compile(module)
+    hits = mmatom.compiler.compile_cache.CACHE.hits
+    assert mmatom.compile(module.clone()).ptx == first.ptx
+    store = [op for op in module.walk() if op.name == "mma.store_fragment"][0]
+    store.properties["layout"] = StringAttr("(16,8):(1,16)")  # D stored column-major
+    changed = mmatom.compile(module)
+    assert changed.ptx != first.ptx and mmatom.compiler.compile_cache.CACHE.hits == hits

@@ -68,3 +68,31 @@ def test_a_tile_of_atoms_builds_and_compiles():
     kernel = mmatom.compile(module)
     assert kernel.ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32") == 8
     assert ".reqntid 128, 1, 1" in kernel.ptx
+
+
+@pytest.mark.parametrize("permutation", [(32, 32, 16), (64, 64, 32), (32, 16, 64)])
+def test_a_groups_tile_fragment_holds_its_partition(permutation):
+    """The mma.sync_tile fragment of warp 0 places value v where partition_X(thread) says, for every thread and
+    role (the tile layout is the atom's TV layout placed in the tile, atom values first, then the repeats)."""
+    tiled = TiledMma(ATOM, (1, 1, 1), permutation)
+    M, N, K = tiled.tile_mnk
+    for role, rows, part in (("A", M, tiled.partition_A), ("B", N, tiled.partition_B), ("C", M, tiled.partition_C)):
+        layout = tiled.fragment_type(role).layout.data
+        for thread in range(32):
+            coords = part(thread)
+            assert [(layout((thread, v)) % rows, layout((thread, v)) // rows) for v in range(len(coords))] == coords
+
+
+def test_one_sync_tile_op_per_warp_lowers_to_its_atoms():
+    tiled = TiledMma(ATOM, (2, 2, 1), (64, 64, 32))
+    kb = KernelBuilder("tile", [("a", "ptr"), ("b", "ptr"), ("d", "ptr")], "sm_80", threads=tiled.threads)
+    a = kb.load_fragment(kb.param("a"), "((16,2),32):((32,1024),1)", tiled.fragment_type("A"))
+    b = kb.load_fragment(kb.param("b"), "((8,4),32):((32,512),1)", tiled.fragment_type("B"))
+    d = tiled.mma_tile(kb, a, b, kb.fill(0.0, tiled.fragment_type("C")))
+    kb.store_fragment(kb.convert(d, "bf16"), kb.param("d"), "((16,2),(8,4)):((64,2048),(1,16))")
+    module, _ = kb.finish()
+    assert [op.name for op in module.walk()].count("mma.sync_tile") == 1
+    kernel = mmatom.compile(module)
+    # a 32x32x32 warp tile of m16n8k16: 2 x 4 atoms x 2 K steps
+    assert kernel.ptx.count("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32") == 16
+    assert kernel.metadata.spill_bytes == 0
