@@ -138,6 +138,7 @@ class LocatingParser(Parser):
         self._name = name
         self._previous_end: Position | None = None
         self._open_regions: list[Span] = []
+        self._defined_blocks: list[dict[str, Span]] = []
 
     def _consume_token(self, expected_kind=None):
         token = super()._consume_token(expected_kind)
@@ -149,10 +150,12 @@ class LocatingParser(Parser):
         if self._current_token.kind != MLIRTokenKind.L_BRACE:
             return super().parse_optional_region(arguments)
         self._open_regions.append(opening)
+        self._defined_blocks.append({})
         try:
             return super().parse_optional_region(arguments)
         finally:
             self._open_regions.pop()
+            self._defined_blocks.pop()
 
     def _parse_block(self):
         """xDSL reports a region that is not closed as 'error:  in block definition' (no message, at the end of
@@ -165,6 +168,15 @@ class LocatingParser(Parser):
                 self.raise_error(f"expected '}}' to close {where}; the input ends inside it")
             self.raise_error(f"expected an operation, a block label (^name) or '}}' closing {where}; found "
                              f"'{token.text}'", token.span)
+        if token.kind == MLIRTokenKind.CARET_IDENT and self._defined_blocks:
+            # xDSL forgets where a forward-referenced block was defined, so a second definition of it is a
+            # KeyError from its bookkeeping rather than its 're-declaration' error
+            defined = self._defined_blocks[-1]
+            if token.text in defined:
+                first = defined[token.text].get_location()
+                raise ParseError(token.span, f"block {token.text} is defined twice in this region (first at "
+                                             f"{first.line + self._line_offset}:{first.col})")
+            defined[token.text] = token.span
         return super()._parse_block()
 
     def raise_error(self, msg: str, at_position=None, end_position=None) -> NoReturn:

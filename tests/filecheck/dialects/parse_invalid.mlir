@@ -125,3 +125,17 @@ builtin.module {
     llvm.br ^0
   }
 }
+
+// -----
+
+// A block defined twice after a forward reference (found by fuzzing: a KeyError inside xDSL's block bookkeeping).
+builtin.module {
+  llvm.func @f() {
+    llvm.br ^bb1
+  ^bb1:
+    llvm.br ^bb1
+  // expected-error@+1 {{block ^bb1 is defined twice in this region (first at}}
+  ^bb1:
+    llvm.return
+  }
+}
