@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import sys
 
-from xdsl.dialects import arith
-
 import mmatom
 
 
@@ -33,7 +31,7 @@ def matmul(M: int, N: int, K: int, target: str = "sm_80", a: str = "bf16", acc: 
 def _relu(kb: mmatom.KernelBuilder, x, value_index):
     """max(x, 0) on one accumulator element (the epilogue sees each value of the thread's fragment)."""
     zero = kb.const(0.0, x.type)
-    return kb.builder.insert(arith.SelectOp(kb.builder.insert(arith.CmpfOp(x, zero, "ogt")).result, x, zero)).result
+    return kb.select(kb.cmpf("ogt", x, zero), x, zero)
 
 
 def _register_matmul(M, N, K, target, a, acc, out, relu):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, llvm, scf
+from xdsl.dialects import arith, llvm, math, scf
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     FileLineColLoc,
@@ -159,6 +159,32 @@ class KernelBuilder:
     def mul(self, a: SSAValue | int, b: SSAValue | int) -> SSAValue:
         a, b = (self.const(v) if isinstance(v, int) else v for v in (a, b))
         return self.builder.insert(arith.MuliOp(a, b)).result
+
+    # scalar arithmetic for epilogues (arith/math ops the PTX target emits); `kb.builder` builds any other op
+
+    def addf(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.builder.insert(arith.AddfOp(a, b)).result
+
+    def mulf(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.builder.insert(arith.MulfOp(a, b)).result
+
+    def negf(self, a: SSAValue) -> SSAValue:
+        return self.builder.insert(arith.NegfOp(a)).result
+
+    def fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+        """a * b + c, rounded once."""
+        return self.builder.insert(math.FmaOp(a, b, c)).result
+
+    def exp2(self, a: SSAValue) -> SSAValue:
+        """2^a, approximate (PTX ex2.approx.f32)."""
+        return self.builder.insert(math.Exp2Op(a)).result
+
+    def cmpf(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        """An i1 from arith.cmpf (`"ogt"`, `"olt"`, `"oeq"`, ... as in MLIR)."""
+        return self.builder.insert(arith.CmpfOp(a, b, predicate)).result
+
+    def select(self, condition: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.builder.insert(arith.SelectOp(condition, a, b)).result
 
     def _sreg(self, reg: str) -> SSAValue:
         return self.builder.insert(nvvm.SREG_OPS[reg]()).res
