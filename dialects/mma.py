@@ -61,6 +61,7 @@ from mmatom.atoms.limits import LimitError, check_fragment, check_global_tile, c
 from mmatom.atoms.smem_copy_plan import SmemCopyError, plan_copy
 from mmatom.layout import Layout, NotationError, parse_layout
 
+from .mma_tma import STMATRIX_BOX, TMA_OPS, AsTensorMapOp, StoreTileToSmemOp, TmaLoadOp, TmaStoreOp  # noqa: F401 - re-exported with the dialect
 from .atom_rules import sync_tile_plan, verify_atom_op, wgmma_tile_plan
 from .mma_types import (
     WORD_ATTRS,
@@ -76,6 +77,7 @@ from .mma_types import (
     ShapeAttr,
     SmemDescType,
     TargetAttr,
+    TensorMapType,
     TmemType,
     descriptor_view,
     module_target,
@@ -893,6 +895,6 @@ def fragment_type(atom, role: str) -> FragmentType:
 MMA = Dialect(
     "mma",
     [SyncOp, SyncTileOp, SparseOp, BlockScaleOp, WgmmaOp, WgmmaTileOp, Tcgen05MmaOp, LoadFragmentOp, StoreFragmentOp, FillOp,
-     ConvertOp, ExtractOp, InsertOp, MakeDescOp, CopyToSmemOp, *TMEM_OPS],
-    [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType, *WORD_ATTRS],
+     ConvertOp, ExtractOp, InsertOp, MakeDescOp, CopyToSmemOp, *TMEM_OPS, *TMA_OPS],
+    [TargetAttr, ShapeAttr, FragmentType, SmemDescType, TmemType, TensorMapType, *WORD_ATTRS],
 )

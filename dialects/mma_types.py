@@ -3,6 +3,7 @@
   !mma.frag<ROLE, ELEM, "TV layout">                        a register fragment (ROLE: A, B, C, D, E, SFA, SFB)
   !mma.smem_desc<ROLE, ELEM, MAJOR, SWIZZLE, "SMEM layout"> a shared-memory matrix descriptor view
   !mma.tmem<ELEM, ROWSxCOLS>                                a tensor-memory address
+  !mma.tensor_map<ELEM, ROWSxCOLS, SWIZZLE>                 a TMA tensor map (a kernel parameter) and its box
   #mma.target<sm_90a>                                       the chip, on the enclosing module (`mma.target = ...`)
   #mma.layout<col>, #mma.kind<f16>, #mma.bitop<xor>,        the atom ops' words (bare where an op's syntax
   #mma.rounding<rn>, #mma.scale_vec<block32>,                names them: `mma.tcgen05 <m128n256k16> f16 ...`)
@@ -39,6 +40,7 @@ from mmatom.atoms.catalogue.tmem import LANES as TMEM_LANES
 from mmatom.atoms.catalogue.tmem import COLUMNS as TMEM_COLUMNS
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.atoms.catalogue.elements import BITS
+from mmatom.atoms.tma import BOX_MAX, TMA_SWIZZLES, TmaBox, TmaError
 from mmatom.atoms.descriptors import MAJORS, SWIZZLE_BYTES, DescriptorError, SmemOperand, check_layout, sub_tile
 
 # descriptor swizzle modes as written in IR (an identifier cannot start with a digit)
@@ -438,6 +440,62 @@ class TmemType(ParametrizedAttribute, TypeAttribute):
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.elem.data}, {self.rows.value.data}x{self.cols.value.data}>")
+
+
+@irdl_attr_definition
+class TensorMapType(ParametrizedAttribute, TypeAttribute):
+    """A TMA tensor map (CUtensorMap, 128 bytes passed by value) of a row-major 2-d tensor, moving boxes of
+    ROWSxCOLS elements (COLS contiguous) swizzled in SMEM: `!mma.tensor_map<bf16, 128x64, sw128>`. A kernel
+    parameter; the host encodes the map (mmatom.tensor_map)."""
+
+    name = "mma.tensor_map"
+    elem: ElementAttr
+    rows: IntegerAttr
+    cols: IntegerAttr
+    swizzle: SwizzleAttr
+
+    def __init__(self, elem: str, rows: int, cols: int, swizzle: str = "128b"):
+        super().__init__(ElementAttr(_word(ElementType, elem, "element type")), IntegerAttr(rows, i32),
+                         IntegerAttr(cols, i32), SwizzleAttr(_word(SwizzleMode, swizzle, "swizzle")))
+
+    @property
+    def box(self) -> TmaBox:
+        return TmaBox(BITS[self.elem.data], self.rows.value.data, self.cols.value.data, self.swizzle.data)
+
+    @classmethod
+    def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
+        with parser.in_angle_brackets():
+            elem = _parse_word(parser, "an element type")
+            parser.parse_punctuation(",")
+            pos = parser.pos
+            rows = parser.parse_integer(allow_negative=False, allow_boolean=False)
+            word = parser.parse_optional_identifier()  # the lexer reads `x64` as one identifier
+            cols_text = word[1:] if word and word.startswith("x") else None
+            if not cols_text or not cols_text.isdigit() or rows > BOX_MAX or int(cols_text) > BOX_MAX:
+                parser.raise_error(f"expected the box as ROWSxCOLS, each at most {BOX_MAX}, such as 128x64",
+                                   pos, parser.pos)
+            parser.parse_punctuation(",")
+            pos = parser.pos
+            spelled = _parse_word(parser, "a swizzle (none, sw32, sw64, sw128)")
+            swizzle = SWIZZLE_FROM_SYNTAX.get(spelled)
+            if swizzle not in TMA_SWIZZLES:
+                parser.raise_error(f"'{spelled}' is not a TMA swizzle; expected one of none, sw32, sw64, sw128",
+                                   pos, parser.pos)
+        return (ElementAttr(_word(ElementType, elem, "element type")), IntegerAttr(rows, i32),
+                IntegerAttr(int(cols_text), i32), SwizzleAttr(SwizzleMode(swizzle)))
+
+    def print_parameters(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.elem.data}, {self.rows.value.data}x{self.cols.value.data}, "
+                             f"{SWIZZLE_SYNTAX[self.swizzle.data]}>")
+
+    def verify(self) -> None:
+        if BITS[self.elem.data] < 8:
+            raise VerifyException(f"!mma.tensor_map: {self.elem.data} elements are narrower than a byte; the TMA "
+                                  f"path moves 8-, 16-, 32- and 64-bit elements")
+        try:
+            self.box.check()
+        except TmaError as err:
+            raise VerifyException(f"!mma.tensor_map: {err}") from None
 
 
 AnyOperand = FragmentType | SmemDescType | TmemType

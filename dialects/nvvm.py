@@ -68,6 +68,7 @@ from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
 from mmatom.atoms.catalogue.tmem import ldst_num
 
 from .mma_types import MnkShape, module_target
+from .nvvm_hopper import HOPPER_OPS
 
 
 # -- atoms: what an MMA op performs, as a catalogue atom, and its legality ---------------------------
@@ -567,10 +568,27 @@ SREG_OPS: dict[str, type[SpecialRegisterOp]] = {reg: _sreg_class(reg) for reg in
 
 @irdl_op_definition
 class BarrierOp(IRDLOperation):
-    """`nvvm.barrier`: the CTA-wide barrier (bar.sync 0) in its operand-free form."""
+    """`nvvm.barrier`: the CTA-wide barrier (bar.sync 0); `nvvm.barrier id = %id number_of_threads = %n`: named
+    barrier `id` (0..15) among `n` threads (a multiple of 32), e.g. one warpgroup's."""
 
     name = "nvvm.barrier"
-    assembly_format = "attr-dict"
+    barrierId = opt_operand_def(i32)
+    numberOfThreads = opt_operand_def(i32)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = "(`id` `=` $barrierId^)? (`number_of_threads` `=` $numberOfThreads^)? attr-dict"
+
+    def __init__(self, barrier_id: SSAValue | None = None, threads: SSAValue | None = None):
+        super().__init__(operands=[[barrier_id] if barrier_id else [], [threads] if threads else []])
+
+    def verify_(self) -> None:
+        if (self.barrierId is None) != (self.numberOfThreads is None) and self.numberOfThreads is not None:
+            raise VerifyException("nvvm.barrier: number_of_threads needs an id")
+        bid = constant_value(self.barrierId) if self.barrierId is not None else 0
+        if bid is not None and not 0 <= bid <= 15:
+            raise VerifyException(f"nvvm.barrier: id {bid} is not legal; a CTA has barriers 0 to 15")
+        n = constant_value(self.numberOfThreads) if self.numberOfThreads is not None else None
+        if n is not None and (n <= 0 or n % 32):
+            raise VerifyException(f"nvvm.barrier: number_of_threads {n} must be a positive multiple of 32")
 
 
 # -- wgmma (sm_90a) and the async proxy fence ------------------------------------------------------
@@ -1318,7 +1336,7 @@ NVVM = Dialect(
     [MmaOp, MmaSpOp, MmaBlockScaleOp, MmaSpBlockScaleOp, BarrierOp, *SREG_OPS.values(), WgmmaMmaAsyncOp, WgmmaFenceAlignedOp, WgmmaGroupSyncAlignedOp,
      WgmmaWaitGroupSyncOp, FenceProxyOp, InlinePtxOp, Tcgen05AllocOp, Tcgen05DeallocOp, Tcgen05RelinquishOp,
      Tcgen05CommitOp, Tcgen05FenceOp, Tcgen05WaitOp, Tcgen05LdOp, Tcgen05StOp, *TCGEN05_MMA_OPS, MBarrierInitOp,
-     MBarrierTryWaitParityOp, ExtractElementOp],
+     MBarrierTryWaitParityOp, ExtractElementOp, *HOPPER_OPS],
     [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
      WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr, BlockScaleFormatAttr, BlockScaleKindAttr,
      ScaleVecSizeAttr, CTAGroupAttr, Tcgen05MmaKindAttr, Tcgen05BlockScaleAttr, Tcgen05LdStShapeAttr,

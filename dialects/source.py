@@ -248,7 +248,7 @@ def make_context() -> Context:
     return ctx
 
 
-def _used_before_defined(op: Operation) -> str | None:
+def _used_before_defined(op: Operation, positions: dict[Operation, int] | None = None) -> str | None:
     """The first operand of `op` whose defining op comes later in the block that holds `op` (or an op enclosing
     it): a use the definition does not dominate. (xDSL's parser accepts forward references, its verifier does
     not check dominance, and later code assumes every operand already has its owner.)"""
@@ -259,10 +259,20 @@ def _used_before_defined(op: Operation) -> str | None:
         user: Operation | None = op
         while user is not None and user.parent_block() is not owner.parent_block():
             user = user.parent_op()
-        if user is not None and user is not owner and owner.parent_block().get_operation_index(owner) > \
-                owner.parent_block().get_operation_index(user):
+        if user is not None and user is not owner and _position(owner, positions) > _position(user, positions):
             return f"operand #{i} ({_value_name(v)}) is used before its definition (it does not dominate this use)"
     return None
+
+
+def _position(op: Operation, positions: dict[Operation, int] | None) -> int:
+    """The op's index in its block (from `positions`, filled a block at a time: xDSL's own lookup walks the block
+    from its start, quadratic over a kernel of thousands of ops)."""
+    if positions is None:
+        return op.parent_block().get_operation_index(op)
+    if op not in positions:
+        for i, sibling in enumerate(op.parent_block().ops):
+            positions[sibling] = i
+    return positions[op]
 
 
 def _value_name(v) -> str:
@@ -272,8 +282,9 @@ def _value_name(v) -> str:
 def verify_located(module: ModuleOp) -> list[Diagnostic]:
     """Verify op by op, innermost first, so each error names its own op and position."""
     diags: list[Diagnostic] = []
+    positions: dict[Operation, int] = {}
     for op in module.walk(reverse=False):
-        undominated = _used_before_defined(op)
+        undominated = _used_before_defined(op, positions)
         if undominated is not None:
             diags.append(op_diagnostic(op, f"'{op.name}' op {undominated}"))
             continue

@@ -20,6 +20,7 @@ from .locations import located_walker
 from .mma_sync import MMA_SYNC_PATTERNS
 from .smem_copy import LowerCopyToSmem
 from .tcgen05 import TCGEN05_PATTERNS
+from .tma import TMA_PATTERNS
 from .wgmma import WGMMA_PATTERNS
 
 
@@ -30,7 +31,7 @@ class ConvertMmaToNvvm(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         located_walker(
             GreedyRewritePatternApplier([*FRAGMENT_PATTERNS, *CONVERT_PATTERNS, *MMA_SYNC_PATTERNS, *WGMMA_PATTERNS,
-                                         *TCGEN05_PATTERNS, LowerCopyToSmem()]),
+                                         *TCGEN05_PATTERNS, *TMA_PATTERNS, LowerCopyToSmem()]),
             apply_recursively=False,
         ).rewrite_module(op)
 

@@ -23,9 +23,14 @@ from mmatom.kernel_builder import KernelBuilder, LaunchConfig  # noqa: E402
 from mmatom.lookup import Atom, atom, atoms  # noqa: E402
 from mmatom.lowering.layout_arith import emit_layout  # noqa: E402
 from mmatom.tiled_mma import TiledMma  # noqa: E402
+from mmatom.dialects.mma_types import TensorMapType  # noqa: E402
+from mmatom.pipeline import Pipeline  # noqa: E402
+from mmatom.device import device_info, tensor_map  # noqa: E402
+from mmatom.hopper_gemm import GemmConfig, gemm, gemm_kernel  # noqa: E402
 
 __all__ = [
-    "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "Swizzle",
-    "TiledMma", "__version__", "assemble", "atom", "atoms", "compile", "complement", "composition", "emit_layout",
+    "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "Pipeline", "Swizzle", "TensorMapType",
+    "GemmConfig", "TiledMma", "__version__", "assemble", "atom", "atoms", "compile", "complement", "composition",
+    "device_info", "emit_layout", "gemm", "gemm_kernel", "tensor_map",
     "logical_divide", "logical_product", "zipped_divide",
 ]

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field
 from io import StringIO
 from typing import Any
@@ -19,6 +20,7 @@ from xdsl.utils.exceptions import ParseError
 from mmatom.dialects.diagnostics import OpError
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.dialects.launch_bounds import KERNEL, REQNTID, SHARED_BYTES, LaunchBounds, launch_bounds
+from mmatom.dialects.mma_tma import tensor_map_param
 from mmatom.dialects.mma_types import TARGET_ATTR, TargetAttr
 from mmatom.dialects.source import Diagnostic, LocatingParser, make_context, op_diagnostic, verify_located
 from mmatom.lowering.pipeline import LowerMmaToNvvm
@@ -65,6 +67,11 @@ class Entry:
         return shared_bytes
 
 
+# ptxas's performance notes come as `ptxas info : (C75xx) ...` (wgmma serialized or waits injected, setmaxnreg
+# ignored), not as warnings: the metadata reports them with the warnings
+PERFORMANCE_NOTE = re.compile(r"\(C7\d{3}\)")
+
+
 @dataclass(frozen=True)
 class KernelMetadata:
     """One kernel as ptxas built it: the threads it declares, the shared memory it needs (static from ptxas plus
@@ -75,6 +82,7 @@ class KernelMetadata:
     shared_bytes: int
     registers: int
     spill_bytes: int
+    warnings: tuple[str, ...] = ()  # ptxas's warnings and C7xxx performance notes (wgmma serialized, setmaxnreg)
 
 
 @dataclass
@@ -86,6 +94,7 @@ class Kernel:
     target: str
     _module: runtime.Module | None = field(default=None, repr=False)
     _cubin: ptxas.Cubin | None = field(default=None, repr=False)
+    _launchers: dict = field(default_factory=dict, repr=False)
 
     @property
     def name(self) -> str:
@@ -104,8 +113,10 @@ class Kernel:
     def entry_metadata(self, name: str) -> KernelMetadata:
         entry = self._entry(name)
         res = self._assembled().functions.get(name, ptxas.Resources(0, 0, 0, 0, 0))
+        warnings = tuple(line.strip() for line in self._assembled().log.splitlines()
+                         if "warning" in line.lower() or PERFORMANCE_NOTE.search(line))
         return KernelMetadata(name, entry.bounds.threads, res.shared_bytes + entry.bounds.shared_bytes,
-                              res.registers, res.spill_store_bytes + res.spill_load_bytes)
+                              res.registers, res.spill_store_bytes + res.spill_load_bytes, warnings)
 
     def _assembled(self) -> ptxas.Cubin:
         if self._cubin is None:
@@ -126,6 +137,23 @@ class Kernel:
         if self._module is None:
             self._module = runtime.Module(self.ptx, label=name)
         runtime.launch(self._module, name, declared.params, args, grid, block, shared_bytes)
+
+    def launch(self, *args: Any, grid=(1,), stream: Any = None, cluster: tuple[int, int, int] | None = None,
+               entry: str | None = None) -> None:
+        """Launch without synchronizing (device arrays, tensor maps and scalars only) on `stream` (a CUDA stream
+        handle, or an object with `.cuda_stream` such as torch.cuda.current_stream(); default: the legacy
+        stream), with the block and shared memory the kernel declares and, if given, a thread-block cluster."""
+        name = entry or self.name
+        launcher = self._launchers.get((name, cluster))
+        if launcher is None:
+            declared = self._entry(name)
+            if self._module is None:
+                self._module = runtime.Module(self.ptx, label=name)
+            launcher = runtime.AsyncLaunch(self._module, name, declared.params, declared.check_block(name, None),
+                                           declared.bounds.shared_bytes, cluster)
+            self._launchers[(name, cluster)] = launcher
+        handle = getattr(stream, "cuda_stream", stream)
+        launcher(args, grid, int(handle or 0))
 
     def record(self) -> dict:
         """What the compile cache stores."""
@@ -159,7 +187,9 @@ def assemble(ptx: str, target: str) -> bytes:
     return assemble_cubin(ptx, target).data
 
 
-def _param(t, func: llvm.FuncOp) -> runtime.Param:
+def _param(t, func: llvm.FuncOp, index: int) -> runtime.Param:
+    if tensor_map_param(func.body.block.args[index]) is None:
+        return runtime.Param("tmap")
     if isinstance(t, llvm.LLVMPointerType):
         return runtime.Param("ptr")
     if isinstance(t, IntegerType):
@@ -235,7 +265,7 @@ def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noq
         ptx = emit_ptx(module)
     except OpError as err:
         raise CompileError([op_diagnostic(err.op, str(err).splitlines()[0])]) from None
-    entries = {f.sym_name.data: Entry(tuple(_param(a.type, f) for a in f.body.block.args), launch_bounds(f))
+    entries = {f.sym_name.data: Entry(tuple(_param(a.type, f, a.index) for a in f.body.block.args), launch_bounds(f))
                for f in module.walk() if isinstance(f, llvm.FuncOp) and KERNEL in f.attributes}
     if not entries:
         raise api_error("the module has no kernel: give an llvm.func the nvvm.kernel attribute")

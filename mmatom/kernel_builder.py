@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm, math, scf
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     FileLineColLoc,
     Float32Type,
     FloatAttr,
@@ -54,12 +56,15 @@ from mmatom.dialects.mma import (
     StoreFragmentOp,
     SyncOp,
 )
-from mmatom.dialects.mma_types import TARGET_ATTR, TargetAttr
+from mmatom.atoms.tma import MAP_BYTES
+from mmatom.dialects.mma_tma import BYVAL, GRID_CONSTANT, AsTensorMapOp
+from mmatom.dialects.mma_types import TARGET_ATTR, TargetAttr, TensorMapType
 from mmatom.dialects.source import verify_located
 from mmatom.layout import ComposedLayout, Layout, parse_any_layout
 from mmatom.lowering.layout_arith import emit_layout
 
 from .errors import CompileError, api_error, caller_diagnostic
+from .kernel_hopper import HopperOps
 from .lookup import Atom
 
 PARAM_TYPES: dict[str, Attribute] = {"ptr": llvm.LLVMPointerType(IntAttr(1)), "i32": i32, "i64": i64, "f32": f32,
@@ -109,7 +114,7 @@ class Loop:
         return tuple(self.op.results)
 
 
-class KernelBuilder:
+class KernelBuilder(HopperOps):
     """One kernel (`llvm.func` with `nvvm.kernel`) of `threads` threads for `target`, parameters in order."""
 
     def __init__(self, name: str, params: Sequence[tuple[str, str | Attribute]], target: str, *, threads: int = 32,
@@ -120,8 +125,12 @@ class KernelBuilder:
             raise api_error(str(err)) from None
         if not 1 <= threads <= THREADS_PER_CTA:
             raise api_error(f"KernelBuilder: threads={threads}; a CTA has 1 to {THREADS_PER_CTA} threads")
-        types = []
-        for pname, ptype in params:
+        types, maps = [], {}
+        for i, (pname, ptype) in enumerate(params):
+            if isinstance(ptype, TensorMapType):  # passed by value; the body sees it through mma.as_tensor_map
+                maps[i] = ptype
+                types.append(llvm.LLVMPointerType())
+                continue
             if isinstance(ptype, str):
                 if ptype not in PARAM_TYPES:
                     raise api_error(f"KernelBuilder: parameter '{pname}' has type '{ptype}'; expected one of "
@@ -135,6 +144,10 @@ class KernelBuilder:
             arg.name_hint = pname
         self.builder = Builder(InsertPoint.at_end(self.block))
         self.builder.operation_insertion_handler.append(_locate_at_dsl_line)
+        self._tensor_maps = sorted(maps)
+        for i, map_type in maps.items():
+            name = params[i][0]
+            self.params[name] = self.builder.insert(AsTensorMapOp(self.block.args[i], map_type)).res
         self._shared_bytes = 0
         self._smem_base: SSAValue | None = None
         self._finished = False
@@ -335,6 +348,11 @@ class KernelBuilder:
         self.builder.insert(llvm.ReturnOp())
         func = llvm.FuncOp(self.name, llvm.LLVMFunctionType([a.type for a in self.block.args]),
                            llvm.LinkageAttr("external"), body=Region(self.block))
+        if self._tensor_maps:
+            by_value = DictionaryAttr({BYVAL: llvm.LLVMArrayType(IntAttr(MAP_BYTES), IntegerType(8)),
+                                       GRID_CONSTANT: UnitAttr()})
+            func.properties["arg_attrs"] = ArrayAttr([by_value if i in self._tensor_maps else DictionaryAttr({})
+                                                      for i in range(len(self.block.args))])
         func.attributes[KERNEL] = UnitAttr()
         func.attributes[REQNTID] = DenseArrayBase.from_list(i32, [self.threads])
         if self.min_ctas_per_sm is not None:

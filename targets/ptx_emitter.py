@@ -23,14 +23,16 @@ from xdsl.utils.target import Target
 
 from mmatom.atoms.catalogue import Atom
 from mmatom.atoms.chips import chip
+from mmatom.atoms.tma import MAP_BYTES
 from mmatom.dialects.mma import TargetAttr
+from mmatom.dialects.mma_tma import tensor_map_param
 from mmatom.dialects.launch_bounds import launch_bounds
 
 # the op emitters: importing a module registers its ops (ptx_function.emits)
-from . import ptx_arith, ptx_control, ptx_llvm, ptx_math, ptx_mma, ptx_nvvm, ptx_tcgen05
+from . import ptx_arith, ptx_control, ptx_hopper, ptx_llvm, ptx_math, ptx_mma, ptx_nvvm, ptx_tcgen05
 from .ptx_function import B16, B32, B64, CLASSES, F32, F64, PTXEmissionError, PTXFunction, addr_space, reg_class
 
-EMITTER_MODULES = (ptx_arith, ptx_math, ptx_llvm, ptx_control, ptx_nvvm, ptx_mma, ptx_tcgen05)
+EMITTER_MODULES = (ptx_arith, ptx_math, ptx_llvm, ptx_control, ptx_nvvm, ptx_hopper, ptx_mma, ptx_tcgen05)
 TARGET_ATTR = "mma.target"
 
 
@@ -95,6 +97,13 @@ def function_text(fn: PTXFunction, func: llvm.FuncOp) -> str:
     block = func.body.block
     params = []
     for i, arg in enumerate(block.args):
+        if tensor_map_param(arg) is None:  # by value: the kernel addresses the launch's parameter copy
+            pname = f"{fn.name}_param_{i}"
+            params.append(f"\t.param .align 64 .b8 {pname}[{MAP_BYTES}]")
+            raw = fn.new(B64)
+            fn.emit(f"mov.b64 {raw}, {pname};")
+            fn.emit(f"cvta.param.u64 {fn.define(arg)}, {raw};")
+            continue
         try:
             ptype = PARAM_TYPES[reg_class(arg.type)]
         except KeyError:  # no register class at all (i128), or a predicate (PTX has no .pred parameters)

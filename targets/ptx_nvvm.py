@@ -15,7 +15,12 @@ def special_register(fn: PTXFunction, op: nvvm.SpecialRegisterOp) -> None:
 
 @emits(nvvm.BarrierOp)
 def barrier(fn: PTXFunction, op: nvvm.BarrierOp) -> None:
-    fn.emit("bar.sync 0;")
+    if op.barrierId is None:
+        fn.emit("bar.sync 0;")
+    elif op.numberOfThreads is None:
+        fn.emit(f"bar.sync {fn.operand(op.barrierId)};")
+    else:
+        fn.emit(f"bar.sync {fn.operand(op.barrierId)}, {fn.operand(op.numberOfThreads)};")
 
 
 @emits(nvvm.FenceProxyOp)

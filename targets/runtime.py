@@ -88,6 +88,7 @@ class Device:
     driver_version: int = 0
     shared_bytes_optin: int = 0  # the most dynamic SMEM a CTA may opt in to (227 KiB on H100)
     threads_per_block: int = 1024
+    sm_count: int = 1
 
     @classmethod
     def open(cls, ordinal: int = 0) -> "Device":
@@ -107,7 +108,8 @@ class Device:
         version = _check(drv.cuDriverGetVersion(), "cuDriverGetVersion")
         smem = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev), "attr")
         threads = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, dev), "attr")
-        return cls(ordinal, dev, ctx, f"sm_{major}{minor}", version, smem, threads)
+        sms = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev), "attr")
+        return cls(ordinal, dev, ctx, f"sm_{major}{minor}", version, smem, threads, sms)
 
     def name(self) -> str:
         drv = _driver()
@@ -197,7 +199,56 @@ class Module:
 
 @dataclass(frozen=True)
 class Param:
-    kind: str  # "ptr", "u32", "u64", "f32", "f64"
+    kind: str  # "ptr", "u32", "u64", "f32", "f64", "tmap" (a CUtensorMap by value)
+
+
+# -- TMA tensor maps (cuTensorMapEncodeTiled) ------------------------------------------------------
+
+TMAP_DTYPES = {"u8": 0, "u16": 1, "u32": 2, "s32": 3, "u64": 4, "s64": 5, "f16": 6, "f32": 7, "f64": 8, "bf16": 9,
+               "e4m3": 0, "e5m2": 0, "s8": 0}  # fp8 and s8 move as bytes (CUTLASS does the same)
+TMAP_SWIZZLE = {"none": 0, "32b": 1, "64b": 2, "128b": 3}
+STRIDE_ALIGN = 16
+
+
+@dataclass(frozen=True)
+class TensorMap:
+    """A TMA descriptor of a row-major 2-d tensor (rows x cols, `row_stride` elements apart) and the box it
+    moves; `handle` is the CUtensorMap passed by value to the kernel."""
+
+    address: int
+    rows: int
+    cols: int
+    row_stride: int
+    elem: str
+    elem_bytes: int
+    box_rows: int
+    box_cols: int
+    swizzle: str
+    handle: Any = field(compare=False, hash=False, repr=False)
+
+
+def tensor_map_2d(address: int, rows: int, cols: int, row_stride: int, elem: str, elem_bytes: int, box_rows: int,
+                  box_cols: int, swizzle: str = "128b") -> TensorMap:
+    """Encode the map (out-of-bounds elements of a box read as zero and are not written). The rules TMA imposes
+    are checked first and named: a 16-byte aligned base, a row stride that is a multiple of 16 bytes."""
+    if elem not in TMAP_DTYPES:
+        raise LaunchError(f"tensor map: element type {elem} has no TMA data type; one of {', '.join(TMAP_DTYPES)}")
+    if address % STRIDE_ALIGN:
+        raise LaunchError(f"tensor map: the tensor's address {address:#x} is not {STRIDE_ALIGN}-byte aligned")
+    if (row_stride * elem_bytes) % STRIDE_ALIGN or row_stride < cols:
+        raise LaunchError(f"tensor map: a row stride of {row_stride} elements ({row_stride * elem_bytes} bytes) is "
+                          f"not a multiple of {STRIDE_ALIGN} bytes at least one row long; TMA cannot address it")
+    if not (0 < rows < 2**32 and 0 < cols < 2**32):
+        raise LaunchError(f"tensor map: {rows}x{cols} is outside TMA's 1..2^32 extents")
+    drv = _driver()
+    u64, u32 = drv.cuuint64_t, drv.cuuint32_t
+    handle = _check(drv.cuTensorMapEncodeTiled(
+        drv.CUtensorMapDataType(TMAP_DTYPES[elem]), 2, address, [u64(cols), u64(rows)],
+        [u64(row_stride * elem_bytes)], [u32(box_cols), u32(box_rows)], [u32(1), u32(1)],
+        drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, drv.CUtensorMapSwizzle(TMAP_SWIZZLE[swizzle]),
+        drv.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+        drv.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE), "cuTensorMapEncodeTiled")
+    return TensorMap(address, rows, cols, row_stride, elem, elem_bytes, box_rows, box_cols, swizzle, handle)
 
 
 _SCALAR = {"u32": ctypes.c_uint32, "u64": ctypes.c_uint64, "f32": ctypes.c_float, "f64": ctypes.c_double}
@@ -250,6 +301,62 @@ def check_launch_shape(name: str, grid: tuple[int, ...], block: tuple[int, ...],
                           f"{shared_limit} ({shared_limit // 1024} KiB) per CTA")
 
 
+class AsyncLaunch:
+    """A kernel's launches without host synchronization, on a given stream: arguments are device pointers,
+    tensor maps and scalars (no numpy copies), the dynamic-SMEM opt-in is set once, and a cluster shape goes
+    through cuLaunchKernelEx."""
+
+    def __init__(self, module: Module, name: str, params: Sequence[Param], block: tuple[int, ...],
+                 shared_bytes: int, cluster: tuple[int, int, int] | None = None):
+        drv = _driver()
+        dev = device()
+        check_launch_shape(name, (1,), tuple(block), shared_bytes, dev.shared_bytes_optin, dev.threads_per_block)
+        self.name, self.params, self.shared_bytes, self.cluster = name, tuple(params), shared_bytes, cluster
+        self.block = tuple(block) + (1,) * (3 - len(block))
+        self.func = module.function(name)
+        if shared_bytes > 48 * 1024:
+            attr = drv.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            _check(drv.cuFuncSetAttribute(self.func, attr, shared_bytes), "cuFuncSetAttribute", name)
+
+    def __call__(self, args: Sequence[Any], grid: tuple[int, ...], stream: int = 0) -> None:
+        drv = _driver()
+        if len(args) != len(self.params):
+            raise TypeError(f"kernel '{self.name}' takes {len(self.params)} arguments, got {len(args)}")
+        holders, addresses = [], []
+        for i, (p, a) in enumerate(zip(self.params, args)):
+            if p.kind == "tmap":
+                if not isinstance(a, TensorMap):
+                    raise TypeError(f"kernel '{self.name}' argument {i}: expected a tensor map (mmatom.tensor_map), "
+                                    f"got {type(a).__name__}")
+                addresses.append(int(a.handle.getPtr()))
+                continue
+            if p.kind == "ptr":
+                ptr = _device_pointer(a)
+                if ptr is None:
+                    raise TypeError(f"kernel '{self.name}' argument {i}: an asynchronous launch takes device arrays, "
+                                    f"got {type(a).__name__}")
+                h = ctypes.c_uint64(ptr)
+            else:
+                h = _SCALAR[p.kind](a)
+            holders.append(h)
+            addresses.append(ctypes.addressof(h))
+        arg_ptrs = (ctypes.c_void_p * len(addresses))(*addresses)
+        g = tuple(grid) + (1,) * (3 - len(grid))
+        if self.cluster is None:
+            _check(drv.cuLaunchKernel(self.func, *g, *self.block, self.shared_bytes, stream,
+                                      ctypes.addressof(arg_ptrs), 0), "cuLaunchKernel", self.name)
+            return
+        cfg = drv.CUlaunchConfig()
+        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = g
+        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = self.block
+        cfg.sharedMemBytes, cfg.hStream = self.shared_bytes, drv.CUstream(stream)
+        attr = drv.CUlaunchAttribute()
+        attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = self.cluster
+        cfg.attrs, cfg.numAttrs = [attr], 1
+        _check(drv.cuLaunchKernelEx(cfg, self.func, ctypes.addressof(arg_ptrs), 0), "cuLaunchKernelEx", self.name)
+
+
 def launch(module: Module, name: str, params: Sequence[Param], args: Sequence[Any],
            grid: tuple[int, ...] = (1,), block: tuple[int, ...] = (32,), shared_bytes: int = 0) -> None:
     drv = _driver()
@@ -261,6 +368,12 @@ def launch(module: Module, name: str, params: Sequence[Param], args: Sequence[An
     holders, buffers = [], []
     try:
         for i, (p, a) in enumerate(zip(params, args)):
+            if p.kind == "tmap":
+                if not isinstance(a, TensorMap):
+                    raise TypeError(f"kernel '{name}' argument {i}: expected a tensor map (mmatom.tensor_map), got "
+                                    f"{type(a).__name__}")
+                holders.append(a.handle)
+                continue
             if p.kind == "ptr":
                 ptr = _device_pointer(a)
                 if ptr is None:
@@ -273,7 +386,8 @@ def launch(module: Module, name: str, params: Sequence[Param], args: Sequence[An
                 holders.append(ctypes.c_uint64(ptr))
             else:
                 holders.append(_SCALAR[p.kind](a))
-        arg_ptrs = (ctypes.c_void_p * len(holders))(*[ctypes.addressof(h) for h in holders])
+        arg_ptrs = (ctypes.c_void_p * len(holders))(*[int(h.getPtr()) if hasattr(h, "getPtr") else
+                                                       ctypes.addressof(h) for h in holders])
         if shared_bytes > 48 * 1024:  # above the static default a kernel must opt in to more dynamic SMEM
             attr = drv.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
             _check(drv.cuFuncSetAttribute(func, attr, shared_bytes), "cuFuncSetAttribute", name)

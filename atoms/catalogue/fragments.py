@@ -117,6 +117,7 @@ def _c_m16n8(warps: int = 1, n: int = 8) -> Layout:
     return _fit(thr, vals, element, m, lambda row, col: row + m * col)
 
 
+@lru_cache(maxsize=64)
 def wgmma_accumulator_layout(m: int, n: int) -> Layout:
     """The C/D TV layout of an M x N wgmma tile over M/64 warpgroups (warp w owns rows 16w..16w+15)."""
     if m % 64:

@@ -16,7 +16,9 @@ def test_the_surface_is_pinned():
     assert sorted(mmatom.__all__) == sorted([
         "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "Swizzle",
         "TiledMma", "__version__", "assemble", "atom", "atoms", "compile", "complement", "composition",
-        "emit_layout", "logical_divide", "logical_product", "zipped_divide"])
+        "emit_layout", "logical_divide", "logical_product", "zipped_divide",
+        # the Hopper data path and the GEMM (issue 13)
+        "GemmConfig", "Pipeline", "TensorMapType", "device_info", "gemm", "gemm_kernel", "tensor_map"])
     for name in mmatom.__all__:
         obj = getattr(mmatom, name)
         if callable(obj):

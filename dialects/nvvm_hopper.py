@@ -1,0 +1,311 @@
+"""The Hopper data path of upstream MLIR's NVVM dialect, in upstream's op names and syntax: TMA (bulk tensor
+copies global <-> SMEM with mbarrier completion, bulk groups, tensor-map prefetch), mbarriers (arrive,
+arrive.expect_tx, the init fence), register reallocation between warpgroups (setmaxregister), elect.sync
+and stmatrix. Registered in the nvvm dialect by `dialects/nvvm.py`.
+
+  nvvm.mbarrier.arrive.expect_tx %bar, %bytes : !llvm.ptr<3>, i32
+  nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map, %bar, box[%k, %m] : !llvm.ptr<3>, !llvm.ptr
+  nvvm.cp.async.bulk.tensor.global.shared.cta %map, %src, box[%n, %m] : !llvm.ptr, !llvm.ptr<3>
+  nvvm.cp.async.bulk.wait_group 1 {read}
+  nvvm.setmaxregister increase 232
+  %p = nvvm.elect.sync -> i1
+  nvvm.stmatrix %ptr, %r0, %r1, %r2, %r3 {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32, i32, i32, i32
+
+A tensor map operand is upstream's `!llvm.ptr`: the generic address of the map, a kernel parameter passed by
+value (`{llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}`).
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i1, i16, i32
+from xdsl.dialects.llvm import LLVMPointerType
+from xdsl.ir import Attribute, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    ParsePropInAttrDict,
+    irdl_op_definition,
+    operand_def,
+    opt_operand_def,
+    opt_prop_def,
+    prop_def,
+    result_def,
+    var_operand_def,
+)
+from xdsl.parser import Parser
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
+
+
+SHARED = LLVMPointerType(IntAttr(3))
+TMA_MAX_RANK = 5
+
+
+def _shared_pointer(op: IRDLOperation, value: SSAValue, what: str) -> None:
+    if value.type != SHARED:
+        raise VerifyException(f"{op.name}: {what} must be a shared-memory pointer (!llvm.ptr<3>), not {value.type}")
+
+
+def _tensor_map(op: IRDLOperation, value: SSAValue) -> None:
+    if value.type != LLVMPointerType():
+        raise VerifyException(f"{op.name}: the tensor map is its generic address (!llvm.ptr), not {value.type}")
+    if not 1 <= len(op.coordinates) <= TMA_MAX_RANK:
+        raise VerifyException(f"{op.name}: {len(op.coordinates)} coordinates; a tensor map has 1 to {TMA_MAX_RANK}")
+
+
+@irdl_op_definition
+class MBarrierArriveOp(IRDLOperation):
+    """`nvvm.mbarrier.arrive %bar : !llvm.ptr<3>`: this thread's arrival on the barrier's current phase."""
+
+    name = "nvvm.mbarrier.arrive"
+    addr = operand_def()
+    assembly_format = "$addr attr-dict `:` type($addr)"
+
+    def __init__(self, addr: SSAValue):
+        super().__init__(operands=[addr])
+
+    def verify_(self) -> None:
+        _shared_pointer(self, self.addr, "the barrier")
+
+
+@irdl_op_definition
+class MBarrierArriveExpectTxOp(IRDLOperation):
+    """`nvvm.mbarrier.arrive.expect_tx %bar, %bytes`: arrive, and expect `bytes` more from async copies."""
+
+    name = "nvvm.mbarrier.arrive.expect_tx"
+    addr = operand_def()
+    txcount = operand_def(IntegerType)
+    assembly_format = "$addr `,` $txcount attr-dict `:` type($addr) `,` type($txcount)"
+
+    def __init__(self, addr: SSAValue, txcount: SSAValue):
+        super().__init__(operands=[addr, txcount])
+
+    def verify_(self) -> None:
+        _shared_pointer(self, self.addr, "the barrier")
+
+
+@irdl_op_definition
+class FenceMbarrierInitOp(IRDLOperation):
+    """`nvvm.fence.mbarrier.init`: makes mbarrier.init visible to the async proxy and the cluster."""
+
+    name = "nvvm.fence.mbarrier.init"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class CpAsyncBulkTensorSharedClusterGlobalOp(IRDLOperation):
+    """`nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map, %bar, box[%c0, ...]
+    (multicast_mask = %mask)?`: a TMA load of one box; its bytes complete the transaction count of `%bar`."""
+
+    name = "nvvm.cp.async.bulk.tensor.shared.cluster.global"
+    dstMem = operand_def()
+    tmaDescriptor = operand_def()
+    coordinates = var_operand_def(i32)
+    mbar = operand_def(SHARED)
+    multicastMask = opt_operand_def(i16)
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = ("$dstMem `,` $tmaDescriptor `,` $mbar `,` `box` `[` $coordinates `]` "
+                       "(`multicast_mask` `=` $multicastMask^)? attr-dict `:` type($dstMem) `,` type($tmaDescriptor)")
+
+    def __init__(self, dst: SSAValue, tma: SSAValue, coordinates, mbar: SSAValue, multicast: SSAValue | None = None):
+        super().__init__(operands=[dst, tma, list(coordinates), mbar, [multicast] if multicast else []])
+
+    def verify_(self) -> None:
+        _shared_pointer(self, self.dstMem, "the destination")
+        _shared_pointer(self, self.mbar, "the barrier")
+        _tensor_map(self, self.tmaDescriptor)
+
+
+@irdl_op_definition
+class CpAsyncBulkTensorGlobalSharedCtaOp(IRDLOperation):
+    """`nvvm.cp.async.bulk.tensor.global.shared.cta %map, %src, box[%c0, ...]`: a TMA store of one box (in the
+    current bulk group)."""
+
+    name = "nvvm.cp.async.bulk.tensor.global.shared.cta"
+    tmaDescriptor = operand_def()
+    srcMem = operand_def()
+    coordinates = var_operand_def(i32)
+    assembly_format = ("$tmaDescriptor `,` $srcMem `,` `box` `[` $coordinates `]` attr-dict `:` "
+                       "type($tmaDescriptor) `,` type($srcMem)")
+
+    def __init__(self, tma: SSAValue, src: SSAValue, coordinates):
+        super().__init__(operands=[tma, src, list(coordinates)])
+
+    def verify_(self) -> None:
+        _shared_pointer(self, self.srcMem, "the source")
+        _tensor_map(self, self.tmaDescriptor)
+
+
+@irdl_op_definition
+class CpAsyncBulkCommitGroupOp(IRDLOperation):
+    """`nvvm.cp.async.bulk.commit.group`: closes the bulk group of the TMA stores issued since the last one."""
+
+    name = "nvvm.cp.async.bulk.commit.group"
+    assembly_format = "attr-dict"
+
+
+@irdl_op_definition
+class CpAsyncBulkWaitGroupOp(IRDLOperation):
+    """`nvvm.cp.async.bulk.wait_group N {read}?`: at most N bulk groups pending (with `read`: their sources may
+    be overwritten; without: their writes are done)."""
+
+    name = "nvvm.cp.async.bulk.wait_group"
+    group = prop_def(IntegerAttr)
+    read = opt_prop_def(UnitAttr)
+
+    def __init__(self, group: int, read: bool = False):
+        props: dict[str, Attribute] = {"group": IntegerAttr(group, IntegerType(32))}
+        if read:
+            props["read"] = UnitAttr()
+        super().__init__(properties=props)
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        group = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(min(group, 2**31 - 1), read="read" in attrs)
+        op.attributes.update({k: v for k, v in attrs.items() if k != "read"})
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.group.value.data}")
+        printer.print_op_attributes({**self.attributes, **({"read": UnitAttr()} if self.read else {})})
+
+    def verify_(self) -> None:
+        if not 0 <= self.group.value.data <= 63:
+            raise VerifyException(f"{self.name}: {self.group.value.data} pending groups; N is in [0, 63]")
+
+
+@irdl_op_definition
+class PrefetchTensormapOp(IRDLOperation):
+    """`nvvm.prefetch tensormap, %map`: brings the tensor map into the constant cache before its first use."""
+
+    name = "nvvm.prefetch"
+    addr = operand_def()
+    tensormap = prop_def(UnitAttr)
+
+    def __init__(self, addr: SSAValue):
+        super().__init__(operands=[addr], properties={"tensormap": UnitAttr()})
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        parser.parse_keyword("tensormap")
+        parser.parse_punctuation(",")
+        addr = parser.parse_unresolved_operand()
+        attrs = parser.parse_optional_attr_dict()
+        parser.parse_punctuation(":")
+        op = cls(parser.resolve_operand(addr, parser.parse_type()))
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" tensormap, ")
+        printer.print_operand(self.addr)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(self.addr.type)
+
+    def verify_(self) -> None:
+        if not isinstance(self.addr.type, LLVMPointerType):
+            raise VerifyException(f"{self.name}: prefetches a tensor map by its address (!llvm.ptr), not "
+                                  f"{self.addr.type}")
+
+
+SETMAXNREG_ACTIONS = ("increase", "decrease")
+SETMAXNREG_RANGE = (24, 256)
+
+
+@irdl_op_definition
+class SetMaxRegisterOp(IRDLOperation):
+    """`nvvm.setmaxregister increase|decrease N`: the warpgroup's per-thread register budget becomes N (a
+    multiple of 8 in [24, 256]; sm_90a)."""
+
+    name = "nvvm.setmaxregister"
+    regCount = prop_def(IntegerAttr)
+    action = prop_def(Attribute)
+
+    def __init__(self, action: str, count: int):
+        super().__init__(properties={"regCount": IntegerAttr(count, IntegerType(32)), "action": StringAttr(action)})
+
+    @property
+    def count(self) -> int:
+        return self.regCount.value.data
+
+    @property
+    def increase(self) -> bool:
+        return self.action.data == "increase"
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        pos = parser.pos
+        action = parser.parse_identifier()
+        if action not in SETMAXNREG_ACTIONS:
+            parser.raise_error(f"nvvm.setmaxregister: '{action}' is not one of increase, decrease", pos, parser.pos)
+        count = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        attrs = parser.parse_optional_attr_dict()
+        op = cls(action, min(count, 2**31 - 1))
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(f" {self.action.data} {self.count}")
+        printer.print_op_attributes(self.attributes)
+
+    def verify_(self) -> None:
+        lo, hi = SETMAXNREG_RANGE
+        if not (lo <= self.count <= hi and self.count % 8 == 0):
+            raise VerifyException(f"{self.name}: {self.count} registers is not legal; the count is a multiple of 8 "
+                                  f"in [{lo}, {hi}]")
+
+
+@irdl_op_definition
+class ElectSyncOp(IRDLOperation):
+    """`%p = nvvm.elect.sync -> i1`: true in exactly one active lane of the warp."""
+
+    name = "nvvm.elect.sync"
+    pred = result_def(i1)
+    assembly_format = "attr-dict `->` type($pred)"
+
+    def __init__(self):
+        super().__init__(result_types=[i1])
+
+
+STMATRIX_COUNTS = (1, 2, 4)
+
+
+@irdl_op_definition
+class StMatrixOp(IRDLOperation):
+    """`nvvm.stmatrix %ptr, %r... {layout = #nvvm.mma_layout<row|col>}`: the warp stores 1, 2 or 4 8x8 b16
+    matrices to SMEM, one 32-bit register (two b16) per lane per matrix; lane l gives the row address of row
+    l % 8 of matrix l / 8 (`col`: transposed)."""
+
+    name = "nvvm.stmatrix"
+    ptr = operand_def()
+    sources = var_operand_def(IntegerType)
+    layout = prop_def(Attribute)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$ptr `,` $sources attr-dict `:` type($ptr) `,` type($sources)"
+
+    def __init__(self, ptr: SSAValue, sources, layout: Attribute):
+        super().__init__(operands=[ptr, list(sources)], properties={"layout": layout})
+
+    @property
+    def transposed(self) -> bool:
+        return getattr(self.layout, "data", None) == "col"
+
+    def verify_(self) -> None:
+        _shared_pointer(self, self.ptr, "the address")
+        if len(self.sources) not in STMATRIX_COUNTS:
+            raise VerifyException(f"{self.name}: {len(self.sources)} registers; stmatrix stores 1, 2 or 4 matrices")
+        if any(s.type != IntegerType(32) for s in self.sources):
+            raise VerifyException(f"{self.name}: each register is an i32 (two b16), got "
+                                  f"{', '.join(str(s.type) for s in self.sources)}")
+        if getattr(self.layout, "data", None) not in ("row", "col"):
+            raise VerifyException(f"{self.name}: layout must be #nvvm.mma_layout<row> or <col>, not {self.layout}")
+
+
+HOPPER_OPS = (MBarrierArriveOp, MBarrierArriveExpectTxOp, FenceMbarrierInitOp, CpAsyncBulkTensorSharedClusterGlobalOp,
+              CpAsyncBulkTensorGlobalSharedCtaOp, CpAsyncBulkCommitGroupOp, CpAsyncBulkWaitGroupOp, PrefetchTensormapOp,
+              SetMaxRegisterOp, ElectSyncOp, StMatrixOp)
+
+__all__ = [c.__name__ for c in HOPPER_OPS] + ["HOPPER_OPS"]

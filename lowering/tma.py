@@ -1,0 +1,76 @@
+"""The TMA ops of the mma dialect -> upstream nvvm: a tensor map view becomes the parameter's address, a box
+load the bulk tensor copy with mbarrier completion (coordinates innermost first), a box store the bulk
+tensor copy of the current bulk group; a 16-bit accumulator tile staged for a TMA store becomes stmatrix."""
+
+from __future__ import annotations
+
+from xdsl.ir import SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from xdsl.dialects import arith
+
+from mmatom.dialects import mma, nvvm_hopper
+from mmatom.dialects.nvvm import MMALayoutAttr
+
+from .fragments import fragment_registers
+from .ir_builder import OpList
+
+
+def _map_address(value: SSAValue) -> SSAValue:
+    """The tensor map's generic address: the parameter its mma.as_tensor_map views (or the address already,
+    when that view was lowered first)."""
+    owner = value.owner
+    return owner.param if isinstance(owner, mma.AsTensorMapOp) else value
+
+
+class LowerAsTensorMap(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.AsTensorMapOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, [], [op.param])
+
+
+class LowerTmaLoad(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.TmaLoadOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, [nvvm_hopper.CpAsyncBulkTensorSharedClusterGlobalOp(
+            op.dst, _map_address(op.map), [op.col, op.row], op.bar, op.multicast)], [])
+
+
+class LowerTmaStore(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.TmaStoreOp, rewriter: PatternRewriter) -> None:
+        rewriter.replace(op, [nvvm_hopper.CpAsyncBulkTensorGlobalSharedCtaOp(
+            _map_address(op.map), op.src, [op.col, op.row])], [])
+
+
+
+
+class LowerStoreTileToSmem(RewritePattern):
+    """stmatrix x4 per 16 columns: warp q of the warpgroup stores rows 16q..16q+15; lane l gives the address of
+    row 16q + l%8 + 8((l/8)%2), 16-byte chunk 2t + l/16 of the 128-byte row, swizzled as TMA's 128B mode
+    (chunk ^ row%8); matrix j of 16-column chunk g is register 4g + j (the accumulator's value pairs
+    (8g+2j, 8g+2j+1), packed)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.StoreTileToSmemOp, rewriter: PatternRewriter) -> None:
+        registers = fragment_registers(op.source, op)
+        ops = OpList()
+        lane = ops.sreg("laneid")
+        warp = ops.div_mod(ops.sreg("tid.x"), 32, 4)  # the warp's index in its warpgroup
+        row = ops.addi(ops.addi(ops.muli(warp, 16), ops.div_mod(lane, 1, 8)), ops.muli(ops.div_mod(lane, 8, 2), 8))
+        row_phase = ops.div_mod(row, 1, 8)
+        half = ops.div_mod(lane, 16, 2)  # which 16-byte chunk of the 32-byte pair this lane addresses
+        row_start = ops.byte_pointer(op.dst, ops.muli(row, 128))
+        first = op.block.value.data * (mma.STMATRIX_BOX // 16)
+        for t in range(mma.STMATRIX_BOX // 16):
+            chunk = ops.addi(half, 2 * t)
+            swizzled = ops.add(arith.XOrIOp(chunk, row_phase))
+            ptr = ops.byte_pointer(row_start, ops.muli(swizzled, 16))
+            g = first + t
+            ops.add(nvvm_hopper.StMatrixOp(ptr, registers[4 * g: 4 * g + 4], MMALayoutAttr("row")))
+        rewriter.replace(op, ops.ops, [])
+
+
+TMA_PATTERNS = (LowerTmaLoad(), LowerTmaStore(), LowerAsTensorMap(), LowerStoreTileToSmem())
+
+__all__ = ["TMA_PATTERNS"]

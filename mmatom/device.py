@@ -1,0 +1,36 @@
+"""The GPU side of the public API that is not a kernel: the device's properties and TMA tensor maps built
+from torch/cupy tensors (what a kernel with `TensorMapType` parameters is launched with)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mmatom.targets import runtime
+
+ELEMENT_NAMES = {"bfloat16": "bf16", "float16": "f16", "float32": "f32", "float64": "f64", "int32": "s32",
+                 "int8": "s8", "uint8": "u8", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
+
+
+def device_info() -> runtime.Device:
+    """The current GPU (chip, SM count, shared memory a CTA may opt in to, driver version)."""
+    return runtime.device()
+
+
+def tensor_map(tensor: Any, box_rows: int, box_cols: int, swizzle: str = "128b") -> runtime.TensorMap:
+    """The TMA tensor map of a 2-d device tensor (row-major: its last dimension contiguous) moving boxes of
+    box_rows x box_cols elements, swizzled in SMEM as `swizzle` ("none", "32b", "64b", "128b"); out-of-bounds
+    box elements read as zero and are not written. A LaunchError names what TMA cannot address (a row stride
+    that is not a multiple of 16 bytes, a misaligned base)."""
+    shape, strides = tuple(tensor.shape), tuple(tensor.stride())
+    if len(shape) != 2 or strides[1] != 1:
+        raise runtime.LaunchError(f"tensor_map: a 2-d tensor with a contiguous last dimension; got shape {shape}, "
+                                  f"strides {strides}")
+    name = str(tensor.dtype).split(".")[-1]
+    elem = ELEMENT_NAMES.get(name)
+    if elem is None:
+        raise runtime.LaunchError(f"tensor_map: element type {tensor.dtype} has no TMA data type")
+    return runtime.tensor_map_2d(int(tensor.data_ptr()), shape[0], shape[1], strides[0], elem, tensor.element_size(),
+                                 box_rows, box_cols, swizzle)
+
+
+__all__ = ["device_info", "tensor_map"]

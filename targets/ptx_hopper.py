@@ -1,0 +1,79 @@
+"""PTX for the Hopper data path (nvvm_hopper ops): TMA loads and stores, bulk groups, mbarrier arrivals,
+setmaxnreg, elect.sync and stmatrix -- each the form ../shared/reference/gemm-sm90.md assembled and ran."""
+
+from __future__ import annotations
+
+from mmatom.dialects import nvvm_hopper as hop
+
+from .ptx_function import PTXFunction, emits
+
+
+@emits(hop.MBarrierArriveOp)
+def mbarrier_arrive(fn: PTXFunction, op: hop.MBarrierArriveOp) -> None:
+    fn.emit(f"mbarrier.arrive.shared::cta.b64 _, [{fn.reg(op.addr)}];")
+
+
+@emits(hop.MBarrierArriveExpectTxOp)
+def mbarrier_arrive_expect_tx(fn: PTXFunction, op: hop.MBarrierArriveExpectTxOp) -> None:
+    fn.emit(f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [{fn.reg(op.addr)}], {fn.operand(op.txcount)};")
+
+
+@emits(hop.FenceMbarrierInitOp)
+def fence_mbarrier_init(fn: PTXFunction, op: hop.FenceMbarrierInitOp) -> None:
+    fn.emit("fence.mbarrier_init.release.cluster;")
+
+
+def _box(fn: PTXFunction, op) -> tuple[int, str]:
+    coords = [fn.operand(c) for c in op.coordinates]
+    return len(coords), "{" + ", ".join(coords) + "}"
+
+
+@emits(hop.CpAsyncBulkTensorSharedClusterGlobalOp)
+def tma_load(fn: PTXFunction, op: hop.CpAsyncBulkTensorSharedClusterGlobalOp) -> None:
+    rank, box = _box(fn, op)
+    multicast = ".multicast::cluster" if op.multicastMask is not None else ""
+    mask = f", {fn.reg(op.multicastMask)}" if op.multicastMask is not None else ""
+    fn.emit(f"cp.async.bulk.tensor.{rank}d.shared::cluster.global.mbarrier::complete_tx::bytes{multicast} "
+            f"[{fn.reg(op.dstMem)}], [{fn.reg(op.tmaDescriptor)}, {box}], [{fn.reg(op.mbar)}]{mask};")
+
+
+@emits(hop.CpAsyncBulkTensorGlobalSharedCtaOp)
+def tma_store(fn: PTXFunction, op: hop.CpAsyncBulkTensorGlobalSharedCtaOp) -> None:
+    rank, box = _box(fn, op)
+    fn.emit(f"cp.async.bulk.tensor.{rank}d.global.shared::cta.bulk_group [{fn.reg(op.tmaDescriptor)}, {box}], "
+            f"[{fn.reg(op.srcMem)}];")
+
+
+@emits(hop.CpAsyncBulkCommitGroupOp)
+def bulk_commit(fn: PTXFunction, op: hop.CpAsyncBulkCommitGroupOp) -> None:
+    fn.emit("cp.async.bulk.commit_group;")
+
+
+@emits(hop.CpAsyncBulkWaitGroupOp)
+def bulk_wait(fn: PTXFunction, op: hop.CpAsyncBulkWaitGroupOp) -> None:
+    fn.emit(f"cp.async.bulk.wait_group{'.read' if op.read else ''} {op.group.value.data};")
+
+
+@emits(hop.PrefetchTensormapOp)
+def prefetch_tensormap(fn: PTXFunction, op: hop.PrefetchTensormapOp) -> None:
+    fn.emit(f"prefetch.tensormap [{fn.reg(op.addr)}];")
+
+
+@emits(hop.SetMaxRegisterOp)
+def setmaxnreg(fn: PTXFunction, op: hop.SetMaxRegisterOp) -> None:
+    fn.emit(f"setmaxnreg.{'inc' if op.increase else 'dec'}.sync.aligned.u32 {op.count};")
+
+
+@emits(hop.ElectSyncOp)
+def elect_sync(fn: PTXFunction, op: hop.ElectSyncOp) -> None:
+    fn.emit(f"elect.sync _|{fn.define(op.pred)}, 0xffffffff;")
+
+
+@emits(hop.StMatrixOp)
+def stmatrix(fn: PTXFunction, op: hop.StMatrixOp) -> None:
+    regs = ", ".join(fn.reg(s) for s in op.sources)
+    trans = ".trans" if op.transposed else ""
+    fn.emit(f"stmatrix.sync.aligned.m8n8.x{len(op.sources)}{trans}.shared.b16 [{fn.reg(op.ptr)}], {{{regs}}};")
+
+
+

@@ -1,0 +1,102 @@
+"""GPU: mmatom.gemm (the warp-specialized TMA/wgmma GEMM built on the public API) on every shape of the
+benchmark list, bf16 and fp8 (e4m3, e5m2 with per-tensor scales), against a float64 reference on fresh random
+inputs; the output is poisoned (NaN) first, so an unwritten element fails (marker `gpu`).
+
+The bound per element: f32 accumulation of K exact products (K * 2^-23 * |A||B|, generous: the error grows
+like sqrt(K) in practice) plus the bf16 rounding of the result (2^-8 relative). fp8 wgmma accumulates with fewer
+bits than f32 on Hopper (DeepSeek-V3's report measures ~14 bits kept; cuBLAS and DeepGEMM promote partial sums to
+f32 for that reason, this kernel does not), so its accumulation term is 2^-11 * |A||B| -- still far below what
+one lost K block (64 products, ~8 sigma of |A||B|/K each) or a wrong element would show."""
+
+import pytest
+
+pytestmark = pytest.mark.gpu
+
+SQUARES = [(s, s, s) for s in (1024, 2048, 4096, 8192)]
+LLM = [(m, n, k) for m in (4096, 16384) for n, k in ((4096, 4096), (14336, 4096), (4096, 14336), (28672, 8192),
+                                                     (8192, 28672))]
+SMALL_M = [(m, 8192, 8192) for m in (64, 128, 256)]
+ODD = [(4095, 4095, 4095), (8191, 8193, 4097), (300, 520, 200)]
+SHAPES = SQUARES + LLM + SMALL_M + ODD
+
+
+def _check(d, a, b, scale, k, accumulate_ulp=None):
+    import torch
+
+    assert torch.isfinite(d).all(), "some of D was never written (still NaN)"
+    # float64 reference on the GPU, in row blocks (the largest shape's reference would not fit at once)
+    for r in range(0, a.shape[0], 4096):
+        ref = (a[r:r + 4096].double() @ b.double().T) * scale
+        per_sum = accumulate_ulp if accumulate_ulp is not None else k * 2.0 ** -23
+        bound = per_sum * (a[r:r + 4096].double().abs() @ b.double().abs().T) * scale
+        err = (d[r:r + 4096].double() - ref).abs()
+        tol = bound + ref.abs() * 2.0 ** -8 + 1e-30
+        assert bool((err <= tol).all()), f"rows {r}..: max error {err.max().item():.3g}, worst ratio " \
+                                         f"{(err / tol).max().item():.3g}"
+
+
+@pytest.mark.parametrize("m, n, k", SHAPES, ids=lambda v: str(v))
+def test_bf16(m, n, k):
+    import torch
+
+    import mmatom
+    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+    b = torch.randn(n, k, device="cuda").to(torch.bfloat16)
+    d = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    mmatom.gemm(a, b, out=d)
+    torch.cuda.synchronize()
+    _check(d, a, b, 1.0, k)
+
+
+@pytest.mark.parametrize("m, n, k", SHAPES, ids=lambda v: str(v))
+@pytest.mark.parametrize("fp8", ["e4m3", "e5m2"])
+def test_fp8(m, n, k, fp8):
+    """fp8 wgmma accumulates in fewer bits than f32 on Hopper (DeepSeek-V3's report: ~14 kept), so the f32 bound
+    does not hold for large K; this kernel does what torch._scaled_mm(use_fast_accum=True) does (no promotion of
+    partial sums), and is held to that: its error against float64, in max and in Frobenius norm, within 2x of
+    cuBLAS's fast-accumulation kernel on the same inputs (plus the bf16 rounding of the output). An unwritten or
+    wrong element, a lost K block or a swapped tile is orders of magnitude beyond that."""
+    import torch
+
+    import mmatom
+    if fp8 == "e5m2" and (m, n, k) not in (SQUARES[0], ODD[0], LLM[0]):
+        pytest.skip("e5m2 on a subset: the kernel is the same with another element type")
+    dtype = torch.float8_e4m3fn if fp8 == "e4m3" else torch.float8_e5m2
+    a = torch.randn(m, k, device="cuda").to(dtype)
+    b = torch.randn(n, k, device="cuda").to(dtype)
+    sa = torch.tensor([0.5], device="cuda")
+    sb = torch.tensor([0.25], device="cuda")
+    d = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    mmatom.gemm(a, b, out=d, scale_a=sa, scale_b=sb)
+    torch.cuda.synchronize()
+    assert torch.isfinite(d).all(), "some of D was never written (still NaN)"
+    fast = None
+    if k % 16 == 0 and n % 16 == 0 and fp8 == "e4m3":
+        fast = torch._scaled_mm(a, b.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16, use_fast_accum=True)
+    for r in range(0, m, 4096):
+        ref = (a[r:r + 4096].double() @ b.double().T) * 0.125
+        err = (d[r:r + 4096].double() - ref)
+        rounding = ref.abs() * 2.0 ** -8
+        if fast is None:  # no vendor kernel for this shape or type: the accumulation bound of 14 kept bits
+            bound = (k / 32) ** 0.5 * 2.0 ** -13 * (a[r:r + 4096].double().abs() @ b.double().abs().T) * 0.125
+            assert bool((err.abs() <= bound + rounding + 1e-30).all()), f"max error {err.abs().max().item():.3g}"
+            continue
+        vendor = fast[r:r + 4096].double() - ref
+        assert bool((err.abs() <= 2 * vendor.abs().max() + rounding).all()), \
+            f"rows {r}..: max error {err.abs().max().item():.3g}; cuBLAS fast-accum {vendor.abs().max().item():.3g}"
+        assert err.norm() <= 2 * vendor.norm() + 2.0 ** -8 * ref.norm(), \
+            f"rows {r}..: error norm {err.norm().item():.3g}; cuBLAS fast-accum {vendor.norm().item():.3g}"
+
+
+def test_b_as_k_by_n_and_async_stream():
+    """B given K x N (torch.matmul's form), and launches queued on a side stream without a host sync."""
+    import torch
+
+    import mmatom
+    a = torch.randn(512, 256, device="cuda").to(torch.bfloat16)
+    b = torch.randn(256, 384, device="cuda").to(torch.bfloat16)
+    stream = torch.cuda.Stream()
+    with torch.cuda.stream(stream):
+        d = mmatom.gemm(a, b, b_major="n")
+    stream.synchronize()
+    _check(d, a, b.T, 1.0, 256)

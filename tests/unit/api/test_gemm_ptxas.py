@@ -1,0 +1,53 @@
+"""ptxas gates of the shipped GEMM kernels (CPU, sm_90a): every configuration and element type assembles with
+0 spill bytes and without any ptxas warning -- in particular no C75xx line ("wgmma.mma_async instructions are
+serialized ...", "'setmaxnreg' ignored ..."), which would mean a silent loss of speed."""
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import mmatom
+from mmatom.hopper_gemm import CONFIGS, build_gemm
+
+pytestmark = pytest.mark.ptxas
+CASES = [(config, dtype, shape) for config in CONFIGS for dtype in ("bf16", "e4m3")
+         for shape in ((4096, 4096, 4096), (4095, 4104, 4112))]
+
+
+def _metadata(case):
+    config, dtype, (m, n, k) = case
+    module, launch, _ = build_gemm(m, n, k, dtype, "sm_90a", config)
+    kernel = mmatom.compile(module, options={"cache": False})
+    return launch, kernel.metadata, kernel.ptx
+
+
+def test_every_shipped_config_assembles_clean():
+    with ThreadPoolExecutor(4) as pool:  # ptxas runs as a subprocess: threads overlap its runs
+        results = list(pool.map(_metadata, CASES))
+    for (config, dtype, shape), (launch, meta, ptx) in zip(CASES, results):
+        what = f"{config} {dtype} {shape}"
+        assert meta.spill_bytes == 0, f"{what}: {meta.spill_bytes} spill bytes"
+        assert meta.warnings == (), f"{what}: ptxas warned: {meta.warnings}"
+        assert launch.shared_bytes <= 232448 and launch.block == (384, 1, 1), what
+        assert ".minnctapersm 1" in ptx and "setmaxnreg.inc.sync.aligned.u32 232" in ptx, what
+
+
+def test_ptxas_warning_is_seen():
+    """The gate can fail: an accumulator read after the commit and before the wait makes ptxas inject a wait
+    (C7517, an `info` line), and the metadata reports it."""
+    lines = mmatom.gemm_kernel(256, 256, 128).ptx.splitlines()
+    commit = next(i for i, line in enumerate(lines) if "wgmma.commit_group" in line)
+    first = next(i for i, line in enumerate(lines) if "wgmma.mma_async" in line)
+    register = lines[first].split("{")[1].split(",")[0]
+    lines.insert(commit + 1, f"\tadd.f32 {register}, {register}, {register};")
+    kernel = mmatom.Kernel("\n".join(lines), mmatom.gemm_kernel(256, 256, 128).entries, "sm_90a")
+    assert any("(C7517)" in w for w in kernel.metadata.warnings), kernel.metadata
+
+
+def test_config_limits_are_compile_errors():
+    with pytest.raises(mmatom.CompileError, match="block_n=96"):
+        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(block_n=96))
+    with pytest.raises(mmatom.CompileError, match="block_m=64"):
+        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(block_m=64))
+    with pytest.raises(mmatom.CompileError, match="out_dtype"):
+        mmatom.gemm_kernel(256, 256, 256, out_dtype="f32")
