@@ -410,6 +410,17 @@ class SmemDescType(ParametrizedAttribute, TypeAttribute):
             raise VerifyException(f"an SMEM descriptor views A or B, not '{self.role.data}'")
 
 
+def _parse_extents(parser: AttrParser, max_rows: int, max_cols: int, expected: str) -> tuple[int, int]:
+    """`ROWSxCOLS` (the lexer reads `x256` as one identifier), each within its maximum; else a located error."""
+    pos = parser.pos
+    rows = parser.parse_integer(allow_negative=False, allow_boolean=False)
+    word = parser.parse_optional_identifier()
+    cols_text = word[1:] if word and word.startswith("x") else None
+    if not cols_text or not cols_text.isdigit() or rows > max_rows or int(cols_text) > max_cols:
+        parser.raise_error(f"expected {expected}", pos, parser.pos)
+    return rows, int(cols_text)
+
+
 @irdl_attr_definition
 class TmemType(ParametrizedAttribute, TypeAttribute):
     """A tensor-memory address of a ROWSxCOLS tile of ELEM: `!mma.tmem<f32, 128x256>`."""
@@ -428,14 +439,8 @@ class TmemType(ParametrizedAttribute, TypeAttribute):
         with parser.in_angle_brackets():
             elem = _parse_word(parser, "an element type")
             parser.parse_punctuation(",")
-            pos = parser.pos
-            rows = parser.parse_integer(allow_negative=False, allow_boolean=False)
-            word = parser.parse_optional_identifier()  # the lexer reads `x256` as one identifier
-            cols_text = word[1:] if word and word.startswith("x") else None
-            if not cols_text or not cols_text.isdigit() or rows > TMEM_LANES or int(cols_text) > TMEM_COLUMNS:
-                parser.raise_error(f"expected ROWSxCOLS of tensor memory, at most {TMEM_LANES}x{TMEM_COLUMNS} "
-                                   f"(lanes x 32-bit columns), such as 128x256", pos, parser.pos)
-            cols = int(cols_text)
+            rows, cols = _parse_extents(parser, TMEM_LANES, TMEM_COLUMNS, f"ROWSxCOLS of tensor memory, at most "
+                                        f"{TMEM_LANES}x{TMEM_COLUMNS} (lanes x 32-bit columns), such as 128x256")
         return (ElementAttr(_word(ElementType, elem, "element type")), IntegerAttr(rows, i32), IntegerAttr(cols, i32))
 
     def print_parameters(self, printer: Printer) -> None:
@@ -467,13 +472,8 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
         with parser.in_angle_brackets():
             elem = _parse_word(parser, "an element type")
             parser.parse_punctuation(",")
-            pos = parser.pos
-            rows = parser.parse_integer(allow_negative=False, allow_boolean=False)
-            word = parser.parse_optional_identifier()  # the lexer reads `x64` as one identifier
-            cols_text = word[1:] if word and word.startswith("x") else None
-            if not cols_text or not cols_text.isdigit() or rows > BOX_MAX or int(cols_text) > BOX_MAX:
-                parser.raise_error(f"expected the box as ROWSxCOLS, each at most {BOX_MAX}, such as 128x64",
-                                   pos, parser.pos)
+            rows, cols = _parse_extents(parser, BOX_MAX, BOX_MAX,
+                                        f"the box as ROWSxCOLS, each at most {BOX_MAX}, such as 128x64")
             parser.parse_punctuation(",")
             pos = parser.pos
             spelled = _parse_word(parser, "a swizzle (none, sw32, sw64, sw128)")
@@ -482,7 +482,7 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
                 parser.raise_error(f"'{spelled}' is not a TMA swizzle; expected one of none, sw32, sw64, sw128",
                                    pos, parser.pos)
         return (ElementAttr(_word(ElementType, elem, "element type")), IntegerAttr(rows, i32),
-                IntegerAttr(int(cols_text), i32), SwizzleAttr(SwizzleMode(swizzle)))
+                IntegerAttr(cols, i32), SwizzleAttr(SwizzleMode(swizzle)))
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.elem.data}, {self.rows.value.data}x{self.cols.value.data}, "
