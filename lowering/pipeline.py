@@ -2,6 +2,7 @@
 pipeline of composable passes, each also available on its own with -p:
 
   verify-wgmma-lifecycle, verify-tmem-lifecycle   the async protocols, checked on the kernel as written
+  verify-pipeline                                 TMA -> mbarrier -> wgmma stages, setmaxnreg budgets
   mma-fragments-to-registers                      fragments carried by loops become their registers
   convert-mma-to-nvvm                             every mma op -> nvvm + arith + llvm
   mma-reconcile-casts                             folds the register <-> fragment casts away (1:N; then
@@ -20,6 +21,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from mmatom.passes.pipeline_protocol import VerifyPipeline
 from mmatom.passes.tmem_lifecycle import VerifyTmemLifecycle
 from mmatom.passes.wgmma_lifecycle import VerifyWgmmaLifecycle
 
@@ -28,8 +30,8 @@ from .finalize import FinalizeNvvm
 from .fragment_boundaries import FragmentsToRegisters
 from .reconcile import ReconcileFragmentCasts
 
-STEPS: tuple[ModulePass, ...] = (VerifyWgmmaLifecycle(), VerifyTmemLifecycle(), FragmentsToRegisters(),
-                                 ConvertMmaToNvvm(), ReconcileFragmentCasts(), FinalizeNvvm())
+STEPS: tuple[ModulePass, ...] = (VerifyWgmmaLifecycle(), VerifyTmemLifecycle(), VerifyPipeline(),
+                                 FragmentsToRegisters(), ConvertMmaToNvvm(), ReconcileFragmentCasts(), FinalizeNvvm())
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,9 @@ class Pipeline:
     def position(self, it: SSAValue) -> tuple[SSAValue, SSAValue]:
         """(stage, phase parity) of iteration `it`."""
         kb = self.kb
-        return kb.rem(it, self.stages), kb.and_(kb.div(it, self.stages), 1)
+        stage, phase = kb.rem(it, self.stages), kb.and_(kb.div(it, self.stages), 1)
+        stage.name_hint, phase.name_hint = "stage", "phase"  # what verify-pipeline's diagnostics call them
+        return stage, phase
 
     def producer_acquire(self, it: SSAValue) -> SSAValue:
         """Wait until the consumers released the stage of iteration `it`, then post the bytes the stage's TMA

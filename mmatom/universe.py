@@ -6,12 +6,13 @@ from xdsl.universe import Universe
 from mmatom.dialects.mma import MMA
 from mmatom.dialects.nvvm import NVVM
 from mmatom.lowering.pipeline import PASSES
+from mmatom.passes.pipeline_protocol import VerifyPipeline
 from mmatom.passes.tmem_lifecycle import VerifyTmemLifecycle
 from mmatom.passes.wgmma_lifecycle import VerifyWgmmaLifecycle
 from mmatom.targets.ptx_emitter import PTXTarget
 
 MMATOM_UNIVERSE = Universe(
     all_dialects={"mma": lambda: MMA, "nvvm": lambda: NVVM},
-    all_passes={p.name: (lambda p=p: p) for p in (*PASSES, VerifyWgmmaLifecycle, VerifyTmemLifecycle)},
+    all_passes={p.name: (lambda p=p: p) for p in (*PASSES, VerifyWgmmaLifecycle, VerifyTmemLifecycle, VerifyPipeline)},
     all_targets={"ptx": lambda: PTXTarget},
 )

@@ -1,1 +1,2 @@
-"""Verifier passes over whole kernels (xDSL ModulePasses): the wgmma and TMEM async lifecycles."""
+"""Verifier passes over whole kernels (xDSL ModulePasses): the wgmma and TMEM async lifecycles and the TMA
+-> mbarrier -> wgmma pipeline."""

@@ -1,0 +1,424 @@
+"""The TMA -> mbarrier -> wgmma pipeline protocol, checked on the mma-level kernel (`verify-pipeline`).
+
+A TMA pipeline fails silently on hardware: a barrier that expects more bytes than land hangs, one that expects
+fewer completes before the data is there, a consumer that reads before waiting or releases a stage while its
+wgmma still reads it races with the producer's next load. What this pass proves (addresses compared as affine
+forms, addresses.py, so `ring.full(stage)` built twice is one barrier):
+
+1. bytes: an `nvvm.mbarrier.arrive.expect_tx` posts exactly the bytes the `mma.tma_load`s that complete on
+   that barrier after it (in its block, nested regions included, up to the next expect_tx on it) land; every
+   `mma.tma_load` has such an expect_tx before it. A multicast load lands its box in every CTA of its
+   (constant) mask, and each of those CTAs is assumed to issue its own slice alike.
+2. placement: a box lands inside the kernel's declared shared memory (`mma.shared_bytes`) at an address
+   aligned as its swizzle needs (1024 bytes for the swizzled boxes wgmma reads).
+3. consumers: the stage a TMA load fills is `region + k * s` with its full barrier `bars + c * s`; a wgmma that
+   reads `region + k * t` must follow (on every path) an `nvvm.mbarrier.try_wait.parity` on `bars + c * t`,
+   and the `nvvm.mbarrier.arrive` that releases stage t (on the barrier the producer waits on before filling
+   it) must come after the `nvvm.wgmma.wait.group.sync.aligned` that retires every wgmma reading stage t.
+   A wait or read made for an earlier trip round a loop (its stage value since redefined) proves nothing.
+4. registers: `nvvm.setmaxregister` needs `nvvm.minctasm` on the kernel (ptxas ignores it otherwise, warning
+   C7508); every thread of a warpgroup runs the same one; and the per-warpgroup budgets fit the 64K registers
+   of an SM for `nvvm.minctasm` CTAs. The role of each warpgroup is read from the scf.if guards around the
+   setmaxregister ops, evaluated for every thread index; guards that depend on anything else are not checked.
+
+SMEM and register totals per kernel are also checked by the launch-bounds verifier; this pass checks what
+needs the kernel's body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+from xdsl.context import Context
+from xdsl.dialects import arith, llvm, scf
+from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.passes import ModulePass
+
+from mmatom.atoms.limits import REGISTER_FILE as REGISTERS_PER_SM
+from mmatom.dialects import mma, nvvm, nvvm_hopper
+from mmatom.dialects.launch_bounds import MINCTASM, launch_bounds
+
+from .addresses import Affine, affine
+from .control_flow import function_bodies, run_block
+from .errors import LifecycleError
+
+NAME = "verify-pipeline"
+WARPGROUP = 128
+WGMMA_OPS = (mma.WgmmaOp, mma.WgmmaTileOp)
+UNCOMMITTED = -1
+
+
+# -- 1. bytes ---------------------------------------------------------------------------------------------------
+
+def _load_bytes(load: mma.TmaLoadOp) -> int | None:
+    box = load.map.type.box.bytes
+    if load.multicast is None:
+        return box
+    mask = affine(load.multicast)
+    return box * bin(mask.const & 0xFFFF).count("1") if not mask.terms and mask.base is None else None
+
+
+def _loads_in(ops: Sequence[Operation]) -> Iterator[mma.TmaLoadOp]:
+    for op in ops:
+        for inner in op.walk():
+            if isinstance(inner, mma.TmaLoadOp):
+                yield inner
+
+
+def _check_bytes(body: Block) -> None:
+    covered: set[mma.TmaLoadOp] = set()
+    for block in _blocks(body):
+        ops = list(block.ops)
+        for i, op in enumerate(ops):
+            if not isinstance(op, nvvm_hopper.MBarrierArriveExpectTxOp):
+                continue
+            bar, posted = affine(op.addr), affine(op.txcount)
+            segment = []
+            for later in ops[i + 1:]:
+                if isinstance(later, nvvm_hopper.MBarrierArriveExpectTxOp) and affine(later.addr) == bar:
+                    break
+                segment.append(later)
+            loads = [ld for ld in _loads_in(segment) if affine(ld.bar) == bar]
+            covered.update(loads)
+            sizes = [_load_bytes(ld) for ld in loads]
+            if posted.terms or posted.base is not None or None in sizes:
+                continue  # a byte count or multicast mask only known at run time: nothing to compare
+            if posted.const != sum(sizes):
+                landed = " + ".join(f"{s} ({ld.map.type})" for s, ld in zip(sizes, loads)) or "none"
+                raise LifecycleError(op, (
+                    f"{op.name}: posts {posted.const} bytes on barrier {bar.describe()}, but the mma.tma_load ops "
+                    f"that complete on it after it land {sum(sizes)}: {landed}; the phase "
+                    f"{'never completes (a hang)' if posted.const > sum(sizes) else 'completes before the data lands (a race)'}"))
+    for load in (op for op in body.walk() if isinstance(op, mma.TmaLoadOp)):
+        if load not in covered:
+            raise LifecycleError(load, (
+                f"mma.tma_load: no nvvm.mbarrier.arrive.expect_tx on its barrier {affine(load.bar).describe()} "
+                f"before it in its block; the barrier's phase can complete before the box lands -- post the "
+                f"stage's bytes with expect_tx first"))
+
+
+def _blocks(body: Block) -> Iterator[Block]:
+    yield body
+    for op in body.walk():
+        for region in op.regions:
+            yield from region.blocks
+
+
+# -- 2. placement -----------------------------------------------------------------------------------------------
+
+def _check_placement(func: llvm.FuncOp, body: Block) -> None:
+    shared = launch_bounds(func).shared_bytes
+    for load in (op for op in body.walk() if isinstance(op, mma.TmaLoadOp)):
+        box = load.map.type.box
+        dst = affine(load.dst)
+        if not isinstance(dst.base, str):
+            continue
+        misaligned = [x for x in (dst.const, *(c for _, c in dst.terms)) if x % box.smem_align]
+        if misaligned:
+            raise LifecycleError(load, (
+                f"mma.tma_load: its destination {dst.describe()} is not {box.smem_align}-byte aligned (a "
+                f"{box.swizzle}-swizzled box needs it; offset {misaligned[0]} is not a multiple)"))
+        if dst.terms:
+            continue  # the stage index's range is not known here; the constant part is still checked below
+        if dst.const + box.bytes > shared:
+            raise LifecycleError(load, (
+                f"mma.tma_load: its {box.bytes}-byte box at {dst.describe()} ends at byte {dst.const + box.bytes}"
+                f" of shared memory; the kernel declares mma.shared_bytes = {shared}"))
+
+
+# -- 3. consumers -------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Stage:
+    """A slot the producer fills: bytes at `region + k * s` land on the full barrier `full + c * s`; the
+    producer waits on `empty + e * s` before filling it (None when it does not)."""
+
+    region: Affine  # base and constant of the slot 0
+    k: int
+    full: Affine  # base and constant of barrier 0
+    c: int
+    empty: Affine | None = None
+    e: int = 0
+
+    def full_of(self, read: Affine) -> Affine | None:
+        """The full barrier a read at `read` waits on (None if `read` is not in this ring)."""
+        if (read.base, read.const) != (self.region.base, self.region.const):
+            return None
+        return _slot(self.full, self.c, read, self.k)
+
+    def released_stage(self, bar: Affine) -> Affine | None:
+        """The full barrier of the stage an arrive on `bar` releases (None if `bar` is not an empty barrier)."""
+        if self.empty is None or (bar.base, bar.const) != (self.empty.base, self.empty.const):
+            return None
+        return _slot(self.full, self.c, bar, self.e)
+
+
+def _slot(base: Affine, stride: int, addr: Affine, addr_stride: int) -> Affine | None:
+    """base + stride * s where addr = ... + addr_stride * s (s its one leaf), or base when addr has no leaf."""
+    if not addr.terms:
+        return Affine(base.base, base.const, ())
+    if len(addr.terms) != 1 or addr.terms[0][1] != addr_stride:
+        return None
+    return Affine(base.base, base.const, ((addr.terms[0][0], stride),) if stride else ())
+
+
+def _one_leaf(form: Affine) -> tuple[SSAValue | None, int]:
+    if not form.terms:
+        return None, 0
+    return (form.terms[0][0], form.terms[0][1]) if len(form.terms) == 1 else (form, 0)
+
+
+def _stages(body: Block) -> list[Stage]:
+    """The producer's stages, from its loads (and the try_wait before each load in its block: the empty)."""
+    out: list[Stage] = []
+    for load in (op for op in body.walk() if isinstance(op, mma.TmaLoadOp)):
+        dst, bar = affine(load.dst), affine(load.bar)
+        leaf, k = _one_leaf(dst)
+        bar_leaf, c = _one_leaf(bar)
+        if isinstance(leaf, Affine) or bar_leaf is not leaf:
+            continue  # not base + k * stage with the barrier indexed by the same stage
+        empty, e = None, 0
+        for before in _preceding(load):
+            if isinstance(before, nvvm.MBarrierTryWaitParityOp):
+                waited = affine(before.addr)
+                w_leaf, w = _one_leaf(waited)
+                if w_leaf is leaf and (waited.base, waited.const) != (bar.base, bar.const):
+                    empty, e = Affine(waited.base, waited.const, ()), w
+        out.append(Stage(Affine(dst.base, dst.const, ()), k, Affine(bar.base, bar.const, ()), c, empty, e))
+    return out
+
+
+def _preceding(op: Operation) -> Iterator[Operation]:
+    """The ops before `op` in its block and in each enclosing block, nearest block first."""
+    while op.parent_block() is not None:
+        block = op.parent_block()
+        for before in block.ops:
+            if before is op:
+                break
+            yield before
+        if block.parent_op() is None or isinstance(block.parent_op(), llvm.FuncOp):
+            return
+        op = block.parent_op()
+
+
+@dataclass(frozen=True)
+class Reads:
+    op: Operation
+    newer_groups: int
+    stages: frozenset  # the full barriers (Affine) of the stages this wgmma reads
+
+
+@dataclass(frozen=True)
+class State:
+    waited: frozenset | None = frozenset()  # full barriers waited on, on every path (None: unreachable/top)
+    flights: dict = field(default_factory=dict)  # wgmma op -> Reads, on some path
+
+
+def _forget(forms: frozenset, values: set) -> frozenset:
+    return frozenset(f for f in forms if not (f.leaves & values))
+
+
+class PipelineProtocol:
+    """Check 3 as a dataflow over control_flow's model: `waited` is a must-set, `flights` a may-set."""
+
+    def __init__(self, stages: list[Stage]):
+        self.stages = stages
+        self.reads: dict[SSAValue, Affine] = {}
+
+    def full_of(self, ptr: SSAValue) -> Affine | None:
+        form = affine(ptr)
+        for stage in self.stages:
+            full = stage.full_of(form)
+            if full is not None:
+                return full
+        return None
+
+    def join(self, a: State, b: State) -> State:
+        flights = dict(a.flights)
+        for op, r in b.flights.items():
+            mine = flights.get(op)
+            flights[op] = r if mine is None else Reads(op, min(mine.newer_groups, r.newer_groups),
+                                                      mine.stages | r.stages)
+        return State(a.waited & b.waited, flights)
+
+    def _redefine(self, state: State, values: set) -> State:
+        if not values:
+            return state
+        flights = {op: replace(r, stages=_forget(r.stages, values)) for op, r in state.flights.items()}
+        return State(_forget(state.waited, values), flights)
+
+    def bind(self, state: State, dests: Sequence[SSAValue], srcs: Sequence[SSAValue]) -> State:
+        return self._redefine(state, set(dests))
+
+    def no_fixed_point(self, loop: Operation, head: State, nxt: State) -> Exception:
+        return LifecycleError(loop, f"{NAME}: the wgmma reads in flight do not settle round {loop.name}")
+
+    def transfer(self, op: Operation, state: State) -> State:
+        state = self._redefine(state, set(op.results))
+        if isinstance(op, nvvm.MBarrierTryWaitParityOp):
+            return replace(state, waited=state.waited | {affine(op.addr)})
+        if isinstance(op, mma.MakeDescOp):
+            full = self.full_of(op.ptr)
+            if full is not None:
+                self.reads[op.res] = full
+            return state
+        if isinstance(op, WGMMA_OPS):
+            return self._issue(op, state)
+        if isinstance(op, nvvm.WgmmaGroupSyncAlignedOp):
+            return replace(state, flights={w: replace(r, newer_groups=r.newer_groups + 1)
+                                           for w, r in state.flights.items()})
+        if isinstance(op, nvvm.WgmmaWaitGroupSyncOp):
+            return replace(state, flights={w: r for w, r in state.flights.items() if r.newer_groups < op.pending})
+        if isinstance(op, nvvm_hopper.MBarrierArriveOp):
+            return self._release(op, state)
+        return state
+
+    def _issue(self, op: Operation, state: State) -> State:
+        stages = set()
+        for role, v in (("A", op.a), ("B", op.b)):
+            full = self.reads.get(v)
+            if full is None:
+                continue
+            if full not in state.waited:
+                raise LifecycleError(op, (
+                    f"{op.name}: operand {role} reads a TMA-filled stage whose full barrier {full.describe()} is not "
+                    f"waited on before it on every path; insert `nvvm.mbarrier.try_wait.parity` on that barrier "
+                    f"(with the stage's phase) first"))
+            stages.add(full)
+        return replace(state, flights={**state.flights, op: Reads(op, UNCOMMITTED, frozenset(stages))})
+
+    def _release(self, op: nvvm_hopper.MBarrierArriveOp, state: State) -> State:
+        bar = affine(op.addr)
+        released = {full for stage in self.stages if (full := stage.released_stage(bar)) is not None}
+        for full in released:
+            for r in state.flights.values():
+                if full in r.stages:
+                    wait = "`nvvm.wgmma.commit.group.sync.aligned` then `nvvm.wgmma.wait.group.sync.aligned 0`" \
+                        if r.newer_groups == UNCOMMITTED else f"`nvvm.wgmma.wait.group.sync.aligned {r.newer_groups}`"
+                    raise LifecycleError(op, (
+                        f"{op.name}: releases the stage of full barrier {full.describe()} while {r.op.name}"
+                        f"{_at_line(r.op)} may still read it; the producer can overwrite the stage under it -- "
+                        f"retire that wgmma with {wait} before the release"))
+        return replace(state, waited=state.waited - released) if released else state
+
+
+def _at_line(op: Operation) -> str:
+    loc = op.location
+    return f" (line {loc.line.data})" if isinstance(loc, FileLineColLoc) else ""
+
+
+# -- 4. registers -------------------------------------------------------------------------------------------------
+
+INT_OPS = {arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b, arith.MuliOp: lambda a, b: a * b,
+           arith.AndIOp: lambda a, b: a & b, arith.OrIOp: lambda a, b: a | b, arith.XOrIOp: lambda a, b: a ^ b,
+           arith.ShRUIOp: lambda a, b: a >> b, arith.ShLIOp: lambda a, b: a << b,
+           arith.DivUIOp: lambda a, b: a // b if b else None, arith.RemUIOp: lambda a, b: a % b if b else None}
+CMP = {"eq": int.__eq__, "ne": int.__ne__, "ult": int.__lt__, "ule": int.__le__, "ugt": int.__gt__,
+       "uge": int.__ge__, "slt": int.__lt__, "sle": int.__le__, "sgt": int.__gt__, "sge": int.__ge__}
+
+
+def _evaluate(v: SSAValue, tid: int, memo: dict) -> int | None:
+    """v for the thread `tid` when v depends only on constants and %tid.x (else None)."""
+    if v in memo:
+        return memo[v]
+    result = None
+    if isinstance(v, OpResult):
+        op = v.op
+        if isinstance(op, arith.ConstantOp):
+            result = getattr(op.value.value, "data", None)
+        elif isinstance(op, nvvm.SREG_OPS["tid.x"]):
+            result = tid
+        elif type(op) in INT_OPS:
+            a, b = _evaluate(op.lhs, tid, memo), _evaluate(op.rhs, tid, memo)
+            result = None if a is None or b is None else INT_OPS[type(op)](a, b)
+        elif isinstance(op, arith.CmpiOp):
+            a, b = _evaluate(op.lhs, tid, memo), _evaluate(op.rhs, tid, memo)
+            name = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
+            result = None if a is None or b is None else int(CMP[name](a, b))
+    memo[v] = result
+    return result
+
+
+def _runs(op: Operation, tid: int, memo: dict) -> bool | None:
+    """Whether thread `tid` reaches `op` through the scf.if guards around it (None: a guard is not known)."""
+    while (parent := op.parent_op()) is not None and not isinstance(parent, llvm.FuncOp):
+        if isinstance(parent, scf.IfOp):
+            cond = _evaluate(parent.cond, tid, memo)
+            if cond is None:
+                return None
+            in_then = op.parent_region() is parent.true_region
+            if bool(cond) != in_then:
+                return False
+        op = parent
+    return True
+
+
+def _check_registers(func: llvm.FuncOp, body: Block) -> None:
+    setters = [op for op in body.walk() if isinstance(op, nvvm_hopper.SetMaxRegisterOp)]
+    if not setters:
+        return
+    bounds = launch_bounds(func)
+    if bounds.minctasm is None:
+        raise LifecycleError(setters[0], (
+            f"{setters[0].name}: the kernel has no `{MINCTASM}`; ptxas ignores setmaxnreg without it (warning "
+            f"C7508) -- declare {MINCTASM} = 1 : i32 on @{func.sym_name.data}"))
+    threads = bounds.threads
+    if threads is None:
+        return
+    memos = [dict() for _ in range(threads)]
+    per_thread: list[Operation | None] = []
+    for tid in range(threads):
+        mine = None
+        for op in setters:
+            runs = _runs(op, tid, memos[tid])
+            if runs is None:
+                return  # a role chosen by something other than the thread index: not checked
+            if runs:
+                mine = op
+        per_thread.append(mine)
+    default = REGISTERS_PER_SM // (threads * bounds.minctasm) // 8 * 8
+    total = 0
+    for wg in range(-(-threads // WARPGROUP)):
+        group = per_thread[wg * WARPGROUP:(wg + 1) * WARPGROUP]
+        if len(set(map(id, group))) > 1:
+            odd = next(i for i, op in enumerate(group) if op is not group[0]) + wg * WARPGROUP
+            which = group[0] or group[odd - wg * WARPGROUP]
+            raise LifecycleError(which, (
+                f"{which.name}: threads {wg * WARPGROUP} and {odd} of warpgroup {wg} take different setmaxregister "
+                f"paths; every warp of a warpgroup must execute the same setmaxnreg"))
+        count = group[0].count if group[0] is not None else default
+        total += count * len(group)
+    if total * bounds.minctasm > REGISTERS_PER_SM:
+        split = ", ".join(f"warpgroup {wg}: {op.count if op else f'{default} (entry)'}" for wg, op in
+                          enumerate(per_thread[::WARPGROUP]))
+        raise LifecycleError(setters[0], (
+            f"{setters[0].name}: the warpgroups' register budgets ({split}) need {total} registers x "
+            f"{bounds.minctasm} CTA(s) per SM = {total * bounds.minctasm}; an SM has {REGISTERS_PER_SM}"))
+
+
+# -- the pass -------------------------------------------------------------------------------------------------------
+
+WATCHED = ("mma.tma_load", "nvvm.mbarrier", "nvvm.setmaxregister")
+
+
+def check_function(func: llvm.FuncOp, body: Block) -> None:
+    _check_bytes(body)
+    _check_placement(func, body)
+    stages = _stages(body)
+    if stages:
+        run_block(PipelineProtocol(stages), body, State())
+    _check_registers(func, body)
+
+
+class VerifyPipeline(ModulePass):
+    name = NAME
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for body in function_bodies(op, NAME, WATCHED):
+            if any(inner.name.startswith(WATCHED) for inner in body.walk()):
+                check_function(body.parent_op(), body)
+
+
+__all__ = ["VerifyPipeline", "check_function"]

@@ -1,0 +1,96 @@
+"""verify-pipeline on the shipped GEMM (every config passes) and on the GEMM with one protocol bug planted:
+each bug is the diagnostic a user would need (the lit cases in tests/filecheck/passes pin the texts)."""
+
+from __future__ import annotations
+
+import pytest
+from xdsl.context import Context
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import IntegerAttr, IntegerType, i32
+
+from mmatom.dialects import nvvm, nvvm_hopper
+from mmatom.dialects.launch_bounds import MINCTASM
+from mmatom.dialects.mma import TmaLoadOp
+from mmatom.hopper_gemm import CONFIGS, build_gemm
+from mmatom.passes.errors import LifecycleError
+from mmatom.passes.pipeline_protocol import VerifyPipeline
+
+
+def _gemm(dtype="bf16", config=CONFIGS[0]):
+    module, _, _ = build_gemm(1024, 1024, 512, dtype, config=config)
+    return module
+
+
+def _verify(module):
+    VerifyPipeline().apply(Context(), module)
+
+
+def _ops(module, kind):
+    return [op for op in module.walk() if isinstance(op, kind)]
+
+
+@pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.block_m}x{c.block_n}x{c.stages}")
+def test_shipped_gemm_configs_pass(config, dtype):
+    _verify(_gemm(dtype, config))
+
+
+def test_expect_tx_bytes_must_equal_the_boxes():
+    module = _gemm()
+    expect = _ops(module, nvvm_hopper.MBarrierArriveExpectTxOp)[0]
+    wrong = arith.ConstantOp(IntegerAttr(32768, i32))
+    expect.parent_block().insert_op_before(wrong, expect)
+    expect.operands[1] = wrong.result
+    with pytest.raises(LifecycleError, match=r"posts 32768 bytes on barrier @smem \+ \d+ \+ 8\*%stage, .* land 49152: 16384 .* \+ 32768 .*completes before the data lands"):
+        _verify(module)
+
+
+def test_load_without_expect_tx():
+    module = _gemm()
+    _ops(module, nvvm_hopper.MBarrierArriveExpectTxOp)[0].detach()
+    with pytest.raises(LifecycleError, match="no nvvm.mbarrier.arrive.expect_tx on its barrier"):
+        _verify(module)
+
+
+def test_consumer_must_wait_full_before_the_wgmma():
+    module = _gemm()
+    waits = _ops(module, nvvm.MBarrierTryWaitParityOp)
+    waits[1].detach()  # [0] is the producer's empty wait, [1] the consumers' full wait
+    with pytest.raises(LifecycleError, match="operand A reads a TMA-filled stage whose full barrier"):
+        _verify(module)
+
+
+def test_release_before_the_wgmma_wait():
+    module = _gemm()
+    release = _ops(module, nvvm_hopper.MBarrierArriveOp)[0]
+    wait = _ops(module, nvvm.WgmmaWaitGroupSyncOp)[0]
+    release.detach()
+    wait.parent_block().insert_op_before(release, wait)
+    with pytest.raises(LifecycleError, match=r"releases the stage .* may still read it.*wait.group.sync.aligned 0"):
+        _verify(module)
+
+
+def test_setmaxnreg_needs_minctasm():
+    module = _gemm()
+    func = next(op for op in module.ops if op.name == "llvm.func")
+    del func.attributes[MINCTASM]
+    with pytest.raises(LifecycleError, match="C7508"):
+        _verify(module)
+
+
+def test_setmaxnreg_budget():
+    module = _gemm()
+    grow = next(op for op in _ops(module, nvvm_hopper.SetMaxRegisterOp) if op.increase)
+    grow.properties["regCount"] = IntegerAttr(256, 32)
+    with pytest.raises(LifecycleError, match=r"warpgroup 0: 40, warpgroup 1: 256, warpgroup 2: 256.*65536"):
+        _verify(module)
+
+
+def test_misaligned_tma_destination():
+    module = _gemm()
+    load = _ops(module, TmaLoadOp)[0]
+    moved = llvm.GEPOp(load.dst, [512], pointee_type=IntegerType(8), result_type=load.dst.type)
+    load.parent_block().insert_op_before(moved, load)
+    load.operands[3] = moved.result
+    with pytest.raises(LifecycleError, match="not 1024-byte aligned"):
+        _verify(module)
