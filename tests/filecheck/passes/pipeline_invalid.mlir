@@ -631,3 +631,22 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     llvm.return
   }
 }
+
+// -----
+
+// a box that ends past the shared memory the kernel declares
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+  llvm.func @one(%a: !llvm.ptr {llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128>, mma.shared_bytes = 8200 : i32} {
+    %ma = mma.as_tensor_map %a : !mma.tensor_map<bf16, 64x64, sw128>
+    %s = llvm.mlir.addressof @smem : !llvm.ptr<3>
+    %box = llvm.getelementptr %s[1024] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+    %bar = llvm.getelementptr %s[8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+    %c0 = arith.constant 0 : i32
+    %tx = arith.constant 8192 : i32
+    nvvm.mbarrier.arrive.expect_tx %bar, %tx : !llvm.ptr<3>, i32
+    // expected-error@+1 {{mma.tma_load: its 8192-byte box at @smem + 1024 ends at byte 9216 of shared memory; the kernel declares mma.shared_bytes = 8200}}
+    mma.tma_load %ma[%c0, %c0] into %box barrier %bar as !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,8),64):((64,512),1)"> : !mma.tensor_map<bf16, 64x64, sw128>
+    llvm.return
+  }
+}
