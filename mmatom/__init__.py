@@ -8,7 +8,7 @@ type, `CompileError`.
 
 __version__ = "0.1.0"
 
-from mmatom.compiler import Kernel, KernelMetadata, assemble, compile  # noqa: E402
+from mmatom.compiler import Kernel, KernelMetadata, assemble, compile, compile_generated  # noqa: E402
 from mmatom.errors import CompileError  # noqa: E402
 from mmatom.layout import (  # noqa: E402
     Layout,
@@ -27,10 +27,11 @@ from mmatom.dialects.mma_types import TensorMapType  # noqa: E402
 from mmatom.pipeline import Pipeline  # noqa: E402
 from mmatom.device import device_info, tensor_map  # noqa: E402
 from mmatom.hopper_gemm import GemmConfig, gemm, gemm_kernel  # noqa: E402
+from mmatom.gemm_autotune import gemm_autotune  # noqa: E402
 
 __all__ = [
     "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "Pipeline", "Swizzle", "TensorMapType",
-    "GemmConfig", "TiledMma", "__version__", "assemble", "atom", "atoms", "compile", "complement", "composition",
-    "device_info", "emit_layout", "gemm", "gemm_kernel", "tensor_map",
+    "GemmConfig", "TiledMma", "__version__", "assemble", "atom", "atoms", "compile", "compile_generated", "complement",
+    "composition", "device_info", "emit_layout", "gemm", "gemm_autotune", "gemm_kernel", "tensor_map",
     "logical_divide", "logical_product", "zipped_divide",
 ]

@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from io import StringIO
 from typing import Any
@@ -274,6 +276,27 @@ def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noq
         compile_cache.CACHE.put(key, kernel.record())
         if shape is not None and shape[0] is not None:
             _BY_STRUCTURE[shape] = kernel.record()
+    return kernel
+
+
+def compile_generated(key: Any, build: Callable[[], ModuleOp | str], *, target: str | None = None,
+                      options: dict[str, Any] | None = None) -> Kernel:
+    """The Kernel of the module `build()` returns, found by `key` without building it when it was compiled before
+    (by this process or another): how a DSL's kernel generator skips its own IR construction on a warm cache.
+    `key` (JSON-able) must name everything the module depends on besides mmatom itself -- the generator and
+    its parameters, e.g. ("my_dsl.matmul", 2, m, n, k, dtype); mmatom's sources, xDSL's version, `target` and the
+    options are part of the cache key already."""
+    opts = _options(options)
+    try:
+        name = json.dumps(["generated", key], sort_keys=True)
+    except TypeError as err:
+        raise api_error(f"compile_generated: key {key!r} is not JSON-able ({err})") from None
+    k = compile_cache.key(name, target, opts)
+    if opts["cache"] and (record := compile_cache.CACHE.get(k)) is not None:
+        return Kernel.from_record(record)
+    kernel = compile(build(), target=target, options=options)
+    if opts["cache"]:
+        compile_cache.CACHE.put(k, kernel.record())
     return kernel
 
 

@@ -15,10 +15,12 @@ stores them, which also clips the M and N tails; the K tail reads TMA's zero fil
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from functools import lru_cache
 
 import mmatom
 
+from . import gemm_choices
 from .errors import api_error
 
 FP8 = ("e4m3", "e5m2")
@@ -50,7 +52,8 @@ class GemmConfig:
                 f"GemmConfig: block_n={self.block_n}; a multiple of {BOX} in [64, 256]"))
 
 
-CONFIGS = (GemmConfig(128, 256, 4), GemmConfig(128, 128, 6), GemmConfig(128, 192, 4))  # the shipped tiles
+# the shipped tiles (the autotuner's candidates; each passes the ptxas gates in tests/unit/api/test_gemm_ptxas.py)
+CONFIGS = (GemmConfig(128, 256, 4), GemmConfig(128, 128, 6), GemmConfig(128, 192, 4), GemmConfig(128, 64, 8))
 
 
 def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90a",
@@ -170,9 +173,10 @@ def gemm_kernel(m: int, n: int, k: int, *, dtype: str = "bf16", out_dtype: str |
         raise api_error(f"gemm_kernel: out_dtype {out_dtype!r}; the TMA-store epilogue writes bf16")
     config = config or GemmConfig()
     key = (m, n, k, dtype, target, config)
-    if key not in _KERNELS:
-        module, _, _ = build_gemm(m, n, k, dtype, target, config)
-        _KERNELS[key] = mmatom.compile(module)
+    if key not in _KERNELS:  # on disk, found by the generator's parameters without building the module
+        _KERNELS[key] = mmatom.compile_generated(
+            ["mmatom.hopper_gemm", m, n, k, dtype, target, asdict(config)],
+            lambda: build_gemm(m, n, k, dtype, target, config)[0])
     return _KERNELS[key]
 
 
@@ -250,9 +254,31 @@ def _sm_count() -> int:
     return mmatom.device_info().sm_count
 
 
+@lru_cache(maxsize=1)
+def gpu_name() -> str:
+    """What the autotuner's choices are stored per: the GPU's name and SM count."""
+    info = mmatom.device_info()
+    return f"{info.name()} ({info.sm_count} SMs)"
+
+
 def choose_config(m: int, n: int, k: int, dtype: str) -> GemmConfig:
-    """The autotuner's stored choice for this problem on this GPU, else the default tile."""
-    return GemmConfig()
+    """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else a prior: the
+    widest shipped tile among those whose waves of tiles over the SMs waste least (a narrow tile when there are
+    few tiles, e.g. small M)."""
+    found = gemm_choices.stored(gemm_choices.problem_key(gpu_name(), dtype, m, n, k))
+    if found is not None:
+        try:
+            return GemmConfig(**found["config"])
+        except TypeError:
+            pass  # written by another version of GemmConfig: use the prior
+    sms = _sm_count()
+
+    def fill(c: GemmConfig) -> tuple[float, int]:
+        """(the share of the SMs' waves of tiles that is useful output, to 0.1; then the wider tile)"""
+        tiles = -(-m // c.block_m) * -(-n // c.block_n)
+        return round(m * n / (-(-tiles // sms) * sms * c.block_m * c.block_n), 1), c.block_n
+
+    return max(CONFIGS, key=fill)
 
 
-__all__ = ["CONFIGS", "GemmConfig", "build_gemm", "choose_config", "gemm", "gemm_kernel"]
+__all__ = ["CONFIGS", "GemmConfig", "build_gemm", "choose_config", "gemm", "gemm_kernel", "gpu_name"]

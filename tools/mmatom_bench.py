@@ -1,13 +1,14 @@
 """mmatom-bench gemm: mmatom.gemm against cuBLAS (torch.matmul; torch._scaled_mm for fp8) and Triton's
 persistent TMA matmul (the tutorial's kernel, written below), in one process, interleaved, on random inputs.
 
-    mmatom-bench gemm [--shapes squares,llm,small,odd] [--dtypes bf16,e4m3] [--repeats 5] [--out records/]
+    mmatom-bench gemm [--shapes squares,llm,small,odd] [--dtypes bf16,e4m3] [--repeats 5] [--out records/] [--autotune]
 
 Per shape and system: the median of `repeats` timed runs (each the mean of a burst of launches between two CUDA
 events, after warm-up), TFLOP/s, the ratio to cuBLAS, the max relative error against torch, and the SM clock and
 board power nvidia-smi sampled during that system's runs (the H100 here is capped at 700 W: clocks fall to
-~1.4 GHz under GEMM load). Compile times: mmatom's module -> loaded kernel, cold (empty cache) and cached;
-Triton's first compile of its kernel. Writes records/gemm_bench.json and records/gemm_bench.png.
+~1.4 GHz under GEMM load). Compile times: mmatom's module -> loaded kernel, cold (empty cache) and cached (as a
+fresh process finds it: compile cache and cubin on disk); Triton's first compile of its kernel. `--autotune`
+runs mmatom.gemm_autotune on each shape first (its choice is stored; without it, the stored or prior choice). Writes records/gemm_bench.json and records/gemm_bench.png.
 """
 
 from __future__ import annotations
@@ -23,7 +24,9 @@ import time
 from pathlib import Path
 
 import mmatom
-from mmatom.hopper_gemm import build_gemm
+from mmatom import compile_cache
+from mmatom.gemm_autotune import gemm_autotune
+from mmatom.hopper_gemm import _KERNELS, choose_config, gemm_kernel
 from mmatom.targets import runtime
 
 SHAPE_SETS = {
@@ -118,7 +121,7 @@ def triton_matmul():
 
 
 def bench_gemm(shapes, dtypes=("bf16", "e4m3"), repeats: int = 5, out_dir: str | Path = "records",
-               systems=("mmatom", "cublas", "triton"), quiet: bool = False) -> dict:
+               systems=("mmatom", "cublas", "triton"), quiet: bool = False, autotune: bool = False) -> dict:
     """Run the benchmark; returns (and writes) the JSON record."""
     import torch
     torch.manual_seed(0)
@@ -140,19 +143,31 @@ def bench_gemm(shapes, dtypes=("bf16", "e4m3"), repeats: int = 5, out_dir: str |
             fp8 = dtype != "bf16"
             sa = torch.tensor([1.0], device="cuda")
             sb = torch.tensor([1.0], device="cuda")
-            # compile: module -> loaded kernel, cold (fresh cache dirs) then cached (a new build, found in the caches)
+            kp = -(-k // (16 if fp8 else 8)) * (16 if fp8 else 8)  # the K mmatom.gemm compiles for
+            if autotune:
+                t0 = time.perf_counter()
+                gemm_autotune(m, n, k, dtype=dtype)
+                row["autotune_s"] = time.perf_counter() - t0
+            config = choose_config(m, n, k, dtype)  # what mmatom.gemm will pick
+            row["config"] = f"{config.block_m}x{config.block_n}x{config.stages}"
+            # compile: module -> loaded kernel. Cold: an empty cache (build the module, lower, emit, JIT, load).
+            # Cached: what a fresh process pays -- the compile cache read from disk by the generator's key, the
+            # cubin read from disk and loaded.
             with tempfile.TemporaryDirectory() as tmp:
                 saved = os.environ.get("MMATOM_CACHE_DIR")
                 os.environ["MMATOM_CACHE_DIR"] = tmp
-                align = 16 if fp8 else 8
-                t0 = time.perf_counter()  # cold: build the module, compile it, load it on the GPU
-                module, _, _ = build_gemm(m, n, -(-k // align) * align, dtype)
-                kernel = mmatom.compile(module)
+                _KERNELS.clear()
+                t0 = time.perf_counter()
+                kernel = gemm_kernel(m, n, kp, dtype=dtype, config=config)
                 runtime.Module(kernel.ptx, label="gemm").function("gemm")
                 row["mmatom_compile_cold_ms"] = (time.perf_counter() - t0) * 1e3
-                t0 = time.perf_counter()  # cached: the same module compiled again (found by its structure)
-                mmatom.compile(module)
+                _KERNELS.clear()
+                compile_cache.CACHE.memory.clear()
+                t0 = time.perf_counter()
+                again = gemm_kernel(m, n, kp, dtype=dtype, config=config)
                 row["mmatom_compile_cached_ms"] = (time.perf_counter() - t0) * 1e3
+                runtime.Module(again.ptx, label="gemm").function("gemm")
+                row["mmatom_compile_cached_loaded_ms"] = (time.perf_counter() - t0) * 1e3
                 if saved is None:
                     os.environ.pop("MMATOM_CACHE_DIR")
                 else:
@@ -214,7 +229,7 @@ def bench_gemm(shapes, dtypes=("bf16", "e4m3"), repeats: int = 5, out_dir: str |
                       f"cuBLAS {row['cublas_tflops']:.0f} Triton {row.get('triton_tflops', float('nan')):.0f} TFLOP/s "
                       f"ratio {row['ratio_vs_cublas']:.3f} clk {row['mmatom_sm_clock_mhz']} MHz "
                       f"err {row['mmatom_max_rel_err']:.2e} compile {row['mmatom_compile_cold_ms']:.0f}/"
-                      f"{row['mmatom_compile_cached_ms']:.2f} ms triton {row.get('triton_compile_ms', float('nan')):.0f} ms",
+                      f"{row['mmatom_compile_cached_ms']:.2f}/{row['mmatom_compile_cached_loaded_ms']:.2f} ms {row['config']} triton {row.get('triton_compile_ms', float('nan')):.0f} ms",
                       flush=True)
             del a, b, d
             torch.cuda.empty_cache()
@@ -262,9 +277,10 @@ def main(argv: list[str] | None = None) -> int:
     g.add_argument("--dtypes", default="bf16,e4m3")
     g.add_argument("--repeats", type=int, default=5)
     g.add_argument("--out", default="records")
+    g.add_argument("--autotune", action="store_true", help="mmatom.gemm_autotune each shape first (stored choices)")
     args = parser.parse_args(argv)
     shapes = [s for name in args.shapes.split(",") for s in SHAPE_SETS[name]]
-    record = bench_gemm(shapes, tuple(args.dtypes.split(",")), args.repeats, args.out)
+    record = bench_gemm(shapes, tuple(args.dtypes.split(",")), args.repeats, args.out, autotune=args.autotune)
     for key, value in record.items():
         if key.startswith("geomean"):
             print(f"{key}: {value:.3f}")

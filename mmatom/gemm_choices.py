@@ -1,0 +1,61 @@
+"""The GEMM autotuner's persistent choices: one config per (GPU, dtype, M, N, K), in
+$MMATOM_CACHE_DIR/gemm_tuning.json (default ~/.cache/mmatom/gemm_tuning.json), and the prior used before a
+problem has been tuned. The tuner itself is mmatom.gemm_autotune (gemm_autotune.py); mmatom.gemm reads here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from mmatom.targets.runtime import atomic_write
+
+
+def tuning_file() -> Path:
+    return Path(os.environ.get("MMATOM_CACHE_DIR", Path.home() / ".cache" / "mmatom")) / "gemm_tuning.json"
+
+
+def problem_key(gpu: str, dtype: str, m: int, n: int, k: int) -> str:
+    return f"{gpu}|{dtype}|{m}x{n}x{k}"
+
+
+def _read() -> dict[str, Any]:
+    try:
+        data = json.loads(tuning_file().read_text())
+    except (OSError, ValueError):
+        return {}  # no file yet, or a corrupt one: nothing stored
+    return data if isinstance(data, dict) else {}
+
+
+_MEMORY: dict[str, dict | None] = {}  # what this process has looked up (misses too: gemm asks on every call)
+
+
+def stored(key: str) -> dict | None:
+    """The stored choice for `key` (its config fields and the timings it was chosen from), or None."""
+    if key not in _MEMORY:
+        found = _read().get(key)
+        ok = isinstance(found, dict) and isinstance(found.get("config"), dict)
+        _MEMORY[key] = found if ok else None
+    return _MEMORY[key]
+
+
+def store(key: str, config: Any, timings_us: dict[str, float]) -> None:
+    """Record `config` (a GemmConfig) as the choice for `key`, merged into the file (read again first, so
+    processes tuning different shapes keep each other's choices)."""
+    entry = {"config": asdict(config), "timings_us": timings_us, "date": time.strftime("%Y-%m-%d %H:%M")}
+    data = _read()
+    data[key] = entry
+    atomic_write(tuning_file(), json.dumps(data, indent=1, sort_keys=True).encode())
+    _MEMORY[key] = entry
+
+
+def forget() -> None:
+    """Drop what this process has read (the file is read again on the next lookup)."""
+    _MEMORY.clear()
+
+
+__all__ = ["forget", "problem_key", "store", "stored", "tuning_file"]

@@ -1,0 +1,68 @@
+"""The GEMM's config choice without a GPU: the autotuner's store (a JSON file per cache dir), the prior used
+before a problem is tuned, and compile_generated (a generator's kernel found by its key, not rebuilt)."""
+
+from __future__ import annotations
+
+import pytest
+
+import mmatom
+from mmatom import gemm_choices, hopper_gemm
+from mmatom.hopper_gemm import CONFIGS, GemmConfig, choose_config
+
+
+@pytest.fixture
+def h100(tmp_path, monkeypatch):
+    """A cache dir of its own and the H100's identity (no GPU needed to choose a config)."""
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(hopper_gemm, "gpu_name", lambda: "NVIDIA H100 80GB HBM3 (132 SMs)")
+    monkeypatch.setattr(hopper_gemm, "_sm_count", lambda: 132)
+    gemm_choices.forget()
+    yield tmp_path
+    gemm_choices.forget()
+
+
+def test_prior_prefers_the_widest_tile_that_fills_the_sms(h100):
+    assert choose_config(8192, 8192, 8192, "bf16") == GemmConfig(128, 256, 4)  # 2048 tiles: every tile fills
+    assert choose_config(64, 8192, 8192, "bf16").block_n == 64  # 128 tiles of 128x64, not 32 of 128x256
+    assert choose_config(1024, 1024, 1024, "bf16").block_n == 64
+
+
+def test_a_stored_choice_wins_and_persists(h100):
+    key = gemm_choices.problem_key("NVIDIA H100 80GB HBM3 (132 SMs)", "bf16", 4096, 4096, 4096)
+    gemm_choices.store(key, CONFIGS[1], {"128x256x4": 101.0, "128x128x6": 99.5})
+    assert choose_config(4096, 4096, 4096, "bf16") == CONFIGS[1]
+    gemm_choices.forget()  # as a fresh process: read from the file
+    assert choose_config(4096, 4096, 4096, "bf16") == CONFIGS[1]
+    other = gemm_choices.problem_key("NVIDIA H100 PCIe (114 SMs)", "bf16", 4096, 4096, 4096)
+    gemm_choices.store(other, CONFIGS[2], {})
+    gemm_choices.forget()
+    assert choose_config(4096, 4096, 4096, "bf16") == CONFIGS[1]  # another GPU's choice kept beside, not used
+
+
+def test_a_corrupt_tuning_file_is_no_choice(h100):
+    gemm_choices.tuning_file().write_text("{not json")
+    assert choose_config(8192, 8192, 8192, "bf16") == GemmConfig(128, 256, 4)
+    gemm_choices.tuning_file().write_text('{"x": {"config": {"block_q": 1}}}')
+    gemm_choices.forget()
+    key = gemm_choices.problem_key("NVIDIA H100 80GB HBM3 (132 SMs)", "bf16", 8, 8, 8)
+    gemm_choices.tuning_file().write_text('{"%s": {"config": {"block_q": 1}}}' % key)
+    assert choose_config(8, 8, 8, "bf16") in CONFIGS  # a stored config this version cannot read: the prior
+
+
+def test_compile_generated_finds_the_kernel_without_building_it(h100):
+    built = []
+
+    def build():
+        built.append(1)
+        module, _, _ = hopper_gemm.build_gemm(256, 256, 128)
+        return module
+
+    key = ["test.gemm", 256, 256, 128]
+    first = mmatom.compile_generated(key, build)
+    mmatom.compiler.compile_cache.CACHE.memory.clear()  # as a fresh process: the entry is read from disk
+    again = mmatom.compile_generated(key, build)
+    assert built == [1] and again.ptx == first.ptx
+    mmatom.compile_generated(["test.gemm", 256, 256, 64], build)  # another key: built again
+    assert built == [1, 1]
+    with pytest.raises(mmatom.CompileError, match="not JSON-able"):
+        mmatom.compile_generated(object(), build)
