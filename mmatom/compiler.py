@@ -145,6 +145,22 @@ class Kernel:
         """Launch without synchronizing (device arrays, tensor maps and scalars only) on `stream` (a CUDA stream
         handle, or an object with `.cuda_stream` such as torch.cuda.current_stream(); default: the legacy
         stream), with the block and shared memory the kernel declares and, if given, a thread-block cluster."""
+        handle = getattr(stream, "cuda_stream", stream)
+        self._launcher(entry, cluster)(args, grid, int(handle or 0))
+
+    def prepare(self, *args: Any, grid=(1,), cluster: tuple[int, int, int] | None = None,
+                entry: str | None = None) -> Callable[[Any], None]:
+        """`launch` with its arguments packed once: the result, called with a stream (as `launch` takes it),
+        launches the kernel on it without re-reading the arguments -- for a library's hot path. The arguments
+        (tensor maps, device arrays) must stay alive and unchanged while it is used."""
+        run = self._launcher(entry, cluster).prepare(args, grid)
+
+        def launch(stream: Any = None) -> None:
+            handle = getattr(stream, "cuda_stream", stream)
+            run(int(handle or 0))
+        return launch
+
+    def _launcher(self, entry: str | None, cluster: tuple[int, int, int] | None) -> runtime.AsyncLaunch:
         name = entry or self.name
         launcher = self._launchers.get((name, cluster))
         if launcher is None:
@@ -154,8 +170,7 @@ class Kernel:
             launcher = runtime.AsyncLaunch(self._module, name, declared.params, declared.check_block(name, None),
                                            declared.bounds.shared_bytes, cluster)
             self._launchers[(name, cluster)] = launcher
-        handle = getattr(stream, "cuda_stream", stream)
-        launcher(args, grid, int(handle or 0))
+        return launcher
 
     def record(self) -> dict:
         """What the compile cache stores."""
@@ -190,7 +205,7 @@ def assemble(ptx: str, target: str) -> bytes:
 
 
 def _param(t, func: llvm.FuncOp, index: int) -> runtime.Param:
-    if tensor_map_param(func.body.block.args[index]) is None:
+    if tensor_map_param(func.body.blocks[0].args[index]) is None:
         return runtime.Param("tmap")
     if isinstance(t, llvm.LLVMPointerType):
         return runtime.Param("ptr")
@@ -267,7 +282,7 @@ def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noq
         ptx = emit_ptx(module)
     except OpError as err:
         raise CompileError([op_diagnostic(err.op, str(err).splitlines()[0])]) from None
-    entries = {f.sym_name.data: Entry(tuple(_param(a.type, f, a.index) for a in f.body.block.args), launch_bounds(f))
+    entries = {f.sym_name.data: Entry(tuple(_param(a.type, f, a.index) for a in f.body.blocks[0].args), launch_bounds(f))
                for f in module.walk() if isinstance(f, llvm.FuncOp) and KERNEL in f.attributes}
     if not entries:
         raise api_error("the module has no kernel: give an llvm.func the nvvm.kernel attribute")

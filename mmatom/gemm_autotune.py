@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from . import gemm_choices
 from .errors import api_error
-from .hopper_gemm import CONFIGS, ELEM_BYTES, FP8, GemmConfig, gemm, gpu_name
+from .hopper_gemm import CONFIGS, ELEM_BYTES, FP8, GemmConfig, forget_prepared_calls, gemm, gpu_name
 
 TORCH_DTYPES = {"bf16": "bfloat16", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
 
@@ -63,6 +63,7 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tu
     best = calls[min(medians, key=medians.get)][0]
     if store:
         gemm_choices.store(gemm_choices.problem_key(gpu_name(), dtype, m, n, k), best, medians)
+        forget_prepared_calls()  # calls packed with the earlier choice
     return replace(best)
 
 

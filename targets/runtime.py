@@ -19,8 +19,9 @@ import hashlib
 import os
 import tempfile
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -48,6 +49,7 @@ _STICKY = ("CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR
 _context_lost: str | None = None  # the first sticky error, repeated in every later one
 
 
+@lru_cache(maxsize=1)
 def _driver():
     try:
         from cuda.bindings import driver
@@ -276,11 +278,11 @@ class _DeviceBuffer:
 
 
 def _device_pointer(arg: Any) -> int | None:
+    if getattr(arg, "is_cuda", False) and hasattr(arg, "data_ptr"):
+        return int(arg.data_ptr())  # torch: ~20x cheaper than building its __cuda_array_interface__
     iface = getattr(arg, "__cuda_array_interface__", None)
     if iface is not None:
         return int(iface["data"][0])
-    if hasattr(arg, "data_ptr") and getattr(arg, "is_cuda", False):
-        return int(arg.data_ptr())
     return None
 
 
@@ -319,6 +321,11 @@ class AsyncLaunch:
             _check(drv.cuFuncSetAttribute(self.func, attr, shared_bytes), "cuFuncSetAttribute", name)
 
     def __call__(self, args: Sequence[Any], grid: tuple[int, ...], stream: int = 0) -> None:
+        self.prepare(args, grid)(stream)
+
+    def prepare(self, args: Sequence[Any], grid: tuple[int, ...]) -> Callable[[int], None]:
+        """The launch with these arguments packed once: calling it with a stream handle only launches (what a
+        library's hot path wants -- packing is most of the host's per-launch time)."""
         drv = _driver()
         if len(args) != len(self.params):
             raise TypeError(f"kernel '{self.name}' takes {len(self.params)} arguments, got {len(args)}")
@@ -328,6 +335,7 @@ class AsyncLaunch:
                 if not isinstance(a, TensorMap):
                     raise TypeError(f"kernel '{self.name}' argument {i}: expected a tensor map (mmatom.tensor_map), "
                                     f"got {type(a).__name__}")
+                holders.append(a)  # its 128 bytes must outlive every launch made from here
                 addresses.append(int(a.handle.getPtr()))
                 continue
             if p.kind == "ptr":
@@ -341,20 +349,29 @@ class AsyncLaunch:
             holders.append(h)
             addresses.append(ctypes.addressof(h))
         arg_ptrs = (ctypes.c_void_p * len(addresses))(*addresses)
+        params = ctypes.addressof(arg_ptrs)
         g = tuple(grid) + (1,) * (3 - len(grid))
+        func, block, smem, name = self.func, self.block, self.shared_bytes, self.name
         if self.cluster is None:
-            _check(drv.cuLaunchKernel(self.func, *g, *self.block, self.shared_bytes, stream,
-                                      ctypes.addressof(arg_ptrs), 0), "cuLaunchKernel", self.name)
-            return
-        cfg = drv.CUlaunchConfig()
-        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = g
-        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = self.block
-        cfg.sharedMemBytes, cfg.hStream = self.shared_bytes, drv.CUstream(stream)
-        attr = drv.CUlaunchAttribute()
-        attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-        attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = self.cluster
-        cfg.attrs, cfg.numAttrs = [attr], 1
-        _check(drv.cuLaunchKernelEx(cfg, self.func, ctypes.addressof(arg_ptrs), 0), "cuLaunchKernelEx", self.name)
+            launch_kernel, success = drv.cuLaunchKernel, drv.CUresult.CUDA_SUCCESS
+
+            def launch(stream: int = 0, _keep=(holders, arg_ptrs)) -> None:
+                result = launch_kernel(func, *g, *block, smem, stream, params, 0)
+                if result[0] != success:
+                    _check(result, "cuLaunchKernel", name)
+            return launch
+
+        def launch_in_cluster(stream: int = 0, _keep=(holders, arg_ptrs)) -> None:
+            cfg = drv.CUlaunchConfig()
+            cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = g
+            cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
+            cfg.sharedMemBytes, cfg.hStream = smem, drv.CUstream(stream)
+            attr = drv.CUlaunchAttribute()
+            attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+            attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = self.cluster
+            cfg.attrs, cfg.numAttrs = [attr], 1
+            _check(drv.cuLaunchKernelEx(cfg, func, params, 0), "cuLaunchKernelEx", name)
+        return launch_in_cluster
 
 
 def launch(module: Module, name: str, params: Sequence[Param], args: Sequence[Any],

@@ -100,3 +100,76 @@ def test_b_as_k_by_n_and_async_stream():
         d = mmatom.gemm(a, b, b_major="n")
     stream.synchronize()
     _check(d, a, b.T, 1.0, 256)
+
+
+@pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
+@pytest.mark.parametrize("shape", [(1024, 1024, 1024), (300, 520, 200)], ids=str)
+def test_every_shipped_config(shape, dtype):
+    """Each config the autotuner may pick computes the same GEMM (the prior and a stored choice pick any)."""
+    import torch
+
+    import mmatom
+    from mmatom.hopper_gemm import CONFIGS
+    m, n, k = shape
+    tdtype = torch.bfloat16 if dtype == "bf16" else torch.float8_e4m3fn
+    a = torch.randn(m, k, device="cuda").to(tdtype)
+    b = torch.randn(n, k, device="cuda").to(tdtype)
+    scales = {} if dtype == "bf16" else {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")}
+    outs = []
+    for config in CONFIGS:
+        d = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        mmatom.gemm(a, b, out=d, config=config, **scales)
+        torch.cuda.synchronize()
+        assert torch.isfinite(d).all(), f"{config}: some of D was never written"
+        if dtype == "bf16":
+            _check(d, a, b, 1.0, k)
+        outs.append(d)
+    if dtype != "bf16":  # fp8: every config accumulates the same K blocks in the same order per element
+        for config, d in zip(CONFIGS[1:], outs[1:]):
+            assert torch.equal(d, outs[0]), f"{config} differs from {CONFIGS[0]}"
+
+
+def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
+    import json
+
+    import torch
+
+    import mmatom
+    from mmatom import gemm_choices
+    from mmatom.hopper_gemm import CONFIGS, choose_config
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    gemm_choices.forget()
+    best = mmatom.gemm_autotune(512, 768, 256, rounds=3, burst_ms=2.0)
+    stored = json.loads((tmp_path / "gemm_tuning.json").read_text())
+    (entry,) = stored.values()
+    assert set(entry["timings_us"]) == {f"{c.block_m}x{c.block_n}x{c.stages}" for c in CONFIGS}
+    assert best in CONFIGS and choose_config(512, 768, 256, "bf16") == best
+    gemm_choices.forget()
+    assert choose_config(512, 768, 256, "bf16") == best  # read back from the file
+    a = torch.randn(512, 256, device="cuda").to(torch.bfloat16)
+    b = torch.randn(768, 256, device="cuda").to(torch.bfloat16)
+    _check(mmatom.gemm(a, b), a, b, 1.0, 256)
+    gemm_choices.forget()
+
+
+def test_repeated_calls_replay_the_packed_launch():
+    """The hot path (same operands and out as an earlier call) launches the packed arguments: it must read the
+    operands' current contents, and another operand must not hit it."""
+    import torch
+
+    import mmatom
+    from mmatom import hopper_gemm
+    a = torch.randn(384, 256, device="cuda").to(torch.bfloat16)
+    b = torch.randn(640, 256, device="cuda").to(torch.bfloat16)
+    out = torch.full((384, 640), float("nan"), device="cuda", dtype=torch.bfloat16)
+    mmatom.gemm(a, b, out=out)
+    assert any(key[0] == a.data_ptr() for key in hopper_gemm._PREPARED)
+    a.copy_(torch.randn(384, 256, device="cuda").to(torch.bfloat16))  # same address, new contents
+    out.fill_(float("nan"))
+    mmatom.gemm(a, b, out=out)
+    torch.cuda.synchronize()
+    _check(out, a, b, 1.0, 256)
+    other = torch.randn(384, 256, device="cuda").to(torch.bfloat16)
+    mmatom.gemm(other, b, out=out)
+    torch.cuda.synchronize()
+    _check(out, other, b, 1.0, 256)

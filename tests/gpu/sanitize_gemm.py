@@ -1,0 +1,13 @@
+"""A few GEMMs for compute-sanitizer (memcheck, racecheck, synccheck): every shipped config, bf16 and fp8, tails
+included. `compute-sanitizer --tool racecheck python -P tests/gpu/sanitize_gemm.py`."""
+import torch, mmatom
+from mmatom.hopper_gemm import CONFIGS
+for config in CONFIGS:
+    for dtype in (torch.bfloat16, torch.float8_e4m3fn):
+        for m, n, k in ((256, 512, 192), (300, 520, 200)):
+            a = torch.randn(m, k, device="cuda").to(dtype); b = torch.randn(n, k, device="cuda").to(dtype)
+            s = {} if dtype == torch.bfloat16 else {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")}
+            d = mmatom.gemm(a, b, config=config, **s)
+            torch.cuda.synchronize()
+            ref = (a.float() @ b.float().T)
+            print(config.block_n, dtype, (m, n, k), "max abs err", (d.float() - ref).abs().max().item(), flush=True)
