@@ -14,7 +14,7 @@ silent on hardware, so it is a verifier error here, naming the first element tha
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, i16, i32
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, i8, i16, i32
 from xdsl.dialects import llvm
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import BlockArgument, SSAValue
@@ -37,45 +37,75 @@ from mmatom.atoms.tma import MAP_BYTES, TmaError, check_smem_layout
 
 from mmatom.atoms.catalogue.fragments import wgmma_accumulator_layout
 
+from .launch_bounds import KERNEL
 from .mma_types import FragmentType, SmemDescType, TensorMapType, module_target, smem_operand
+from .nvvm_hopper import ImpliedType, expect_type
 
 TMA_MIN_SM = 90
 SHARED = LLVMPointerType(IntAttr(3))
 GENERIC = LLVMPointerType()
 
 
-def _check_target(op: IRDLOperation) -> None:
-    target = module_target(op)
+def _check_target(op: IRDLOperation, needs: str = "the tensor memory accelerator") -> None:
+    target = module_target(op)  # a chip it has checked: `mma.target` names a known one or is an error itself
     if target is None:
         return
     try:
         sm = chip(target).arch
-    except UnknownChip as err:
+    except UnknownChip as err:  # defensive: module_target only returns names chip() knows
         raise VerifyException(f"{op.name}: {err}") from None
     if sm < TMA_MIN_SM:
-        raise VerifyException(f"{op.name}: the tensor memory accelerator needs sm_90 or later; the module targets "
-                              f"{target}")
+        raise VerifyException(f"{op.name}: {needs} needs sm_90 or later; the module targets {target}")
 
 
 def _shared(op: IRDLOperation, value: SSAValue, what: str) -> None:
-    if value.type != SHARED:
-        raise VerifyException(f"{op.name}: {what} must be a shared-memory pointer (!llvm.ptr<3>), not {value.type}")
+    expect_type(op, value, SHARED, what, " (a shared-memory pointer)")
+
+
+def _coordinates(op: IRDLOperation) -> None:
+    expect_type(op, op.row, i32, "the row coordinate")
+    expect_type(op, op.col, i32, "the column coordinate")
+
+
+def _tensor_map_operand(op: IRDLOperation) -> TensorMapType:
+    if not isinstance(op.map.type, TensorMapType):
+        raise VerifyException(f"{op.name}: the tensor map must be a !mma.tensor_map (an mma.as_tensor_map's result), "
+                              f"not {op.map.type}")
+    return op.map.type
 
 
 GRID_CONSTANT = "nvvm.grid_constant"
 BYVAL = "llvm.byval"
 
 
+MAP_ATTRS = f"{{{BYVAL} = !llvm.array<{MAP_BYTES} x i8>, {GRID_CONSTANT}}}"
+
+
 def tensor_map_param(value: SSAValue) -> str | None:
     """Why `value` is not a kernel parameter passed by value as a tensor map (None if it is)."""
-    if not isinstance(value, BlockArgument) or not isinstance(value.owner.parent_op(), llvm.FuncOp):
-        return "it is not a kernel parameter"
+    if not isinstance(value, BlockArgument):
+        return (f"it is not a kernel parameter (it is the result of {value.owner.name}); a tensor map is a kernel "
+                f"parameter with {MAP_ATTRS}")
     func = value.owner.parent_op()
-    attrs = func.arg_attrs.data[value.index].data if func.arg_attrs is not None else {}
+    if not isinstance(func, llvm.FuncOp) or value.owner is not func.body.blocks.first:
+        where = (f"a later block of @{func.sym_name.data}" if isinstance(func, llvm.FuncOp) else
+                 f"a block of {func.name}" if func is not None else "a detached block")
+        return (f"it is not a kernel parameter (it is an argument of {where}); a tensor map is a kernel parameter "
+                f"with {MAP_ATTRS}")
+    param = f"parameter {value.index} of @{func.sym_name.data}"
+    if KERNEL not in func.attributes:
+        return (f"{param}: @{func.sym_name.data} is not a kernel (no {KERNEL}); a tensor map is a kernel parameter "
+                f"({GRID_CONSTANT} belongs on kernel parameters only)")
+    entries = func.arg_attrs.data if func.arg_attrs is not None else ()
+    attrs = entries[value.index].data if value.index < len(entries) else {}
     byval = attrs.get(BYVAL)
-    if GRID_CONSTANT not in attrs or not (isinstance(byval, llvm.LLVMArrayType) and byval.size.data == MAP_BYTES):
-        return (f"parameter {value.index} of @{func.sym_name.data} is not passed by value as a tensor map (its "
-                f"attributes need {{{BYVAL} = !llvm.array<{MAP_BYTES} x i8>, {GRID_CONSTANT}}})")
+    if byval is None:
+        return f"{param} has no {BYVAL}; a tensor map is passed by value: {MAP_ATTRS}"
+    if not (isinstance(byval, llvm.LLVMArrayType) and byval.size.data == MAP_BYTES and byval.type == i8):
+        return (f"{param} has {BYVAL} = {byval}; a tensor map (a CUtensorMap) is {BYVAL} = "
+                f"!llvm.array<{MAP_BYTES} x i8>")
+    if GRID_CONSTANT not in attrs:
+        return f"{param} lacks {GRID_CONSTANT} (the kernel reads the launch's copy in place); it needs {MAP_ATTRS}"
     return None
 
 
@@ -87,7 +117,7 @@ class AsTensorMapOp(IRDLOperation):
 
     name = "mma.as_tensor_map"
     traits = traits_def(Pure())
-    param = operand_def(GENERIC)
+    param = operand_def(ImpliedType(GENERIC))
     res = result_def(TensorMapType)
     assembly_format = "$param attr-dict `:` type($res)"
 
@@ -95,6 +125,8 @@ class AsTensorMapOp(IRDLOperation):
         super().__init__(operands=[param], result_types=[map_type])
 
     def verify_(self) -> None:
+        _check_target(self)
+        expect_type(self, self.param, GENERIC, "the parameter", " (a CUtensorMap's address)")
         why = tensor_map_param(self.param)
         if why is not None:
             raise VerifyException(f"{self.name}: %{self.param.name_hint or 'operand'}: {why}")
@@ -107,12 +139,12 @@ class TmaLoadOp(IRDLOperation):
 
     name = "mma.tma_load"
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-    map = operand_def(TensorMapType)
-    row = operand_def(i32)
-    col = operand_def(i32)
-    dst = operand_def(SHARED)
-    bar = operand_def(SHARED)
-    multicast = opt_operand_def(i16)
+    map = operand_def()
+    row = operand_def(ImpliedType(i32))
+    col = operand_def(ImpliedType(i32))
+    dst = operand_def(ImpliedType(SHARED))
+    bar = operand_def(ImpliedType(SHARED))
+    multicast = opt_operand_def(ImpliedType(i16))
     tile = prop_def(SmemDescType)
     irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
     assembly_format = ("$map `[` $row `,` $col `]` `into` $dst `barrier` $bar (`multicast` $multicast^)? `as` qualified($tile) "
@@ -129,20 +161,27 @@ class TmaLoadOp(IRDLOperation):
 
     def verify_(self) -> None:
         _check_target(self)
+        map_type = _tensor_map_operand(self)
+        _coordinates(self)
         _shared(self, self.dst, "the destination")
         _shared(self, self.bar, "the barrier")
-        box, tile = self.map.type.box, self.tile
-        if tile.elem.data != self.map.type.elem.data:
-            raise VerifyException(f"{self.name}: the tensor map holds {self.map.type.elem.data}, the SMEM tile "
-                                  f"{tile.elem.data}")
+        if self.multicast is not None:
+            expect_type(self, self.multicast, i16, "the multicast mask", " (a bit per CTA of the cluster)")
+        box, tile = map_type.box, self.tile
+        if tile.elem.data != map_type.elem.data:
+            raise VerifyException(f"{self.name}: the tensor map holds {map_type.elem.data} but the SMEM tile it lands "
+                                  f"as holds {tile.elem.data}; the element types must be the same")
         if tile.major.data != "k":
             raise VerifyException(f"{self.name}: the SMEM tile is {tile.major.data}-major; a box lands with its "
                                   f"contiguous columns along the tile's K (a k-major tile)")
-        operand, layout = smem_operand(tile)
+        try:
+            operand, layout = smem_operand(tile)
+        except VerifyException as err:
+            raise VerifyException(f"{self.name}: the SMEM tile: {err}") from None
         try:
             check_smem_layout(box, tile.swizzle.data, layout, operand.rows, operand.k)
         except TmaError as err:
-            raise VerifyException(f"{self.name}: the box {box.rows}x{box.cols} of {self.map.type} does not land "
+            raise VerifyException(f"{self.name}: the box {box.rows}x{box.cols} of {map_type} does not land "
                                   f"as {tile}: {err}") from None
 
 
@@ -153,10 +192,10 @@ class TmaStoreOp(IRDLOperation):
 
     name = "mma.tma_store"
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
-    src = operand_def(SHARED)
-    map = operand_def(TensorMapType)
-    row = operand_def(i32)
-    col = operand_def(i32)
+    src = operand_def(ImpliedType(SHARED))
+    map = operand_def()
+    row = operand_def(ImpliedType(i32))
+    col = operand_def(ImpliedType(i32))
     assembly_format = "$src `into` $map `[` $row `,` $col `]` attr-dict `:` type($map)"
 
     def __init__(self, src: SSAValue, map_: SSAValue, row: SSAValue, col: SSAValue):
@@ -165,9 +204,12 @@ class TmaStoreOp(IRDLOperation):
     def verify_(self) -> None:
         _check_target(self)
         _shared(self, self.src, "the source")
+        _tensor_map_operand(self)
+        _coordinates(self)
 
 
 STMATRIX_BOX = 64  # rows and columns of one staged box: 64 x 64 16-bit elements = 128-byte rows, swizzled 128B
+WGMMA_MAX_N = 256  # a wgmma accumulator tile's N (the largest wgmma atom's)
 
 
 @irdl_op_definition
@@ -179,8 +221,8 @@ class StoreTileToSmemOp(IRDLOperation):
 
     name = "mma.stmatrix_tile"
     traits = traits_def(MemoryWriteEffect())
-    source = operand_def(FragmentType)
-    dst = operand_def(SHARED)
+    source = operand_def()
+    dst = operand_def(ImpliedType(SHARED))
     block = prop_def(IntegerAttr)
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$source `[` $block `]` `into` $dst attr-dict `:` type($source)"
@@ -195,19 +237,39 @@ class StoreTileToSmemOp(IRDLOperation):
         return threads // 2, values * 2
 
     def verify_(self) -> None:
+        _check_target(self, "stmatrix")
         frag = self.source.type
-        if frag.elem.data not in ("bf16", "f16") or frag.role.data not in ("C", "D"):
-            raise VerifyException(f"{self.name}: stores an accumulator of 16-bit elements (convert it to bf16 or "
-                                  f"f16 first); got {frag.role.data} of {frag.elem.data}")
+        if not isinstance(frag, FragmentType):
+            raise VerifyException(f"{self.name}: the source must be a !mma.frag (a wgmma accumulator tile), not {frag}")
+        _shared(self, self.dst, "the destination")
+        if frag.role.data not in ("C", "D"):
+            raise VerifyException(f"{self.name}: the source must be an accumulator (role C or D), not role "
+                                  f"{frag.role.data}")
+        if frag.elem.data not in ("bf16", "f16"):
+            raise VerifyException(f"{self.name}: the accumulator holds {frag.elem.data}; stmatrix stores 16-bit "
+                                  f"elements, bf16 or f16 (convert it first)")
         layout = frag.layout.data
+        if layout.rank() != 2:
+            raise VerifyException(f"{self.name}: the source's layout {layout} has rank {layout.rank()}; a TV layout "
+                                  f"is (threads, values)")
+        threads = layout[0].size()
+        if threads not in (128, 256):
+            raise VerifyException(f"{self.name}: the source's layout {layout} spans {threads} threads; a wgmma "
+                                  f"accumulator tile of 64 or 128 rows spans 128 or 256 (one or two warpgroups)")
         m, n = self.tile_mn()
-        if m not in (64, 128) or str(layout) != str(wgmma_accumulator_layout(m, n)):
-            raise VerifyException(f"{self.name}: {frag} is not a wgmma accumulator tile (64 or 128 rows over 128 "
-                                  f"or 256 threads)")
+        if not 0 < n <= WGMMA_MAX_N or n % STMATRIX_BOX:
+            legal = ", ".join(str(b) for b in range(STMATRIX_BOX, WGMMA_MAX_N + 1, STMATRIX_BOX))
+            raise VerifyException(f"{self.name}: the tile is {m}x{n}; stmatrix_tile stores blocks of {STMATRIX_BOX} "
+                                  f"columns of a wgmma accumulator (N at most {WGMMA_MAX_N}), so N is one of {legal}")
+        expected = wgmma_accumulator_layout(m, n)
+        if str(layout) != str(expected):
+            raise VerifyException(f"{self.name}: the source's layout {layout} is not the wgmma accumulator layout of "
+                                  f"a {m}x{n} tile, {expected}")
         blocks = n // STMATRIX_BOX
-        if n % STMATRIX_BOX or not 0 <= self.block.value.data < blocks:
-            raise VerifyException(f"{self.name}: column block {self.block.value.data} of a {m}x{n} tile; the tile "
-                                  f"has {max(blocks, 0)} blocks of {STMATRIX_BOX} columns")
+        if not 0 <= self.block.value.data < blocks:
+            raise VerifyException(f"{self.name}: column block {self.block.value.data} of a {m}x{n} tile is out of "
+                                  f"range; the block is in [0, {blocks - 1}] ({blocks} blocks of {STMATRIX_BOX} "
+                                  f"columns)")
 
 
 TMA_OPS = (AsTensorMapOp, TmaLoadOp, TmaStoreOp, StoreTileToSmemOp)

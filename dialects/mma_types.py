@@ -411,13 +411,20 @@ class SmemDescType(ParametrizedAttribute, TypeAttribute):
 
 
 def _parse_extents(parser: AttrParser, max_rows: int, max_cols: int, expected: str) -> tuple[int, int]:
-    """`ROWSxCOLS` (the lexer reads `x256` as one identifier), each within its maximum; else a located error."""
+    """`ROWSxCOLS` (the lexer reads `x256` as one identifier, and `0x64` as one hexadecimal literal: split as
+    0 x 64, as MLIR splits a shape), each within its maximum; else a located error."""
     pos = parser.pos
+    text = parser._current_token.text
     rows = parser.parse_integer(allow_negative=False, allow_boolean=False)
-    word = parser.parse_optional_identifier()
-    cols_text = word[1:] if word and word.startswith("x") else None
-    if not cols_text or not cols_text.isdigit() or rows > max_rows or int(cols_text) > max_cols:
+    if text[:2] in ("0x", "0X"):
+        rows, cols_text = 0, text[2:]
+    else:
+        word = parser.parse_optional_identifier()
+        cols_text = word[1:] if word and word.startswith("x") else None
+    if not cols_text or not cols_text.isdigit():
         parser.raise_error(f"expected {expected}", pos, parser.pos)
+    if rows > max_rows or int(cols_text) > max_cols:
+        parser.raise_error(f"expected {expected}; got {rows}x{cols_text}", pos, parser.pos)
     return rows, int(cols_text)
 
 
@@ -447,6 +454,9 @@ class TmemType(ParametrizedAttribute, TypeAttribute):
         printer.print_string(f"<{self.elem.data}, {self.rows.value.data}x{self.cols.value.data}>")
 
 
+TMA_ELEMENT_TYPES = tuple(e for e in ALL_ELEMENT_TYPES if BITS[e] >= 8)  # what TensorMapType.verify admits
+
+
 @irdl_attr_definition
 class TensorMapType(ParametrizedAttribute, TypeAttribute):
     """A TMA tensor map (CUtensorMap, 128 bytes passed by value) of a row-major 2-d tensor, moving boxes of
@@ -470,7 +480,11 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
         with parser.in_angle_brackets():
+            pos = parser.pos
             elem = _parse_word(parser, "an element type")
+            if elem not in ALL_ELEMENT_TYPES:
+                parser.raise_error(f"'{elem}' is not an element type; a tensor map holds one of "
+                                   f"{', '.join(TMA_ELEMENT_TYPES)}", pos, parser.pos)
             parser.parse_punctuation(",")
             rows, cols = _parse_extents(parser, BOX_MAX, BOX_MAX,
                                         f"the box as ROWSxCOLS, each at most {BOX_MAX}, such as 128x64")
@@ -491,7 +505,7 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
     def verify(self) -> None:
         if BITS[self.elem.data] < 8:
             raise VerifyException(f"!mma.tensor_map: {self.elem.data} elements are narrower than a byte; the TMA "
-                                  f"path moves 8-, 16-, 32- and 64-bit elements")
+                                  f"path moves 8-, 16-, 32- and 64-bit elements ({', '.join(TMA_ELEMENT_TYPES)})")
         try:
             self.box.check()
         except TmaError as err:

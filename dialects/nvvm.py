@@ -66,9 +66,10 @@ from mmatom.atoms import instr_desc
 from mmatom.atoms.catalogue import Atom, AtomError, family
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
 from mmatom.atoms.catalogue.tmem import ldst_num
+from mmatom.atoms.limits import THREADS_PER_CTA
 
 from .mma_types import MnkShape, module_target
-from .nvvm_hopper import HOPPER_OPS
+from .nvvm_hopper import HOPPER_OPS, ImpliedType, expect_type
 
 
 # -- atoms: what an MMA op performs, as a catalogue atom, and its legality ---------------------------
@@ -572,8 +573,8 @@ class BarrierOp(IRDLOperation):
     barrier `id` (0..15) among `n` threads (a multiple of 32), e.g. one warpgroup's."""
 
     name = "nvvm.barrier"
-    barrierId = opt_operand_def(i32)
-    numberOfThreads = opt_operand_def(i32)
+    barrierId = opt_operand_def(ImpliedType(i32))
+    numberOfThreads = opt_operand_def(ImpliedType(i32))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = "(`id` `=` $barrierId^)? (`number_of_threads` `=` $numberOfThreads^)? attr-dict"
 
@@ -581,14 +582,19 @@ class BarrierOp(IRDLOperation):
         super().__init__(operands=[[barrier_id] if barrier_id else [], [threads] if threads else []])
 
     def verify_(self) -> None:
-        if (self.barrierId is None) != (self.numberOfThreads is None) and self.numberOfThreads is not None:
-            raise VerifyException("nvvm.barrier: number_of_threads needs an id")
+        if self.barrierId is None and self.numberOfThreads is not None:
+            raise VerifyException("nvvm.barrier: number_of_threads without an id; a named barrier is "
+                                  "`nvvm.barrier id = %id number_of_threads = %n`")
+        for value, what in ((self.barrierId, "the id"), (self.numberOfThreads, "number_of_threads")):
+            if value is not None:
+                expect_type(self, value, i32, what)
         bid = constant_value(self.barrierId) if self.barrierId is not None else 0
         if bid is not None and not 0 <= bid <= 15:
             raise VerifyException(f"nvvm.barrier: id {bid} is not legal; a CTA has barriers 0 to 15")
         n = constant_value(self.numberOfThreads) if self.numberOfThreads is not None else None
-        if n is not None and (n <= 0 or n % 32):
-            raise VerifyException(f"nvvm.barrier: number_of_threads {n} must be a positive multiple of 32")
+        if n is not None and (not 0 < n <= THREADS_PER_CTA or n % 32):
+            raise VerifyException(f"nvvm.barrier: number_of_threads {n} is not legal; it is a multiple of 32 (whole "
+                                  f"warps) in [32, {THREADS_PER_CTA}]")
 
 
 # -- wgmma (sm_90a) and the async proxy fence ------------------------------------------------------

@@ -17,6 +17,9 @@ value (`{llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}`).
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
+
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i1, i16, i32
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute, SSAValue
@@ -32,6 +35,7 @@ from xdsl.irdl import (
     result_def,
     var_operand_def,
 )
+from xdsl.irdl.constraints import AttrConstraint, InferenceContext
 from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
@@ -39,18 +43,58 @@ from xdsl.utils.exceptions import VerifyException
 
 SHARED = LLVMPointerType(IntAttr(3))
 TMA_MAX_RANK = 5
+I32_MAX = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class ImpliedType(AttrConstraint):
+    """An operand type that the op's custom syntax leaves unwritten: the parser infers `type`, and the op's
+    verify_ checks it (with `expect_type`). IRDL's own check would say only `operand 'x' at position N does not
+    verify:` on the diagnostic's line, the type received and the one needed on a second line that a located
+    diagnostic drops; the op's check names the operand, the type it has and the type it needs on one line."""
+
+    type: Attribute
+
+    def verify(self, attr: Attribute, constraint_context) -> None:
+        pass  # checked by the op's verify_, with its own diagnostic
+
+    def can_infer(self, var_constraint_names: AbstractSet[str]) -> bool:
+        return True
+
+    def infer(self, context: InferenceContext) -> Attribute:
+        return self.type
+
+    def mapping_type_vars(self, type_var_mapping) -> "ImpliedType":
+        return self
+
+
+def expect_type(op: IRDLOperation, value: SSAValue, expected: Attribute, what: str, meaning: str = "") -> None:
+    """VerifyException unless `value` has type `expected`: `op: <what> must be <expected><meaning>, not <type>`."""
+    if value.type != expected:
+        raise VerifyException(f"{op.name}: {what} must be {expected}{meaning}, not {value.type}")
 
 
 def _shared_pointer(op: IRDLOperation, value: SSAValue, what: str) -> None:
-    if value.type != SHARED:
-        raise VerifyException(f"{op.name}: {what} must be a shared-memory pointer (!llvm.ptr<3>), not {value.type}")
+    expect_type(op, value, SHARED, what, " (a shared-memory pointer)")
 
 
 def _tensor_map(op: IRDLOperation, value: SSAValue) -> None:
-    if value.type != LLVMPointerType():
-        raise VerifyException(f"{op.name}: the tensor map is its generic address (!llvm.ptr), not {value.type}")
+    expect_type(op, value, LLVMPointerType(), "the tensor map", " (its generic address: a kernel parameter by value)")
     if not 1 <= len(op.coordinates) <= TMA_MAX_RANK:
-        raise VerifyException(f"{op.name}: {len(op.coordinates)} coordinates; a tensor map has 1 to {TMA_MAX_RANK}")
+        raise VerifyException(f"{op.name}: box[...] has {len(op.coordinates)} coordinates; a tensor map has 1 to "
+                              f"{TMA_MAX_RANK} dimensions")
+    for i, c in enumerate(op.coordinates):
+        expect_type(op, c, i32, f"box coordinate {i}")
+
+
+def parse_i32_count(parser: Parser, message) -> int:
+    """A non-negative integer literal that fits an i32; beyond, a located error `message(value)` (the verifier's
+    own text: an i32 attribute cannot hold the value to be verified)."""
+    pos = parser.pos
+    value = parser.parse_integer(allow_negative=False, allow_boolean=False)
+    if value > I32_MAX:
+        parser.raise_error(message(value), pos, parser.pos)
+    return value
 
 
 @irdl_op_definition
@@ -74,7 +118,7 @@ class MBarrierArriveExpectTxOp(IRDLOperation):
 
     name = "nvvm.mbarrier.arrive.expect_tx"
     addr = operand_def()
-    txcount = operand_def(IntegerType)
+    txcount = operand_def()
     assembly_format = "$addr `,` $txcount attr-dict `:` type($addr) `,` type($txcount)"
 
     def __init__(self, addr: SSAValue, txcount: SSAValue):
@@ -82,6 +126,7 @@ class MBarrierArriveExpectTxOp(IRDLOperation):
 
     def verify_(self) -> None:
         _shared_pointer(self, self.addr, "the barrier")
+        expect_type(self, self.txcount, i32, "the transaction count", " (bytes)")
 
 
 @irdl_op_definition
@@ -100,9 +145,9 @@ class CpAsyncBulkTensorSharedClusterGlobalOp(IRDLOperation):
     name = "nvvm.cp.async.bulk.tensor.shared.cluster.global"
     dstMem = operand_def()
     tmaDescriptor = operand_def()
-    coordinates = var_operand_def(i32)
-    mbar = operand_def(SHARED)
-    multicastMask = opt_operand_def(i16)
+    coordinates = var_operand_def(ImpliedType(i32))
+    mbar = operand_def(ImpliedType(SHARED))
+    multicastMask = opt_operand_def(ImpliedType(i16))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
     assembly_format = ("$dstMem `,` $tmaDescriptor `,` $mbar `,` `box` `[` $coordinates `]` "
                        "(`multicast_mask` `=` $multicastMask^)? attr-dict `:` type($dstMem) `,` type($tmaDescriptor)")
@@ -112,8 +157,10 @@ class CpAsyncBulkTensorSharedClusterGlobalOp(IRDLOperation):
 
     def verify_(self) -> None:
         _shared_pointer(self, self.dstMem, "the destination")
-        _shared_pointer(self, self.mbar, "the barrier")
         _tensor_map(self, self.tmaDescriptor)
+        _shared_pointer(self, self.mbar, "the barrier")
+        if self.multicastMask is not None:
+            expect_type(self, self.multicastMask, i16, "multicast_mask", " (a bit per CTA of the cluster)")
 
 
 @irdl_op_definition
@@ -124,7 +171,7 @@ class CpAsyncBulkTensorGlobalSharedCtaOp(IRDLOperation):
     name = "nvvm.cp.async.bulk.tensor.global.shared.cta"
     tmaDescriptor = operand_def()
     srcMem = operand_def()
-    coordinates = var_operand_def(i32)
+    coordinates = var_operand_def(ImpliedType(i32))
     assembly_format = ("$tmaDescriptor `,` $srcMem `,` `box` `[` $coordinates `]` attr-dict `:` "
                        "type($tmaDescriptor) `,` type($srcMem)")
 
@@ -144,6 +191,9 @@ class CpAsyncBulkCommitGroupOp(IRDLOperation):
     assembly_format = "attr-dict"
 
 
+BULK_GROUPS_MAX = 63  # cp.async.bulk.wait_group's N: an integer constant in [0, 63]
+
+
 @irdl_op_definition
 class CpAsyncBulkWaitGroupOp(IRDLOperation):
     """`nvvm.cp.async.bulk.wait_group N {read}?`: at most N bulk groups pending (with `read`: their sources may
@@ -161,9 +211,9 @@ class CpAsyncBulkWaitGroupOp(IRDLOperation):
 
     @classmethod
     def parse(cls, parser: Parser):
-        group = parser.parse_integer(allow_negative=False, allow_boolean=False)
+        group = parse_i32_count(parser, lambda n: cls.not_legal(n))
         attrs = parser.parse_optional_attr_dict()
-        op = cls(min(group, 2**31 - 1), read="read" in attrs)
+        op = cls(group, read="read" in attrs)
         op.attributes.update({k: v for k, v in attrs.items() if k != "read"})
         return op
 
@@ -171,9 +221,13 @@ class CpAsyncBulkWaitGroupOp(IRDLOperation):
         printer.print_string(f" {self.group.value.data}")
         printer.print_op_attributes({**self.attributes, **({"read": UnitAttr()} if self.read else {})})
 
+    @classmethod
+    def not_legal(cls, group: int) -> str:
+        return f"{cls.name}: {group} pending groups is not legal; N is in [0, {BULK_GROUPS_MAX}]"
+
     def verify_(self) -> None:
-        if not 0 <= self.group.value.data <= 63:
-            raise VerifyException(f"{self.name}: {self.group.value.data} pending groups; N is in [0, 63]")
+        if not 0 <= self.group.value.data <= BULK_GROUPS_MAX:
+            raise VerifyException(self.not_legal(self.group.value.data))
 
 
 @irdl_op_definition
@@ -206,9 +260,9 @@ class PrefetchTensormapOp(IRDLOperation):
         printer.print_attribute(self.addr.type)
 
     def verify_(self) -> None:
-        if not isinstance(self.addr.type, LLVMPointerType):
-            raise VerifyException(f"{self.name}: prefetches a tensor map by its address (!llvm.ptr), not "
-                                  f"{self.addr.type}")
+        # `prefetch.tensormap [a]` with no state space reads a generic address (a kernel parameter's, by value)
+        expect_type(self, self.addr, LLVMPointerType(), "the tensor map",
+                    " (its generic address: a kernel parameter by value)")
 
 
 SETMAXNREG_ACTIONS = ("increase", "decrease")
@@ -240,10 +294,11 @@ class SetMaxRegisterOp(IRDLOperation):
         pos = parser.pos
         action = parser.parse_identifier()
         if action not in SETMAXNREG_ACTIONS:
-            parser.raise_error(f"nvvm.setmaxregister: '{action}' is not one of increase, decrease", pos, parser.pos)
-        count = parser.parse_integer(allow_negative=False, allow_boolean=False)
+            parser.raise_error(f"{cls.name}: action '{action}' is not one of {', '.join(SETMAXNREG_ACTIONS)}",
+                               pos, parser.pos)
+        count = parse_i32_count(parser, lambda n: cls.not_legal(n))
         attrs = parser.parse_optional_attr_dict()
-        op = cls(action, min(count, 2**31 - 1))
+        op = cls(action, count)
         op.attributes.update(attrs)
         return op
 
@@ -251,11 +306,17 @@ class SetMaxRegisterOp(IRDLOperation):
         printer.print_string(f" {self.action.data} {self.count}")
         printer.print_op_attributes(self.attributes)
 
+    @classmethod
+    def not_legal(cls, count: int) -> str:
+        lo, hi = SETMAXNREG_RANGE
+        return f"{cls.name}: {count} registers is not legal; the count is a multiple of 8 in [{lo}, {hi}]"
+
     def verify_(self) -> None:
+        if not (isinstance(self.action, StringAttr) and self.action.data in SETMAXNREG_ACTIONS):
+            raise VerifyException(f"{self.name}: action {self.action} is not one of {', '.join(SETMAXNREG_ACTIONS)}")
         lo, hi = SETMAXNREG_RANGE
         if not (lo <= self.count <= hi and self.count % 8 == 0):
-            raise VerifyException(f"{self.name}: {self.count} registers is not legal; the count is a multiple of 8 "
-                                  f"in [{lo}, {hi}]")
+            raise VerifyException(self.not_legal(self.count))
 
 
 @irdl_op_definition
@@ -263,14 +324,18 @@ class ElectSyncOp(IRDLOperation):
     """`%p = nvvm.elect.sync -> i1`: true in exactly one active lane of the warp."""
 
     name = "nvvm.elect.sync"
-    pred = result_def(i1)
+    pred = result_def()
     assembly_format = "attr-dict `->` type($pred)"
 
     def __init__(self):
         super().__init__(result_types=[i1])
 
+    def verify_(self) -> None:
+        expect_type(self, self.pred, i1, "the result", " (true in the elected lane)")
+
 
 STMATRIX_COUNTS = (1, 2, 4)
+MMA_LAYOUT = "nvvm.mma_layout"  # #nvvm.mma_layout<row|col> (nvvm.MMALayoutAttr)
 
 
 @irdl_op_definition
@@ -281,7 +346,7 @@ class StMatrixOp(IRDLOperation):
 
     name = "nvvm.stmatrix"
     ptr = operand_def()
-    sources = var_operand_def(IntegerType)
+    sources = var_operand_def()
     layout = prop_def(Attribute)
     irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$ptr `,` $sources attr-dict `:` type($ptr) `,` type($sources)"
@@ -296,16 +361,18 @@ class StMatrixOp(IRDLOperation):
     def verify_(self) -> None:
         _shared_pointer(self, self.ptr, "the address")
         if len(self.sources) not in STMATRIX_COUNTS:
-            raise VerifyException(f"{self.name}: {len(self.sources)} registers; stmatrix stores 1, 2 or 4 matrices")
-        if any(s.type != IntegerType(32) for s in self.sources):
-            raise VerifyException(f"{self.name}: each register is an i32 (two b16), got "
-                                  f"{', '.join(str(s.type) for s in self.sources)}")
-        if getattr(self.layout, "data", None) not in ("row", "col"):
-            raise VerifyException(f"{self.name}: layout must be #nvvm.mma_layout<row> or <col>, not {self.layout}")
+            raise VerifyException(f"{self.name}: {len(self.sources)} source registers; stmatrix stores 1, 2 or 4 "
+                                  f"matrices (.x1, .x2, .x4), one register each")
+        for i, s in enumerate(self.sources):
+            expect_type(self, s, i32, f"source register {i}", " (two b16 elements)")
+        # nvvm.py defines #nvvm.mma_layout and imports this module: the attribute is known by its name (no cycle)
+        if getattr(self.layout, "name", None) != MMA_LAYOUT:
+            raise VerifyException(f"{self.name}: layout must be #nvvm.mma_layout<row> or #nvvm.mma_layout<col>, not "
+                                  f"{self.layout}")
 
 
 HOPPER_OPS = (MBarrierArriveOp, MBarrierArriveExpectTxOp, FenceMbarrierInitOp, CpAsyncBulkTensorSharedClusterGlobalOp,
               CpAsyncBulkTensorGlobalSharedCtaOp, CpAsyncBulkCommitGroupOp, CpAsyncBulkWaitGroupOp, PrefetchTensormapOp,
               SetMaxRegisterOp, ElectSyncOp, StMatrixOp)
 
-__all__ = [c.__name__ for c in HOPPER_OPS] + ["HOPPER_OPS"]
+__all__ = [c.__name__ for c in HOPPER_OPS] + ["HOPPER_OPS", "ImpliedType", "expect_type"]
