@@ -209,15 +209,17 @@ class TmaStoreOp(IRDLOperation):
 
 
 STMATRIX_BOX = 64  # rows and columns of one staged box: 64 x 64 16-bit elements = 128-byte rows, swizzled 128B
+STAGED_ELEMENTS = ("bf16", "f16", "f32")  # 16-bit boxes are stored with stmatrix, f32 ones (64 x 32) with st.shared.v2
 WGMMA_MAX_N = 256  # a wgmma accumulator tile's N (the largest wgmma atom's)
 
 
 @irdl_op_definition
 class StoreTileToSmemOp(IRDLOperation):
     """`mma.stmatrix_tile %acc[BLOCK] into %dst : !mma.frag<D, bf16, ...>`: each warpgroup stores its 64 rows
-    of columns [64*BLOCK, 64*BLOCK + 64) of a wgmma accumulator tile (16-bit elements) into SMEM at `dst` (its
-    own 64x64 box, 1024-byte aligned) with stmatrix, laid out as a 64x64 TMA box swizzled 128B -- ready for
-    mma.tma_store after a proxy fence and a warpgroup barrier."""
+    of one box of columns of a wgmma accumulator tile into SMEM at `dst` (its own box, 1024-byte aligned), laid
+    out as a TMA box of 128-byte rows swizzled 128B -- ready for mma.tma_store after a proxy fence and a
+    warpgroup barrier. 16-bit accumulators: 64x64 boxes (columns [64*BLOCK, 64*BLOCK + 64)), stored with
+    stmatrix; f32 accumulators: 64x32 boxes (columns [32*BLOCK, 32*BLOCK + 32)), stored with st.shared.v2.f32."""
 
     name = "mma.stmatrix_tile"
     traits = traits_def(MemoryWriteEffect())
@@ -245,9 +247,9 @@ class StoreTileToSmemOp(IRDLOperation):
         if frag.role.data not in ("C", "D"):
             raise VerifyException(f"{self.name}: the source must be an accumulator (role C or D), not role "
                                   f"{frag.role.data}")
-        if frag.elem.data not in ("bf16", "f16"):
-            raise VerifyException(f"{self.name}: the accumulator holds {frag.elem.data}; stmatrix stores 16-bit "
-                                  f"elements, bf16 or f16 (convert it first)")
+        if frag.elem.data not in STAGED_ELEMENTS:
+            raise VerifyException(f"{self.name}: the accumulator holds {frag.elem.data}; a staged box holds "
+                                  f"{', '.join(STAGED_ELEMENTS)} (convert it first)")
         layout = frag.layout.data
         if layout.rank() != 2:
             raise VerifyException(f"{self.name}: the source's layout {layout} has rank {layout.rank()}; a TV layout "
@@ -265,11 +267,16 @@ class StoreTileToSmemOp(IRDLOperation):
         if str(layout) != str(expected):
             raise VerifyException(f"{self.name}: the source's layout {layout} is not the wgmma accumulator layout of "
                                   f"a {m}x{n} tile, {expected}")
-        blocks = n // STMATRIX_BOX
+        cols = self.box_columns()
+        blocks = n // cols
         if not 0 <= self.block.value.data < blocks:
             raise VerifyException(f"{self.name}: column block {self.block.value.data} of a {m}x{n} tile is out of "
-                                  f"range; the block is in [0, {blocks - 1}] ({blocks} blocks of {STMATRIX_BOX} "
-                                  f"columns)")
+                                  f"range; the block is in [0, {blocks - 1}] ({blocks} blocks of {cols} "
+                                  f"{frag.elem.data} columns)")
+
+    def box_columns(self) -> int:
+        """Columns of one staged box: one 128-byte swizzle row (64 16-bit or 32 f32 elements)."""
+        return STMATRIX_BOX if self.source.type.elem.data in ("bf16", "f16") else STMATRIX_BOX // 2
 
 
 TMA_OPS = (AsTensorMapOp, TmaLoadOp, TmaStoreOp, StoreTileToSmemOp)

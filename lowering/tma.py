@@ -1,13 +1,15 @@
 """The TMA ops of the mma dialect -> upstream nvvm: a tensor map view becomes the parameter's address, a box
 load the bulk tensor copy with mbarrier completion (coordinates innermost first), a box store the bulk
-tensor copy of the current bulk group; a 16-bit accumulator tile staged for a TMA store becomes stmatrix."""
+tensor copy of the current bulk group; an accumulator tile staged for a TMA store becomes stmatrix (16-bit)
+or st.shared.v2.f32 (f32)."""
 
 from __future__ import annotations
 
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from xdsl.dialects import arith
+from xdsl.dialects import arith, llvm
+from xdsl.dialects.builtin import VectorType, f32
 
 from mmatom.dialects import mma, nvvm_hopper
 from mmatom.dialects.nvvm import MMALayoutAttr
@@ -53,6 +55,8 @@ class LowerStoreTileToSmem(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.StoreTileToSmemOp, rewriter: PatternRewriter) -> None:
+        if op.source.type.elem.data == "f32":
+            return
         registers = fragment_registers(op.source, op)
         ops = OpList()
         lane = ops.sreg("laneid")
@@ -71,6 +75,42 @@ class LowerStoreTileToSmem(RewritePattern):
         rewriter.replace(op, ops.ops, [])
 
 
-TMA_PATTERNS = (LowerTmaLoad(), LowerTmaStore(), LowerAsTensorMap(), LowerStoreTileToSmem())
+class LowerStoreF32TileToSmem(RewritePattern):
+    """A 64x32 f32 box: lane l of warp q holds rows r = 16q + l/4 and r + 8, columns 8j + 2(l%4) + {0, 1} as
+    values 4j + {0, 1} (row r) and 4j + {2, 3} (row r + 8); each pair is one st.shared.v2.f32 at byte
+    r * 128 + (chunk ^ r%8) * 16 + 8 (l%2), chunk = 2j' + (l%4)/2 its 16-byte chunk of the box row (the 128B
+    swizzle; a warp's 32 stores fill the 32 banks twice, no conflict beyond the two wavefronts 256 B need)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.StoreTileToSmemOp, rewriter: PatternRewriter) -> None:
+        if op.source.type.elem.data != "f32":
+            return
+        values = fragment_registers(op.source, op)
+        ops = OpList()
+        lane = ops.sreg("laneid")
+        warp = ops.div_mod(ops.sreg("tid.x"), 32, 4)
+        quad = ops.div_mod(lane, 1, 4)
+        half = ops.div_mod(lane, 1, 2)
+        groups = op.box_columns() // 8  # 8-column groups per box
+        first = op.block.value.data * groups
+        pair = VectorType(f32, [2])
+        for dr in (0, 8):
+            row = ops.addi(ops.addi(ops.muli(warp, 16), ops.div_mod(lane, 4, 8)), dr)
+            row_phase = ops.div_mod(row, 1, 8)
+            row_start = ops.byte_pointer(op.dst, ops.addi(ops.muli(row, 128), ops.muli(half, 8)))
+            for j in range(groups):
+                chunk = ops.addi(ops.div_mod(quad, 2, 2), 2 * j)
+                swizzled = ops.add(arith.XOrIOp(chunk, row_phase))
+                ptr = ops.byte_pointer(row_start, ops.muli(swizzled, 16))
+                base = 4 * (first + j) + (2 if dr else 0)
+                vec = ops.add(llvm.UndefOp(pair))
+                for i in range(2):
+                    vec = ops.add(llvm.InsertElementOp.build(operands=[vec, values[base + i], ops.const(i)],
+                                                             result_types=[pair]))
+                ops.store(vec, ptr)
+        rewriter.replace(op, ops.ops, [])
+
+
+TMA_PATTERNS = (LowerTmaLoad(), LowerTmaStore(), LowerAsTensorMap(), LowerStoreTileToSmem(), LowerStoreF32TileToSmem())
 
 __all__ = ["TMA_PATTERNS"]

@@ -26,7 +26,13 @@ from .errors import api_error
 FP8 = ("e4m3", "e5m2")
 PRODUCER_REGISTERS, CONSUMER_REGISTERS = 40, 232  # CUTLASS's split below 208 accumulators per thread
 CONSUMER_THREADS = 256
-BOX = 64  # the epilogue's TMA store box (64 x 64 bf16 = one 128-byte swizzle row per box row)
+BOX = 64  # rows of the epilogue's TMA store box: 64 x 128 bytes (64 bf16 or 32 f32 columns, one swizzle row)
+BOX_BYTES = BOX * 128
+OUT_DTYPES = {"bf16": 2, "f32": 4}  # D's element types and their bytes
+
+
+def box_columns(out_dtype: str) -> int:
+    return 128 // OUT_DTYPES[out_dtype]
 
 
 @dataclass(frozen=True)
@@ -57,10 +63,13 @@ CONFIGS = (GemmConfig(128, 256, 4), GemmConfig(128, 128, 6), GemmConfig(128, 192
 
 
 def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90a",
-               config: GemmConfig = GemmConfig()) -> tuple[object, mmatom.LaunchConfig, int]:
-    """The GEMM kernel's module for D (m x n, bf16) = A (m x k) . B (n x k)^T [* scale_a * scale_b]; also its
-    launch config and the number of output tiles (the persistent grid is min(tiles, SMs))."""
+               config: GemmConfig = GemmConfig(), out_dtype: str = "bf16") -> tuple[object, mmatom.LaunchConfig, int]:
+    """The GEMM kernel's module for D (m x n, bf16 or f32) = A (m x k) . B (n x k)^T [* scale_a * scale_b]; also
+    its launch config and the number of output tiles (the persistent grid is min(tiles, SMs))."""
     config.check(dtype)
+    if out_dtype not in OUT_DTYPES:
+        raise api_error(f"build_gemm: out_dtype {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
+    box_cols = box_columns(out_dtype)
     bm, bn, bk = config.block_m, config.block_n, config.block_k(dtype)
     fp8 = dtype in FP8
     atom = mmatom.atom(target, "wgmma", m=64, n=bn, k=32 if fp8 else 16, a=dtype, b=dtype, d="f32")
@@ -69,13 +78,13 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
     elem_bytes = 1 if fp8 else 2
     a_bytes, b_bytes = bm * bk * elem_bytes, bn * bk * elem_bytes
     params = [("a", mmatom.TensorMapType(dtype, bm, bk, "128b")), ("b", mmatom.TensorMapType(dtype, bn, bk, "128b")),
-              ("d", mmatom.TensorMapType("bf16", BOX, BOX, "128b"))]
+              ("d", mmatom.TensorMapType(out_dtype, BOX, box_cols, "128b"))]
     if fp8:
         params += [("scale_a", "ptr"), ("scale_b", "ptr")]
     kb = mmatom.KernelBuilder("gemm", params, target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1)
     smem_a = kb.smem(config.stages * a_bytes)
     smem_b = kb.smem(config.stages * b_bytes)
-    staging = kb.smem(2 * 2 * BOX * BOX * 2)  # per consumer warpgroup, two 64x64 bf16 boxes
+    staging = kb.smem(2 * 2 * BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
     ring = mmatom.Pipeline(kb, config.stages, consumers=CONSUMER_THREADS, stage_bytes=a_bytes + b_bytes)
 
     tiles_m, tiles_n, k_tiles = -(-m // bm), -(-n // bn), -(-k // bk)
@@ -115,7 +124,7 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
         half = kb.and_(kb.warpgroup_id(), 1)  # the rows a consumer warpgroup owns (as the wgmma tile places them)
         issuer = kb.cmpi("eq", kb.and_(tid, 127), 0)
         barrier_id = kb.add(half, 1)  # named barrier 1 or 2: one consumer warpgroup's 128 threads
-        boxes = kb.offset(staging, kb.mul(half, 2 * BOX * BOX * 2))
+        boxes = kb.offset(staging, kb.mul(half, 2 * BOX_BYTES))
         if fp8:
             scale = kb.mulf(kb.load_scalar(kb.param("scale_a"), "f32"),
                             kb.load_scalar(kb.param("scale_b"), "f32"))
@@ -135,10 +144,10 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
             result = kb.convert(acc, tiled.fragment_type("D"))
             if fp8:
                 result = kb.map(result, lambda kb_, x, _v: kb_.mulf(x, scale))
-            out = kb.convert(result, "bf16")
+            out = kb.convert(result, "bf16") if out_dtype == "bf16" else result
             row0 = kb.add(m0, kb.mul(half, BOX))
-            for block in range(bn // BOX):
-                box = kb.offset(boxes, (block % 2) * BOX * BOX * 2)
+            for block in range(bn // box_cols):
+                box = kb.offset(boxes, (block % 2) * BOX_BYTES)
                 with kb.if_(issuer):
                     kb.bulk_wait(1, read=True)  # the store that last read this box is done reading it
                 kb.named_barrier(barrier_id, 128)
@@ -146,7 +155,7 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
                 kb.fence_proxy_async()
                 kb.named_barrier(barrier_id, 128)
                 with kb.if_(issuer):
-                    kb.tma_store(box, kb.param("d"), row0, kb.add(n0, block * BOX))
+                    kb.tma_store(box, kb.param("d"), row0, kb.add(n0, block * box_cols))
                     kb.bulk_commit()
             tiles_loop.yield_(it_next)
         with kb.if_(issuer):
@@ -165,18 +174,20 @@ _KERNELS: dict[tuple, mmatom.Kernel] = {}
 
 def gemm_kernel(m: int, n: int, k: int, *, dtype: str = "bf16", out_dtype: str | None = None,
                 target: str = "sm_90a", config: GemmConfig | None = None) -> mmatom.Kernel:
-    """The compiled GEMM kernel for these sizes (bf16 out; parameters: tensor maps of A, B, D, then for fp8 the
-    two scale pointers); compiled once per process (and cached on disk by mmatom.compile)."""
+    """The compiled GEMM kernel for these sizes (D bf16, or f32 with out_dtype="f32"; parameters: tensor maps of
+    A, B, D, then for fp8 the two scale pointers); compiled once per process and cached on disk by its
+    parameters (mmatom.compile_generated)."""
     if dtype not in ELEM_BYTES:
         raise api_error(f"gemm_kernel: dtype {dtype!r}; one of {', '.join(ELEM_BYTES)}")
-    if (out_dtype or "bf16") != "bf16":
-        raise api_error(f"gemm_kernel: out_dtype {out_dtype!r}; the TMA-store epilogue writes bf16")
+    out_dtype = out_dtype or "bf16"
+    if out_dtype not in OUT_DTYPES:
+        raise api_error(f"gemm_kernel: out_dtype {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
     config = config or GemmConfig()
-    key = (m, n, k, dtype, target, config)
+    key = (m, n, k, dtype, target, config, out_dtype)
     if key not in _KERNELS:  # on disk, found by the generator's parameters without building the module
         _KERNELS[key] = mmatom.compile_generated(
-            ["mmatom.hopper_gemm", m, n, k, dtype, target, asdict(config)],
-            lambda: build_gemm(m, n, k, dtype, target, config)[0])
+            ["mmatom.hopper_gemm", m, n, k, dtype, target, asdict(config), out_dtype],
+            lambda: build_gemm(m, n, k, dtype, target, config, out_dtype)[0])
     return _KERNELS[key]
 
 
@@ -198,19 +209,20 @@ def _aligned_columns(x, elem_bytes: int):
     return padded
 
 
-def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | None = None, b_major: str = "k"):
+def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | None = None, b_major: str = "k",
+         out_dtype: str | None = None):
     """D = A . B^T (b_major "k": B is N x K, like F.linear's weight) or A . B (b_major "n": B is K x N) on the
-    current torch stream, asynchronously; bf16 in and out, or fp8 (e4m3/e5m2) in with per-tensor float32 scales
-    (`scale_a`, `scale_b` device tensors, as torch._scaled_mm) and bf16 out. `out` (M x N bf16) is written if
-    given, else allocated."""
+    current torch stream, asynchronously; bf16 in, or fp8 (e4m3/e5m2) in with per-tensor float32 scales
+    (`scale_a`, `scale_b` device tensors, as torch._scaled_mm); D bf16, or float32 (`out_dtype="f32"` or a
+    float32 `out`). `out` (M x N) is written if given, else allocated."""
     import torch  # noqa: PLC0415 - torch is optional: only the host entry point needs it
     if out is not None:  # the hot path: the same operands as an earlier call, launched as packed then
-        key = _call_key(a, b, out, scale_a, scale_b, config, b_major)
+        key = _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype)
         launch = _PREPARED.get(key)
         if launch is not None:
             launch(_current_stream(torch, a.device))
             return out
-    a_in, b_in, config_in = a, b, config
+    a_in, b_in, config_in, out_dtype_in = a, b, config, out_dtype
     dtype = _torch_dtype_name(a)
     if _torch_dtype_name(b) != dtype or dtype not in ELEM_BYTES:
         raise api_error(f"gemm: A is {a.dtype} and B {b.dtype}; both bf16, or both float8_e4m3fn / float8_e5m2")
@@ -225,15 +237,21 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
         raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b}; the K extents differ")
     esize = ELEM_BYTES[dtype]
     a, b = _aligned_columns(a, esize), _aligned_columns(b, esize)
-    n_out = -(-n // 8) * 8  # rows of D must be a multiple of 16 bytes for the TMA store
-    if out is not None and (tuple(out.shape) != (m, n) or out.dtype != torch.bfloat16):
-        raise api_error(f"gemm: out is {tuple(out.shape)} {out.dtype}; expected ({m}, {n}) torch.bfloat16")
+    if out_dtype is None:
+        out_dtype = "f32" if out is not None and out.dtype == torch.float32 else "bf16"
+    if out_dtype not in OUT_DTYPES:
+        raise api_error(f"gemm: out_dtype {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
+    torch_out = torch.bfloat16 if out_dtype == "bf16" else torch.float32
+    align = 16 // OUT_DTYPES[out_dtype]
+    n_out = -(-n // align) * align  # rows of D must be a multiple of 16 bytes for the TMA store
+    if out is not None and (tuple(out.shape) != (m, n) or out.dtype != torch_out):
+        raise api_error(f"gemm: out is {tuple(out.shape)} {out.dtype}; expected ({m}, {n}) {torch_out}")
     d = out if out is not None and out.is_contiguous() and n_out == n else \
-        torch.empty((m, n_out), dtype=torch.bfloat16, device=a.device)
+        torch.empty((m, n_out), dtype=torch_out, device=a.device)
     config = config or choose_config(m, n, k, dtype)
-    kernel = gemm_kernel(m, n, a.shape[1], dtype=dtype, config=config)
+    kernel = gemm_kernel(m, n, a.shape[1], dtype=dtype, config=config, out_dtype=out_dtype)
     bk = config.block_k(dtype)
-    maps = [_tensor_map(a, config.block_m, bk), _tensor_map(b, config.block_n, bk), _tensor_map(d, BOX, BOX)]
+    maps = [_tensor_map(a, config.block_m, bk), _tensor_map(b, config.block_n, bk), _tensor_map(d, BOX, box_columns(out_dtype))]
     args = maps + ([scale_a, scale_b] if dtype in FP8 else [])
     tiles = -(-m // config.block_m) * -(-n // config.block_n)
     launch = kernel.prepare(*args, grid=(min(tiles, _sm_count()),))
@@ -241,7 +259,7 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     if d is out and a is a_in and b is b_in:  # no per-call copy in the launch: it can be replayed as packed
         if len(_PREPARED) >= CACHED_CALLS:
             _PREPARED.clear()
-        _PREPARED[_call_key(a_in, b_in, out, scale_a, scale_b, config_in, b_major)] = launch
+        _PREPARED[_call_key(a_in, b_in, out, scale_a, scale_b, config_in, b_major, out_dtype_in)] = launch
     if d is out:
         return out
     result = d[:, :n]
@@ -261,12 +279,12 @@ def forget_prepared_calls() -> None:
     _PREPARED.clear()
 
 
-def _call_key(a, b, out, scale_a, scale_b, config, b_major) -> tuple:
+def _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple:
     """What a packed launch depends on: every operand's address, shape, strides and type, and the config asked
     for (a tensor freed and another allocated at its address with the same shape is the same launch)."""
     return (a.data_ptr(), b.data_ptr(), out.data_ptr(), a.shape, b.shape, out.shape, a.stride(), b.stride(),
             out.stride(), a.dtype, b.dtype, out.dtype, None if scale_a is None else scale_a.data_ptr(),
-            None if scale_b is None else scale_b.data_ptr(), config, b_major)
+            None if scale_b is None else scale_b.data_ptr(), config, b_major, out_dtype)
 
 
 def _tensor_map(x, box_rows: int, box_cols: int):

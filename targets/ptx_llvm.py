@@ -69,6 +69,11 @@ def store(fn: PTXFunction, op: llvm.StoreOp) -> None:
     if _is_chunk(op.value.type):
         fn.emit(f"st{space}.v4.b32 [{fn.reg(op.ptr)}], {{{', '.join(fn.reg(op.value))}}};")
         return
+    t = op.value.type
+    if isinstance(t, VectorType) and tuple(t.get_shape()) == (2,) and isinstance(t.element_type, AnyFloat):
+        regs = fn.reg(op.value)  # a pair of 32-bit floats (e.g. an f32 accumulator's two columns)
+        fn.emit(f"st{space}.v2{_mem_type(t.element_type)} [{fn.reg(op.ptr)}], {{{regs[0]}, {regs[1]}}};")
+        return
     fn.emit(f"st{space}{_mem_type(op.value.type)} [{fn.reg(op.ptr)}], {fn.reg(op.value)};")
 
 

@@ -173,3 +173,31 @@ def test_repeated_calls_replay_the_packed_launch():
     mmatom.gemm(other, b, out=out)
     torch.cuda.synchronize()
     _check(out, other, b, 1.0, 256)
+
+
+@pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
+@pytest.mark.parametrize("shape", [(1024, 1024, 1024), (300, 520, 200), (4095, 4095, 4095), (64, 8192, 8192)],
+                         ids=str)
+def test_f32_out(shape, dtype):
+    """D in float32 (the f32 epilogue: st.shared.v2.f32 into 64x32 swizzled boxes, TMA store): poisoned, within
+    the accumulation bound of float64, and, rounded to bf16, bit-equal to the bf16-out kernel (the same
+    accumulator, converted by the kernel instead)."""
+    import torch
+
+    import mmatom
+    m, n, k = shape
+    tdtype = torch.bfloat16 if dtype == "bf16" else torch.float8_e4m3fn
+    a = torch.randn(m, k, device="cuda").to(tdtype)
+    b = torch.randn(n, k, device="cuda").to(tdtype)
+    scales = {} if dtype == "bf16" else {"scale_a": torch.tensor([0.5], device="cuda"),
+                                         "scale_b": torch.tensor([2.0], device="cuda")}
+    d32 = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
+    mmatom.gemm(a, b, out=d32, **scales)
+    d16 = mmatom.gemm(a, b, **scales)
+    torch.cuda.synchronize()
+    assert torch.isfinite(d32).all(), "some of D was never written (still NaN)"
+    assert torch.equal(d32.to(torch.bfloat16), d16)
+    if dtype == "bf16":
+        ref = a.double() @ b.double().T
+        bound = k * 2.0 ** -23 * (a.double().abs() @ b.double().abs().T)
+        assert bool(((d32.double() - ref).abs() <= bound + 1e-30).all())

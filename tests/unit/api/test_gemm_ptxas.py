@@ -10,13 +10,13 @@ import mmatom
 from mmatom.hopper_gemm import CONFIGS, build_gemm
 
 pytestmark = pytest.mark.ptxas
-CASES = [(config, dtype, shape) for config in CONFIGS for dtype in ("bf16", "e4m3")
-         for shape in ((4096, 4096, 4096), (4095, 4104, 4112))]
+CASES = [(config, dtype, shape, out) for config in CONFIGS for dtype in ("bf16", "e4m3")
+         for shape in ((4096, 4096, 4096), (4095, 4104, 4112)) for out in ("bf16", "f32")]
 
 
 def _metadata(case):
-    config, dtype, (m, n, k) = case
-    module, launch, _ = build_gemm(m, n, k, dtype, "sm_90a", config)
+    config, dtype, (m, n, k), out = case
+    module, launch, _ = build_gemm(m, n, k, dtype, "sm_90a", config, out)
     kernel = mmatom.compile(module, options={"cache": False})
     return launch, kernel.metadata, kernel.ptx
 
@@ -24,12 +24,18 @@ def _metadata(case):
 def test_every_shipped_config_assembles_clean():
     with ThreadPoolExecutor(4) as pool:  # ptxas runs as a subprocess: threads overlap its runs
         results = list(pool.map(_metadata, CASES))
-    for (config, dtype, shape), (launch, meta, ptx) in zip(CASES, results):
-        what = f"{config} {dtype} {shape}"
+    for (config, dtype, shape, out), (launch, meta, ptx) in zip(CASES, results):
+        what = f"{config} {dtype} {shape} -> {out}"
         assert meta.spill_bytes == 0, f"{what}: {meta.spill_bytes} spill bytes"
         assert meta.warnings == (), f"{what}: ptxas warned: {meta.warnings}"
         assert launch.shared_bytes <= 232448 and launch.block == (384, 1, 1), what
         assert ".minnctapersm 1" in ptx and "setmaxnreg.inc.sync.aligned.u32 232" in ptx, what
+        # the epilogue: a 16-bit D staged with stmatrix.x4 (one per 16 columns of a warp's 16 rows), an f32 D with
+        # one st.shared.v2.f32 per pair of columns of each of a thread's two rows
+        if out == "bf16":
+            assert ptx.count("stmatrix.sync.aligned.m8n8.x4") == config.block_n // 16, what
+        else:
+            assert ptx.count("st.shared.v2.f32") == config.block_n // 4 and "stmatrix" not in ptx, what
 
 
 def test_ptxas_warning_is_seen():
@@ -50,4 +56,4 @@ def test_config_limits_are_compile_errors():
     with pytest.raises(mmatom.CompileError, match="block_m=64"):
         mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(block_m=64))
     with pytest.raises(mmatom.CompileError, match="out_dtype"):
-        mmatom.gemm_kernel(256, 256, 256, out_dtype="f32")
+        mmatom.gemm_kernel(256, 256, 256, out_dtype="f16")
