@@ -4,7 +4,7 @@ of MMA registers, vectors of tcgen05 registers), which live in one register per 
 from __future__ import annotations
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, IntegerType, VectorType
+from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, Float32Type, IntegerType, VectorType
 from xdsl.ir import Attribute
 
 from mmatom.dialects import nvvm
@@ -70,7 +70,7 @@ def store(fn: PTXFunction, op: llvm.StoreOp) -> None:
         fn.emit(f"st{space}.v4.b32 [{fn.reg(op.ptr)}], {{{', '.join(fn.reg(op.value))}}};")
         return
     t = op.value.type
-    if isinstance(t, VectorType) and tuple(t.get_shape()) == (2,) and isinstance(t.element_type, AnyFloat):
+    if isinstance(t, VectorType) and tuple(t.get_shape()) == (2,) and isinstance(t.element_type, Float32Type):
         regs = fn.reg(op.value)  # a pair of 32-bit floats (e.g. an f32 accumulator's two columns)
         fn.emit(f"st{space}.v2{_mem_type(t.element_type)} [{fn.reg(op.ptr)}], {{{regs[0]}, {regs[1]}}};")
         return

@@ -450,9 +450,9 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.func @k(%dst: !llvm.ptr<3>, %bar: !llvm.ptr<3>, %row: i32, %col: i32) attributes {nvvm.kernel} {
-    %acc = "test.op"() : () -> !mma.frag<D, f32, "((4,8,8),(2,2,32)):((256,1,16),(128,8,1024))">
-    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: the accumulator holds f32; stmatrix stores 16-bit elements, bf16 or f16 (convert it first)}}
-    mma.stmatrix_tile %acc[0 : i32] into %dst : !mma.frag<D, f32, "((4,8,8),(2,2,32)):((256,1,16),(128,8,1024))">
+    %acc = "test.op"() : () -> !mma.frag<D, f64, "((4,8,8),(2,2,32)):((256,1,16),(128,8,1024))">
+    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: the accumulator holds f64; a staged box holds bf16, f16, f32 (convert it first)}}
+    mma.stmatrix_tile %acc[0 : i32] into %dst : !mma.frag<D, f64, "((4,8,8),(2,2,32)):((256,1,16),(128,8,1024))">
     llvm.return
   }
 }
@@ -507,7 +507,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.func @k(%dst: !llvm.ptr<3>, %bar: !llvm.ptr<3>, %row: i32, %col: i32) attributes {nvvm.kernel} {
     %acc = "test.op"() : () -> !mma.frag<D, bf16, "((4,8,8),(2,2,32)):((256,1,16),(128,8,1024))">
-    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: column block 4 of a 128x256 tile is out of range; the block is in [0, 3] (4 blocks of 64 columns)}}
+    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: column block 4 of a 128x256 tile is out of range; the block is in [0, 3] (4 blocks of 64 bf16 columns)}}
     mma.stmatrix_tile %acc[4 : i32] into %dst : !mma.frag<D, bf16, "((4,8,8),(2,2,32)):((256,1,16),(128,8,1024))">
     llvm.return
   }
