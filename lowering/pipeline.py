@@ -10,7 +10,9 @@ pipeline of composable passes, each also available on its own with -p:
   mma-finalize-nvvm                               nothing of mma left; the chip as a string attribute
 
 After it, a kernel is llvm.func + arith + scf + llvm memory ops + nvvm: what upstream MLIR accepts and
-what the PTX target (`-t ptx`) prints.
+what the PTX target (`-t ptx`) prints. Its control flow stays structured: the PTX target lowers scf to blocks
+and branches itself (mma-scf-to-branches, lowering/scf_to_branches.py, also available with -p), after the
+lifecycle checkers, which follow scf only.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""The PTX target: an nvvm-level module (llvm.func kernels of arith, scf, llvm memory ops and nvvm) ->
-a complete PTX module that ptxas accepts for the module's chip.
+"""The PTX target: an nvvm-level module (llvm.func kernels of arith, scf or cf branches, llvm memory ops and
+nvvm) -> a complete PTX module that ptxas accepts for the module's chip.
 
   mmatom-opt kernel.mlir -p lower-mma-to-nvvm -t ptx
 
@@ -8,7 +8,9 @@ every MMA instruction's minimum from the catalogue. MMA instructions are spelled
 (`catalogue.spell`), never by the emitters: each nvvm MMA op knows its atom (`op.atom()`).
 
 This module drives the emission: module-level declarations and one PTXFunction per llvm.func, whose ops
-go to the emitters registered by the modules imported below (one per group of ops).
+go to the emitters registered by the modules imported below (one per group of ops). A function with
+structured control flow is emitted from a copy lowered by mma-scf-to-branches (lowering/scf_to_branches.py):
+blocks and branches, which ptx_control prints as labels, register copies and `bra`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from mmatom.atoms.tma import MAP_BYTES
 from mmatom.dialects.mma import TargetAttr
 from mmatom.dialects.mma_tma import tensor_map_param
 from mmatom.dialects.launch_bounds import launch_bounds
+from mmatom.lowering.scf_to_branches import has_structured_control_flow, scf_to_branches
 
 # the op emitters: importing a module registers its ops (ptx_function.emits)
 from . import ptx_arith, ptx_control, ptx_hopper, ptx_llvm, ptx_math, ptx_mma, ptx_nvvm, ptx_tcgen05
@@ -73,6 +76,9 @@ class PTXEmitter:
             raise PTXEmissionError(self.module, "the module has no llvm.func kernels to emit")
         out = []
         for f in funcs:
+            if has_structured_control_flow(f):  # scf -> branches, on a copy: the caller's module is not changed
+                f = f.clone()
+                scf_to_branches(f)
             fn = PTXFunction(f.sym_name.data, self.target)
             out.append((fn.name, function_text(fn, f), fn.atoms))
             self.versions += fn.versions
@@ -91,10 +97,7 @@ def function_text(fn: PTXFunction, func: llvm.FuncOp) -> str:
     if not func.body.blocks:
         raise PTXEmissionError(func, f"@{fn.name} is a declaration (no body); the PTX target emits functions it "
                                      f"has the body of")
-    if len(func.body.blocks) != 1:
-        raise PTXEmissionError(func, f"@{fn.name} has {len(func.body.blocks)} blocks; the PTX target emits a function "
-                                     f"of one block (structured control flow: scf.for / scf.if / scf.while)")
-    block = func.body.block
+    block = func.body.blocks[0]
     params = []
     for i, arg in enumerate(block.args):
         if tensor_map_param(arg) is None:  # by value: the kernel addresses the launch's parameter copy
@@ -117,7 +120,7 @@ def function_text(fn: PTXFunction, func: llvm.FuncOp) -> str:
             fn.emit(f"cvta.to.global.u64 {fn.define(arg)}, {raw};")
         else:
             fn.emit(f"ld.param{ptype} {fn.define(arg)}, [{pname}];")
-    fn.emit_block(block.ops)
+    ptx_control.emit_body(fn, func.body)
     decls = [f"\t.reg {c.ptx_type} \t{c.prefix}<{fn.counts[c] + 1}>;" for c in CLASSES if fn.counts[c]]
     entry = ".visible .entry" if is_kernel else ".visible .func"
     sig = f"{entry} {fn.name}(\n" + ",\n".join(params) + "\n)" if params else f"{entry} {fn.name}()"

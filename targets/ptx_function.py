@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, IntegerType, VectorType
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.utils.exceptions import VerifyException
 
 from mmatom.atoms.catalogue import Atom, AtomError, resolve
@@ -105,6 +105,12 @@ def emitter_for(op: Operation) -> OpEmitter | None:
     return None
 
 
+def _label_stem(block: Block) -> str:
+    """A PTX identifier part from the block's name hint (`^for` -> $L_for_N), `bb` for a block without one."""
+    hint = block.name_hint or "bb"
+    return "".join(c if c.isalnum() or c in "_$" else "_" for c in hint)
+
+
 # -- the function being emitted --------------------------------------------------------------------
 
 Registers = str | list[str]  # one register, or one per element/struct member
@@ -120,6 +126,8 @@ class PTXFunction:
     labels: int = 0
     atoms: list[Atom] = field(default_factory=list)  # MMA atoms issued, in order
     versions: list[tuple[int, int]] = field(default_factory=list)  # the .version each atom needs
+    block_labels: dict[Block, str] = field(default_factory=dict)  # the label of each block a branch jumps to
+    next_block: Block | None = None  # the block emitted after the current one: a branch to it falls through
 
     # registers
 
@@ -175,6 +183,13 @@ class PTXFunction:
         self.labels += 1
         return f"$L_{what}_{self.labels}"
 
+    def block_label(self, block: Block) -> str:
+        """The label of `block` (named after its name hint), allocated on first request."""
+        label = self.block_labels.get(block)
+        if label is None:
+            label = self.block_labels[block] = self.label(_label_stem(block))
+        return label
+
     def place(self, label: str) -> None:
         self.lines.append(f"{label}:")
 
@@ -191,10 +206,6 @@ class PTXFunction:
         if emitter is None:
             raise PTXEmissionError(op, f"the PTX target cannot emit '{op.name}'")
         emitter(self, op)
-
-    def emit_block(self, ops) -> None:
-        for op in ops:
-            self.emit_op(op)
 
     def use_atom(self, op: Operation, atom: Atom | None = None) -> Atom:
         """The op's MMA atom (`op.atom()` unless given), checked against the chip; its .version is recorded."""

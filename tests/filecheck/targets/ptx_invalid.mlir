@@ -1,5 +1,5 @@
 // What the PTX target cannot emit is a located error (found by fuzzing: a declaration or a multi-block
-// llvm.func was a ValueError from Region.block).
+// llvm.func was a ValueError from Region.block; blocks and branches are emitted now, a switch is not).
 // RUN: mmatom-opt %s --split-input-file --verify-diagnostics -t ptx
 
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
@@ -10,9 +10,12 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // -----
 
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
-  // expected-error@+1 {{@branches has 2 blocks; the PTX target emits a function of one block (structured control flow: scf.for / scf.if / scf.while)}}
-  llvm.func @branches() attributes {nvvm.kernel} {
-    llvm.br ^bb1
+  llvm.func @branches(%x: i32) attributes {nvvm.kernel} {
+    // expected-error@+1 {{the PTX target cannot emit 'cf.switch'}}
+    cf.switch %x : i32, [
+      default: ^bb1,
+      0: ^bb1
+    ]
   ^bb1:
     llvm.return
   }
