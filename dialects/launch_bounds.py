@@ -3,7 +3,8 @@
     llvm.func @k(...) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128>, nvvm.minctasm = 1 : i32}
 
 `nvvm.reqntid` (the exact block shape, PTX `.reqntid`), `nvvm.maxntid` (an upper bound, `.maxntid`),
-`nvvm.minctasm` (`.minnctapersm`: ptxas honours `setmaxnreg` only with it) and `nvvm.maxnreg` (`.maxnreg`).
+`nvvm.minctasm` (`.minnctapersm`: ptxas honours `setmaxnreg` only with it), `nvvm.maxnreg` (`.maxnreg`) and
+`nvvm.cluster_dim` (a thread-block cluster: `.explicitcluster .reqnctapercluster X, Y, Z`).
 The declared thread count is what `mmatom.compile` records and what a launch is checked against. mmatom's own
 `mma.shared_bytes = N : i32` says how much dynamic shared memory the kernel needs (its `extern .shared` array):
 a launch gets that much by default and is refused with less.
@@ -24,6 +25,8 @@ from mmatom.atoms.limits import REGISTERS_PER_THREAD, SMEM_BYTES, THREADS_PER_CT
 KERNEL = "nvvm.kernel"
 REQNTID, MAXNTID, MINCTASM, MAXNREG = "nvvm.reqntid", "nvvm.maxntid", "nvvm.minctasm", "nvvm.maxnreg"
 SHARED_BYTES = "mma.shared_bytes"
+CLUSTER_DIM = "nvvm.cluster_dim"  # upstream's name; PTX .explicitcluster + .reqnctapercluster X, Y, Z
+CLUSTER_MAX = 8  # CTAs in a portable cluster (more needs the non-portable-size opt-in)
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,7 @@ class LaunchBounds:
     minctasm: int | None = None
     maxnreg: int | None = None
     shared_bytes: int = 0
+    cluster_dim: tuple[int, int, int] | None = None
 
     @property
     def threads(self) -> int | None:
@@ -49,20 +53,23 @@ class LaunchBounds:
             out.append(f".minnctapersm {self.minctasm}")
         if self.maxnreg is not None:
             out.append(f".maxnreg {self.maxnreg}")
+        if self.cluster_dim is not None:
+            out += [".explicitcluster", ".reqnctapercluster " + ", ".join(map(str, self.cluster_dim))]
         return out
 
 
-def _dims(func: Operation, name: str) -> tuple[int, int, int] | None:
+def _dims(func: Operation, name: str, limit: int = THREADS_PER_CTA, what: str = "threads",
+          whole: str = "a CTA", example: str = "array<i32: 128>") -> tuple[int, int, int] | None:
     attr = func.attributes.get(name)
     if attr is None:
         return None
     if not (isinstance(attr, DenseArrayBase) and isinstance(attr.elt_type, IntegerType)):
-        raise VerifyException(f"{name} must be an array of 1 to 3 thread counts, such as array<i32: 128>; got {attr}")
+        raise VerifyException(f"{name} must be an array of 1 to 3 {what[:-1]} counts, such as {example}; got {attr}")
     dims = tuple(attr.get_values())
     if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims):
-        raise VerifyException(f"{name} = {attr}: expected 1 to 3 thread counts, each at least 1")
-    if prod(dims) > THREADS_PER_CTA:
-        raise VerifyException(f"{name} = {attr} asks for {prod(dims)} threads; a CTA has at most {THREADS_PER_CTA}")
+        raise VerifyException(f"{name} = {attr}: expected 1 to 3 {what[:-1]} counts, each at least 1")
+    if prod(dims) > limit:
+        raise VerifyException(f"{name} = {attr} asks for {prod(dims)} {what}; {whole} has at most {limit}")
     return (*dims, *(1,) * (3 - len(dims)))
 
 
@@ -79,18 +86,19 @@ def _count(func: Operation, name: str, low: int, high: int) -> int | None:
 def launch_bounds(func: Operation) -> LaunchBounds:
     """The launch bounds `func` declares, checked (VerifyException naming the attribute, the value and the legal
     range): only on kernels, `reqntid` and `maxntid` not both (ptxas: "Conflicting directives")."""
-    named = [n for n in (REQNTID, MAXNTID, MINCTASM, MAXNREG, SHARED_BYTES) if n in func.attributes]
+    named = [n for n in (REQNTID, MAXNTID, MINCTASM, MAXNREG, SHARED_BYTES, CLUSTER_DIM) if n in func.attributes]
     if not named:
         return LaunchBounds()
     if not isinstance(func, llvm.FuncOp) or KERNEL not in func.attributes:
         raise VerifyException(f"{', '.join(named)}: launch bounds belong on a kernel (an llvm.func with "
                               f"{KERNEL}); PTX has them only on .entry functions")
     bounds = LaunchBounds(_dims(func, REQNTID), _dims(func, MAXNTID), _count(func, MINCTASM, 1, 32),
-                          _count(func, MAXNREG, 1, REGISTERS_PER_THREAD), _count(func, SHARED_BYTES, 0, SMEM_BYTES) or 0)
+                          _count(func, MAXNREG, 1, REGISTERS_PER_THREAD), _count(func, SHARED_BYTES, 0, SMEM_BYTES) or 0,
+                          _dims(func, CLUSTER_DIM, CLUSTER_MAX, "CTAs", "a portable cluster", "array<i32: 2, 1, 1>"))
     if bounds.reqntid and bounds.maxntid:
         raise VerifyException(f"{REQNTID} and {MAXNTID} together: ptxas rejects the pair as conflicting "
                               f"directives; declare the exact count with {REQNTID} alone")
     return bounds
 
 
-__all__ = ["KERNEL", "LaunchBounds", "MAXNREG", "MAXNTID", "MINCTASM", "REQNTID", "SHARED_BYTES", "launch_bounds"]
+__all__ = ["CLUSTER_DIM", "KERNEL", "LaunchBounds", "MAXNREG", "MAXNTID", "MINCTASM", "REQNTID", "SHARED_BYTES", "launch_bounds"]

@@ -539,7 +539,8 @@ class MmaSpBlockScaleOp(_BlockScaleBase):
 # -- special registers and barriers ---------------------------------------------------------------
 
 SPECIAL_REGISTERS = tuple(
-    [f"{r}.{a}" for r in ("tid", "ntid", "ctaid", "nctaid") for a in "xyz"] + ["laneid", "warpid"]
+    [f"{r}.{a}" for r in ("tid", "ntid", "ctaid", "nctaid", "clusterid", "nclusterid") for a in "xyz"]
+    + ["laneid", "warpid", "cluster.ctarank", "cluster.nctarank"]
 )
 
 
@@ -554,8 +555,8 @@ class SpecialRegisterOp(IRDLOperation):
 
     @property
     def register(self) -> str:
-        """The PTX special register read, without the `%`."""
-        return self.name.removeprefix("nvvm.read.ptx.sreg.")
+        """The PTX special register read, without the `%` (upstream's `cluster.ctarank` is %cluster_ctarank)."""
+        return self.name.removeprefix("nvvm.read.ptx.sreg.").replace("cluster.", "cluster_")
 
 
 def _sreg_class(reg: str) -> type[SpecialRegisterOp]:

@@ -99,7 +99,8 @@ def parse_i32_count(parser: Parser, message) -> int:
 
 @irdl_op_definition
 class MBarrierArriveOp(IRDLOperation):
-    """`nvvm.mbarrier.arrive %bar : !llvm.ptr<3>`: this thread's arrival on the barrier's current phase."""
+    """`nvvm.mbarrier.arrive %bar : !llvm.ptr<3>`: this thread's arrival on the barrier's current phase; on a
+    `!llvm.ptr<7>` (a barrier of another CTA of the cluster, from nvvm.mapa) a release.cluster remote arrival."""
 
     name = "nvvm.mbarrier.arrive"
     addr = operand_def()
@@ -109,7 +110,12 @@ class MBarrierArriveOp(IRDLOperation):
         super().__init__(operands=[addr])
 
     def verify_(self) -> None:
-        _shared_pointer(self, self.addr, "the barrier")
+        if self.addr.type != SHARED_CLUSTER:
+            _shared_pointer(self, self.addr, "the barrier")
+
+    @property
+    def remote(self) -> bool:
+        return self.addr.type == SHARED_CLUSTER
 
 
 @irdl_op_definition
@@ -371,8 +377,57 @@ class StMatrixOp(IRDLOperation):
                                   f"{self.layout}")
 
 
+# -- thread-block clusters ------------------------------------------------------------------------------------
+
+SHARED_CLUSTER = LLVMPointerType(IntAttr(7))  # upstream's shared::cluster address space
+
+
+@irdl_op_definition
+class MapaOp(IRDLOperation):
+    """`%r = nvvm.mapa %addr, %cta : !llvm.ptr<3> -> !llvm.ptr<7>`: the address of the same shared-memory
+    variable in CTA `cta` (its rank) of this cluster (PTX mapa.shared::cluster)."""
+
+    name = "nvvm.mapa"
+    a = operand_def(ImpliedType(LLVMPointerType(IntAttr(3))))
+    b = operand_def(ImpliedType(i32))
+    res = result_def(ImpliedType(SHARED_CLUSTER))
+    assembly_format = "$a `,` $b attr-dict `:` type($a) `->` type($res)"
+
+    def __init__(self, addr: SSAValue, cta: SSAValue):
+        super().__init__(operands=[addr, cta], result_types=[SHARED_CLUSTER])
+
+    def verify_(self) -> None:
+        _shared_pointer(self, self.a, "the address")
+        expect_type(self, self.b, i32, "the CTA rank")
+        expect_type(self, self.res, SHARED_CLUSTER, "the result", " (a shared::cluster address)")
+
+
+class _ClusterBarrierOp(IRDLOperation):
+    aligned = opt_prop_def(UnitAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "attr-dict"
+
+    def __init__(self, aligned: bool = True):
+        super().__init__(properties={"aligned": UnitAttr()} if aligned else {})
+
+
+@irdl_op_definition
+class ClusterArriveOp(_ClusterBarrierOp):
+    """`nvvm.cluster.arrive {aligned}`: this thread arrives at the cluster barrier (release semantics:
+    barrier.cluster.arrive.release; `aligned`: every thread of the warp executes it)."""
+
+    name = "nvvm.cluster.arrive"
+
+
+@irdl_op_definition
+class ClusterWaitOp(_ClusterBarrierOp):
+    """`nvvm.cluster.wait {aligned}`: until every thread of every CTA in the cluster arrived (acquire)."""
+
+    name = "nvvm.cluster.wait"
+
+
 HOPPER_OPS = (MBarrierArriveOp, MBarrierArriveExpectTxOp, FenceMbarrierInitOp, CpAsyncBulkTensorSharedClusterGlobalOp,
               CpAsyncBulkTensorGlobalSharedCtaOp, CpAsyncBulkCommitGroupOp, CpAsyncBulkWaitGroupOp, PrefetchTensormapOp,
-              SetMaxRegisterOp, ElectSyncOp, StMatrixOp)
+              SetMaxRegisterOp, ElectSyncOp, StMatrixOp, MapaOp, ClusterArriveOp, ClusterWaitOp)
 
-__all__ = [c.__name__ for c in HOPPER_OPS] + ["HOPPER_OPS", "ImpliedType", "expect_type"]
+__all__ = [c.__name__ for c in HOPPER_OPS] + ["HOPPER_OPS", "ImpliedType", "SHARED_CLUSTER", "expect_type"]

@@ -165,6 +165,13 @@ class Kernel:
         launcher = self._launchers.get((name, cluster))
         if launcher is None:
             declared = self._entry(name)
+            required = declared.bounds.cluster_dim
+            if cluster is not None:
+                cluster = tuple(cluster) + (1,) * (3 - len(cluster))
+            if required is not None and cluster not in (None, required):
+                raise runtime.LaunchError(f"kernel '{name}' declares clusters of {required} CTAs "
+                                          f"(nvvm.cluster_dim); a launch with cluster {cluster} would be refused")
+            cluster = cluster or required
             if self._module is None:
                 self._module = runtime.Module(self.ptx, label=name)
             launcher = runtime.AsyncLaunch(self._module, name, declared.params, declared.check_block(name, None),
@@ -184,7 +191,8 @@ class Kernel:
         for n, e in record["entries"].items():
             b = e["bounds"]
             bounds = LaunchBounds(*(tuple(b[k]) if b[k] else None for k in ("reqntid", "maxntid")),
-                                  b["minctasm"], b["maxnreg"], b["shared_bytes"])
+                                  b["minctasm"], b["maxnreg"], b["shared_bytes"],
+                                  tuple(b["cluster_dim"]) if b.get("cluster_dim") else None)
             entries[n] = Entry(tuple(runtime.Param(k) for k in e["params"]), bounds)
         return cls(record["ptx"], entries, record["target"])
 

@@ -42,7 +42,7 @@ from xdsl.rewriter import InsertPoint
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.atoms.limits import SMEM_BYTES, THREADS_PER_CTA
 from mmatom.dialects import nvvm
-from mmatom.dialects.launch_bounds import KERNEL, MINCTASM, REQNTID, SHARED_BYTES
+from mmatom.dialects.launch_bounds import CLUSTER_DIM, KERNEL, MINCTASM, REQNTID, SHARED_BYTES
 from mmatom.dialects.mma import (
     ConvertOp,
     CopyToSmemOp,
@@ -115,10 +115,11 @@ class Loop:
 
 
 class KernelBuilder(HopperOps):
-    """One kernel (`llvm.func` with `nvvm.kernel`) of `threads` threads for `target`, parameters in order."""
+    """One kernel (`llvm.func` with `nvvm.kernel`) of `threads` threads for `target`, parameters in order;
+    `cluster=(2, 1, 1)` makes it a thread-block-cluster kernel (launched in clusters of that shape)."""
 
     def __init__(self, name: str, params: Sequence[tuple[str, str | Attribute]], target: str, *, threads: int = 32,
-                 min_ctas_per_sm: int | None = None):
+                 min_ctas_per_sm: int | None = None, cluster: tuple[int, ...] | None = None):
         try:
             chip(target)
         except UnknownChip as err:
@@ -138,6 +139,7 @@ class KernelBuilder(HopperOps):
                 ptype = PARAM_TYPES[ptype]
             types.append(ptype)
         self.name, self.target, self.threads, self.min_ctas_per_sm = name, target, threads, min_ctas_per_sm
+        self.cluster = None if cluster is None else tuple(cluster) + (1,) * (3 - len(cluster))
         self.block = Block(arg_types=types)
         self.params = {pname: arg for (pname, _), arg in zip(params, self.block.args)}
         for (pname, _), arg in zip(params, self.block.args):
@@ -359,6 +361,8 @@ class KernelBuilder(HopperOps):
             func.attributes[MINCTASM] = IntegerAttr(self.min_ctas_per_sm, i32)
         if self._shared_bytes:
             func.attributes[SHARED_BYTES] = IntegerAttr(self._shared_bytes, i32)
+        if self.cluster is not None:
+            func.attributes[CLUSTER_DIM] = DenseArrayBase.from_list(i32, list(self.cluster))
         func.location = _dsl_location()
         ops: list[Operation] = []
         if self._smem_base is not None:

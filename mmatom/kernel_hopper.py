@@ -157,15 +157,42 @@ class HopperOps:
         self.builder.insert(nvvm.MBarrierTryWaitParityOp.build(
             operands=[bar, _int(self, phase), self.const(WAIT_TICKS)]))
 
+    # -- thread-block clusters -----------------------------------------------------------------------------
+
+    def cluster_rank(self) -> SSAValue:
+        """This CTA's rank in its cluster (`%cluster_ctarank`), i32."""
+        return self._sreg("cluster.ctarank")
+
+    def cluster_id(self, dim: str = "x") -> SSAValue:
+        """The cluster's index in the grid (`%clusterid.x`), i32."""
+        return self._sreg(f"clusterid.{dim}")
+
+    def cluster_count(self, dim: str = "x") -> SSAValue:
+        """The grid's extent in clusters (`%nclusterid.x`), i32."""
+        return self._sreg(f"nclusterid.{dim}")
+
+    def cluster_sync(self) -> None:
+        """Every thread of every CTA of the cluster meets (barrier.cluster arrive.release + wait.acquire): after
+        mbarrier inits before a peer may signal them, and before exit while a peer may still write here."""
+        self.builder.insert(nvvm_hopper.ClusterArriveOp())
+        self.builder.insert(nvvm_hopper.ClusterWaitOp())
+
+    def mapa(self, ptr: SSAValue, rank: SSAValue | int) -> SSAValue:
+        """The address of the same shared variable in CTA `rank` of the cluster (`!llvm.ptr<7>`); an
+        mbarrier_arrive on it is a remote arrival."""
+        return self.builder.insert(nvvm_hopper.MapaOp(ptr, _int(self, rank))).res
+
     # -- TMA ------------------------------------------------------------------------------------------------
 
     def tma_load(self, tensor_map: SSAValue, row, col, dst: SSAValue, bar: SSAValue, tile: SmemDescType,
-                 multicast: SSAValue | None = None) -> None:
+                 multicast: SSAValue | int | None = None) -> None:
         """The box of `tensor_map` whose first element is (row, col) into SMEM at `dst`, laid out as `tile` (the
         verifier checks that the box lands exactly so), completing bytes on `bar`."""
         if not isinstance(tensor_map.type, TensorMapType):
             raise api_error(f"tma_load: {tensor_map.type} is not a tensor map (declare the parameter with "
                             f"mmatom.TensorMapType(...))")
+        if isinstance(multicast, int):
+            multicast = self.const(multicast, IntegerType(16))
         self.builder.insert(TmaLoadOp(tensor_map, _int(self, row), _int(self, col), dst, bar, tile, multicast))
 
     def tma_store(self, src: SSAValue, tensor_map: SSAValue, row, col) -> None:

@@ -1,5 +1,5 @@
 """PTX for the Hopper data path (nvvm_hopper ops): TMA loads and stores, bulk groups, mbarrier arrivals,
-setmaxnreg, elect.sync and stmatrix -- each the form ../shared/reference/gemm-sm90.md assembled and ran."""
+setmaxnreg, elect.sync, stmatrix, cluster barriers and mapa -- each the form ../shared/reference/gemm-sm90.md assembled and ran."""
 
 from __future__ import annotations
 
@@ -10,7 +10,25 @@ from .ptx_function import PTXFunction, emits
 
 @emits(hop.MBarrierArriveOp)
 def mbarrier_arrive(fn: PTXFunction, op: hop.MBarrierArriveOp) -> None:
+    if op.remote:  # a peer CTA's barrier: release at cluster scope, so its waiter sees this CTA's reads done
+        fn.emit(f"mbarrier.arrive.release.cluster.shared::cluster.b64 _, [{fn.reg(op.addr)}];")
+        return
     fn.emit(f"mbarrier.arrive.shared::cta.b64 _, [{fn.reg(op.addr)}];")
+
+
+@emits(hop.MapaOp)
+def mapa(fn: PTXFunction, op: hop.MapaOp) -> None:
+    fn.emit(f"mapa.shared::cluster.u64 {fn.define(op.res)}, {fn.reg(op.a)}, {fn.operand(op.b)};")
+
+
+@emits(hop.ClusterArriveOp)
+def cluster_arrive(fn: PTXFunction, op: hop.ClusterArriveOp) -> None:
+    fn.emit(f"barrier.cluster.arrive.release{'.aligned' if op.aligned else ''};")
+
+
+@emits(hop.ClusterWaitOp)
+def cluster_wait(fn: PTXFunction, op: hop.ClusterWaitOp) -> None:
+    fn.emit(f"barrier.cluster.wait.acquire{'.aligned' if op.aligned else ''};")
 
 
 @emits(hop.MBarrierArriveExpectTxOp)

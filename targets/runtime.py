@@ -351,6 +351,8 @@ class AsyncLaunch:
         arg_ptrs = (ctypes.c_void_p * len(addresses))(*addresses)
         params = ctypes.addressof(arg_ptrs)
         g = tuple(grid) + (1,) * (3 - len(grid))
+        if self.cluster is not None and any(n % c for n, c in zip(g, self.cluster)):
+            raise LaunchError(f"kernel '{self.name}': grid {g} is not a whole number of clusters {self.cluster}")
         func, block, smem, name = self.func, self.block, self.shared_bytes, self.name
         if self.cluster is None:
             launch_kernel, success = drv.cuLaunchKernel, drv.CUresult.CUDA_SUCCESS

@@ -48,6 +48,16 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     nvvm.setmaxregister decrease 40
     // CHECK-NEXT: %p = nvvm.elect.sync -> i1
     %p = nvvm.elect.sync -> i1
+    // CHECK-NEXT: %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    // CHECK-NEXT: %peer = nvvm.mapa %bar, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
+    %peer = nvvm.mapa %bar, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
+    // CHECK-NEXT: nvvm.mbarrier.arrive %peer : !llvm.ptr<7>
+    nvvm.mbarrier.arrive %peer : !llvm.ptr<7>
+    // CHECK-NEXT: nvvm.cluster.arrive {aligned}
+    nvvm.cluster.arrive {aligned}
+    // CHECK-NEXT: nvvm.cluster.wait
+    nvvm.cluster.wait
     // CHECK-NEXT: nvvm.stmatrix %dst, %r0, %r1, %r2, %r3 {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32, i32, i32, i32
     nvvm.stmatrix %dst, %r0, %r1, %r2, %r3 {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32, i32, i32, i32
     // CHECK-NEXT: nvvm.stmatrix %dst, %r0 {layout = #nvvm.mma_layout<col>} : !llvm.ptr<3>, i32

@@ -270,3 +270,34 @@ llvm.func @barrier_threads(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, 
   nvvm.barrier id = %i number_of_threads = %n
   llvm.return
 }
+
+// -----
+
+llvm.func @mapa_global(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: i32, %l: i64, %h: i16) {
+  // expected-error@+1 {{'nvvm.mapa' op nvvm.mapa: the address must be !llvm.ptr<3> (a shared-memory pointer), not !llvm.ptr<1>}}
+  %r = "nvvm.mapa"(%g, %i) : (!llvm.ptr<1>, i32) -> !llvm.ptr<7>
+  llvm.return
+}
+
+// -----
+
+llvm.func @mapa_rank(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: i32, %l: i64, %h: i16) {
+  // expected-error@+1 {{'nvvm.mapa' op nvvm.mapa: the CTA rank must be i32, not i64}}
+  %r = "nvvm.mapa"(%s, %l) : (!llvm.ptr<3>, i64) -> !llvm.ptr<7>
+  llvm.return
+}
+
+// -----
+
+llvm.func @mapa_result(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: i32, %l: i64, %h: i16) {
+  // expected-error@+1 {{'nvvm.mapa' op nvvm.mapa: the result must be !llvm.ptr<7> (a shared::cluster address), not !llvm.ptr<3>}}
+  %r = "nvvm.mapa"(%s, %i) : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>
+  llvm.return
+}
+
+// -----
+
+// expected-error@+1 {{nvvm.cluster_dim = array<i32: 3, 3> asks for 9 CTAs; a portable cluster has at most 8}}
+llvm.func @too_big_a_cluster() attributes {nvvm.kernel, nvvm.cluster_dim = array<i32: 3, 3>} {
+  llvm.return
+}

@@ -1,0 +1,46 @@
+"""A two-CTA thread-block cluster on the public API: each CTA loads half of a 64x64 bf16 box with TMA multicast
+into both CTAs' shared memory (so each receives the whole box: 2 x 4096 bytes on its own full barrier), stores
+the box to its own 64 rows of a 128x64 output, and CTA 1 tells CTA 0 it is done with a remote mbarrier arrival
+(mapa) before the cluster's last barrier -- the pieces a cluster GEMM multicasts its A or B tiles with.
+
+    kernel = build_cluster_multicast()       # -> (module, launch); tests/gpu/test_cluster_gpu.py runs it
+"""
+
+from __future__ import annotations
+
+import mmatom
+
+BOX_ROWS, BOX_COLS = 64, 64
+HALF_BYTES = BOX_ROWS // 2 * BOX_COLS * 2
+
+
+def build_cluster_multicast():
+    half = mmatom.TiledMma(mmatom.atom("sm_90a", "wgmma", m=64, n=BOX_ROWS // 2, k=16, a="bf16", b="bf16", d="f32"),
+                           atom_layout_mnk=(1, 1, 1), permutation=(64, BOX_ROWS // 2, BOX_COLS)).smem_desc_type("B")
+    kb = mmatom.KernelBuilder("cluster_multicast", [("x", mmatom.TensorMapType("bf16", BOX_ROWS // 2, BOX_COLS)),
+                                                    ("d", mmatom.TensorMapType("bf16", BOX_ROWS, BOX_COLS))],
+                              "sm_90a", threads=128, cluster=(2, 1, 1))
+    box = kb.smem(2 * HALF_BYTES)
+    bars = kb.smem(16, align=8)
+    full, done = bars, kb.offset(bars, 8)
+    rank, leader = kb.cluster_rank(), kb.cmpi("eq", kb.tid(), 0)
+    with kb.if_(leader):
+        kb.mbarrier_init(full, 1)
+        kb.mbarrier_init(done, 1)
+        kb.fence_mbarrier_init()
+    kb.cluster_sync()  # both CTAs' barriers exist before either multicasts into the other
+    with kb.if_(leader):
+        kb.mbarrier_arrive_expect_tx(full, 2 * HALF_BYTES)  # this CTA's half and the peer's
+        kb.tma_load(kb.param("x"), kb.mul(rank, BOX_ROWS // 2), 0, kb.offset(box, kb.mul(rank, HALF_BYTES)), full,
+                    half, multicast=0b11)  # CTA mask: both CTAs of the cluster
+    kb.mbarrier_wait(full, 0)
+    with kb.if_(leader):
+        kb.tma_store(box, kb.param("d"), kb.mul(rank, BOX_ROWS), 0)
+        kb.bulk_commit()
+        kb.bulk_wait(0)
+        with kb.if_(kb.cmpi("eq", rank, 1)):
+            kb.mbarrier_arrive(kb.mapa(done, 0))  # a remote arrival on CTA 0's barrier
+        with kb.if_(kb.cmpi("eq", rank, 0)):
+            kb.mbarrier_wait(done, 0)
+    kb.cluster_sync()  # no CTA leaves while its peer may still signal or write its shared memory
+    return kb.finish()
