@@ -20,10 +20,6 @@ from .hopper_gemm import CONFIGS, ELEM_BYTES, FP8, GemmConfig, forget_prepared_c
 TORCH_DTYPES = {"bf16": "bfloat16", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
 
 
-def _config_name(c: GemmConfig) -> str:
-    return f"{c.block_m}x{c.block_n}x{c.stages}"
-
-
 def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tuple[GemmConfig, ...] = CONFIGS,
                   rounds: int = 5, burst_ms: float = 20.0, store: bool = True) -> GemmConfig:
     """The fastest of `candidates` for D (m x n) = A (m x k) . B (n x k)^T on the current GPU (stored as the
@@ -39,7 +35,7 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tu
     d = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
     scales = {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")} if dtype in FP8 \
         else {}
-    calls = {_config_name(c): (c, lambda c=c: gemm(a, b, out=d, config=c, **scales)) for c in candidates}
+    calls = {c.name: (c, lambda c=c: gemm(a, b, out=d, config=c, **scales)) for c in candidates}
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
 
     def burst_us(fn, count: int) -> float:

@@ -45,6 +45,11 @@ class GemmConfig:
     stages: int = 4
     group_m: int = 8
 
+    @property
+    def name(self) -> str:
+        """`128x256x4`: block_m x block_n x stages (the autotuner's and the bench's label)."""
+        return f"{self.block_m}x{self.block_n}x{self.stages}"
+
     def block_k(self, dtype: str) -> int:
         return 128 if dtype in FP8 else 64
 
@@ -274,6 +279,11 @@ _MAPS: dict[tuple, object] = {}
 _PREPARED: dict[tuple, object] = {}
 
 
+def forget_kernels() -> None:
+    """Drop this process's compiled GEMM kernels (the next gemm_kernel call reads the compile cache again)."""
+    _KERNELS.clear()
+
+
 def forget_prepared_calls() -> None:
     """Drop the packed launches (after the autotuner stores a new choice, so the next calls use it)."""
     _PREPARED.clear()
@@ -336,4 +346,5 @@ def choose_config(m: int, n: int, k: int, dtype: str) -> GemmConfig:
     return max(CONFIGS, key=fill)
 
 
-__all__ = ["CONFIGS", "GemmConfig", "build_gemm", "choose_config", "gemm", "forget_prepared_calls", "gemm_kernel", "gpu_name"]
+__all__ = ["CONFIGS", "GemmConfig", "build_gemm", "choose_config", "gemm", "forget_kernels", "forget_prepared_calls", "gemm_kernel",
+           "gpu_name"]

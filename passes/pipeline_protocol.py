@@ -212,7 +212,7 @@ class Reads:
 
 @dataclass(frozen=True)
 class State:
-    waited: frozenset | None = frozenset()  # full barriers waited on, on every path (None: unreachable/top)
+    waited: frozenset = frozenset()  # full barriers waited on, on every path
     flights: dict = field(default_factory=dict)  # wgmma op -> Reads, on some path
 
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import mmatom
 from mmatom import compile_cache
 from mmatom.gemm_autotune import gemm_autotune
-from mmatom.hopper_gemm import _KERNELS, choose_config, gemm_kernel
+from mmatom.hopper_gemm import choose_config, forget_kernels, gemm_kernel
 from mmatom.targets import runtime
 
 SHAPE_SETS = {
@@ -151,20 +151,20 @@ def bench_gemm(shapes, dtypes=("bf16", "e4m3"), repeats: int = 5, out_dir: str |
                 gemm_autotune(m, n, k, dtype=dtype)
                 row["autotune_s"] = time.perf_counter() - t0
             config = choose_config(m, n, k, dtype)  # what mmatom.gemm will pick
-            row["config"] = f"{config.block_m}x{config.block_n}x{config.stages}"
+            row["config"] = config.name
             # compile: module -> loaded kernel. Cold: an empty cache (build the module, lower, emit, JIT, load).
             # Cached: what a fresh process pays -- the compile cache read from disk by the generator's key, the
             # cubin read from disk and loaded.
             with tempfile.TemporaryDirectory() as tmp:
                 saved = os.environ.get("MMATOM_CACHE_DIR")
                 os.environ["MMATOM_CACHE_DIR"] = tmp
-                _KERNELS.clear()
+                forget_kernels()
                 compile_cache.CACHE.memory.clear()  # the autotuner or an earlier row compiled it in this process
                 t0 = time.perf_counter()
                 kernel = gemm_kernel(m, n, kp, dtype=dtype, config=config)
                 runtime.Module(kernel.ptx, label="gemm").function("gemm")
                 row["mmatom_compile_cold_ms"] = (time.perf_counter() - t0) * 1e3
-                _KERNELS.clear()
+                forget_kernels()
                 compile_cache.CACHE.memory.clear()
                 t0 = time.perf_counter()
                 again = gemm_kernel(m, n, kp, dtype=dtype, config=config)
