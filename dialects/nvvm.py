@@ -69,7 +69,8 @@ from mmatom.atoms.catalogue.tmem import ldst_num
 from mmatom.atoms.limits import THREADS_PER_CTA
 
 from .mma_types import MnkShape, module_target
-from .nvvm_hopper import HOPPER_OPS, ImpliedType, expect_type
+from .nvvm_hopper import HOPPER_ATTRS, HOPPER_OPS, ImpliedType, expect_type
+from .words import WordAttr, word_enum
 
 
 # -- atoms: what an MMA op performs, as a catalogue atom, and its legality ---------------------------
@@ -166,35 +167,6 @@ def atom_from_attr(attr: Attribute) -> Atom:
 
 
 # -- attributes -----------------------------------------------------------------------------------
-
-
-def word_enum(name: str, words: tuple[str, ...]) -> type[StrEnum]:
-    """A StrEnum whose members are named by their words, so they hash and compare like the words."""
-    return StrEnum(name, [(w, w) for w in words])
-
-
-class WordAttr:
-    """Mixin for upstream's enum attributes, `#nvvm.<mnemonic><word>`, over xDSL's EnumAttribute: a word
-    outside the enum is a located error naming the legal words; the constructor takes the word."""
-
-    def __init__(self, word: str):
-        super().__init__(self.enum_type(word))  # type: ignore[attr-defined, call-arg]
-
-    @classmethod
-    def words(cls) -> tuple[str, ...]:
-        return tuple(m.value for m in cls.enum_type)  # type: ignore[attr-defined]
-
-    @classmethod
-    def parse_parameter(cls, parser: AttrParser):
-        with parser.in_angle_brackets():
-            pos = parser.pos
-            word = parser.parse_identifier()
-            if word not in cls.words():
-                parser.raise_error(f"'{word}' is not one of {', '.join(cls.words())}", pos, parser.pos)
-        return cls.enum_type(word)  # type: ignore[attr-defined]
-
-    def print_parameter(self, printer: Printer) -> None:
-        printer.print_string(f"<{self.data}>")  # type: ignore[attr-defined]
 
 
 MMALayout = word_enum("MMALayout", ("row", "col"))
@@ -1347,5 +1319,5 @@ NVVM = Dialect(
     [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
      WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr, BlockScaleFormatAttr, BlockScaleKindAttr,
      ScaleVecSizeAttr, CTAGroupAttr, Tcgen05MmaKindAttr, Tcgen05BlockScaleAttr, Tcgen05LdStShapeAttr,
-     Tcgen05FenceAttr, Tcgen05WaitAttr],
+     Tcgen05FenceAttr, Tcgen05WaitAttr, *HOPPER_ATTRS],
 )

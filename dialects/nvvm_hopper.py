@@ -23,10 +23,12 @@ from dataclasses import dataclass
 from xdsl.dialects.builtin import IntAttr, IntegerAttr, IntegerType, StringAttr, UnitAttr, i1, i16, i32
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import Attribute, SSAValue
+from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
     ParsePropInAttrDict,
+    irdl_attr_definition,
     irdl_op_definition,
     operand_def,
     opt_operand_def,
@@ -40,8 +42,20 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from .words import WordAttr, word_enum
+
 
 SHARED = LLVMPointerType(IntAttr(3))
+
+MemScope = word_enum("MemScope", ("cta", "cluster", "gpu", "sys"))
+
+
+@irdl_attr_definition
+class MemScopeAttr(WordAttr, EnumAttribute[MemScope]):
+    """`#nvvm.mem_scope<cluster>`: the threads a memory-ordering operation orders for."""
+
+    name = "nvvm.mem_scope"
+
 TMA_MAX_RANK = 5
 I32_MAX = 2**31 - 1
 
@@ -99,19 +113,27 @@ def parse_i32_count(parser: Parser, message) -> int:
 
 @irdl_op_definition
 class MBarrierArriveOp(IRDLOperation):
-    """`nvvm.mbarrier.arrive %bar : !llvm.ptr<3>`: this thread's arrival on the barrier's current phase; on a
-    `!llvm.ptr<7>` (a barrier of another CTA of the cluster, from nvvm.mapa) a release.cluster remote arrival."""
+    """`nvvm.mbarrier.arrive %bar : !llvm.ptr<3>`: this thread's arrival on the barrier's current phase, with
+    release semantics at CTA scope; on a `!llvm.ptr<7>` (a barrier of another CTA of the cluster, from nvvm.mapa)
+    a remote arrival. `{scope = #nvvm.mem_scope<cluster>}` releases at cluster scope: the peer that waits then
+    sees this thread's earlier memory writes -- at a price (ptxas puts MEMBAR.GPU before it); a consumer that
+    only signals that it finished reading a stage needs CTA scope, what CUTLASS's remote arrival has."""
 
     name = "nvvm.mbarrier.arrive"
     addr = operand_def()
+    scope = opt_prop_def(MemScopeAttr)
+    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$addr attr-dict `:` type($addr)"
 
-    def __init__(self, addr: SSAValue):
-        super().__init__(operands=[addr])
+    def __init__(self, addr: SSAValue, scope: str | None = None):
+        super().__init__(operands=[addr], properties={"scope": MemScopeAttr(scope)} if scope else {})
 
     def verify_(self) -> None:
         if self.addr.type != SHARED_CLUSTER:
             _shared_pointer(self, self.addr, "the barrier")
+        if self.scope is not None and self.scope.data not in ("cta", "cluster"):
+            raise VerifyException(f"{self.name}: scope {self.scope.data}; an mbarrier arrival releases at cta or "
+                                  f"cluster scope")
 
     @property
     def remote(self) -> bool:
@@ -430,4 +452,6 @@ HOPPER_OPS = (MBarrierArriveOp, MBarrierArriveExpectTxOp, FenceMbarrierInitOp, C
               CpAsyncBulkTensorGlobalSharedCtaOp, CpAsyncBulkCommitGroupOp, CpAsyncBulkWaitGroupOp, PrefetchTensormapOp,
               SetMaxRegisterOp, ElectSyncOp, StMatrixOp, MapaOp, ClusterArriveOp, ClusterWaitOp)
 
-__all__ = [c.__name__ for c in HOPPER_OPS] + ["HOPPER_OPS", "ImpliedType", "SHARED_CLUSTER", "expect_type"]
+HOPPER_ATTRS = (MemScopeAttr,)
+
+__all__ = [c.__name__ for c in HOPPER_OPS] + ["HOPPER_ATTRS", "HOPPER_OPS", "MemScopeAttr", "ImpliedType", "SHARED_CLUSTER", "expect_type"]

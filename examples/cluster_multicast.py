@@ -39,7 +39,7 @@ def build_cluster_multicast():
         kb.bulk_commit()
         kb.bulk_wait(0)
         with kb.if_(kb.cmpi("eq", rank, 1)):
-            kb.mbarrier_arrive(kb.mapa(done, 0))  # a remote arrival on CTA 0's barrier
+            kb.mbarrier_arrive(kb.mapa(done, 0), scope="cluster")  # a remote arrival on CTA 0's barrier
         with kb.if_(kb.cmpi("eq", rank, 0)):
             kb.mbarrier_wait(done, 0)
     kb.cluster_sync()  # no CTA leaves while its peer may still signal or write its shared memory

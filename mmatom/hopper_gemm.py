@@ -7,7 +7,8 @@
 The kernel (sm_90a): persistent (one CTA per SM, tiles in grouped raster order), warp-specialized -- warpgroup 0
 is the producer (one elected thread issues TMA loads of A and B boxes, 128B-swizzled, into an N-stage SMEM ring
 of full/empty mbarriers; its registers are given away with setmaxnreg), warpgroups 1 and 2 are the consumers
-(cooperative: one 128 x BN tile, 64 rows each, one wgmma tile op per K step, accumulators in registers). The
+(cooperative: one 128 x BN tile, 64 rows each, one wgmma tile op per K step, accumulators in registers; a
+config may keep the previous step's wgmma in flight, and pair CTAs in a cluster that multicasts B). The
 epilogue converts to bf16, stmatrix-es 64x64 boxes into swizzled SMEM (double-buffered per warpgroup) and TMA-
 stores them, which also clips the M and N tails; the K tail reads TMA's zero fill. Shapes TMA cannot describe
 (a row that is not a multiple of 16 bytes) are padded on the host.
@@ -15,7 +16,8 @@ stores them, which also clips the M and N tails; the K tail reads TMA's zero fil
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import re
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 
 import mmatom
@@ -29,6 +31,7 @@ CONSUMER_THREADS = 256
 BOX = 64  # rows of the epilogue's TMA store box: 64 x 128 bytes (64 bf16 or 32 f32 columns, one swizzle row)
 BOX_BYTES = BOX * 128
 OUT_DTYPES = {"bf16": 2, "f32": 4}  # D's element types and their bytes
+WAVE_CTAS = 132  # the persistent grid the raster is shaped for: an H100 SXM's SMs
 
 
 def box_columns(out_dtype: str) -> int:
@@ -38,17 +41,50 @@ def box_columns(out_dtype: str) -> int:
 @dataclass(frozen=True)
 class GemmConfig:
     """One kernel configuration: the CTA tile (block_m rows over the two consumer warpgroups, block_n columns,
-    block_k along K: 128 bytes of it, the swizzle span), SMEM stages, and the grouped raster width."""
+    block_k along K: 128 bytes of it, the swizzle span), SMEM stages, the grouped raster's rows of tiles (0: see
+    raster_group), how many K steps' wgmma groups a consumer keeps in flight while it issues the next (0: it
+    waits for each step's wgmma before releasing the stage; 1: it releases the previous step's stage after
+    `wait_group 1`, so the tensor cores do not drain between K steps), and the cluster: `cluster_m` CTAs on
+    consecutive row tiles of the same column tile, each loading 1/cluster_m of the shared B tile and
+    multicasting it to all of them (B read from L2 once per cluster, not once per CTA)."""
 
     block_m: int = 128
     block_n: int = 256
     stages: int = 4
-    group_m: int = 8
+    group_m: int = 0  # 0: raster_group's choice for the tile
+    wgmma_in_flight: int = 0
+    cluster_m: int = 1
 
     @property
     def name(self) -> str:
-        """`128x256x4`: block_m x block_n x stages (the autotuner's and the bench's label)."""
-        return f"{self.block_m}x{self.block_n}x{self.stages}"
+        """`128x256x4`: block_m x block_n x stages (the autotuner's and the bench's label), `w1` appended when the
+        consumers keep a wgmma group in flight, `c2` for a cluster of two CTAs."""
+        depth = f"w{self.wgmma_in_flight}" if self.wgmma_in_flight else ""
+        cluster = f"c{self.cluster_m}" if self.cluster_m > 1 else ""
+        group = f"g{self.group_m}" if self.group_m else ""
+        return f"{self.block_m}x{self.block_n}x{self.stages}{depth}{cluster}{group}"
+
+    @property
+    def raster_group(self) -> int:
+        """Rows of tiles per raster group: `group_m`, or else the one that makes a wave of WAVE_CTAS tiles as
+        square in bytes as it can (A rows g * block_m against B rows WAVE_CTAS / g * block_n, per unit of K):
+        g = sqrt(WAVE_CTAS * block_n / block_m). On the H100, 4096^3 and 8192^3 bf16 128x256 tiles read 149 MB
+        and 1.26 GB from DRAM with g = 16, against 187 MB and 1.51 GB with g = 8 (ncu; cuBLAS 151 MB, 1.29 GB)."""
+        if self.group_m:
+            return self.group_m
+        # a cluster's unit is cluster_m row tiles, and a wave holds WAVE_CTAS / cluster_m units
+        return max(1, round((WAVE_CTAS * self.block_n / (self.block_m * self.cluster_m ** 2)) ** 0.5))
+
+    @classmethod
+    def from_name(cls, name: str) -> GemmConfig:
+        """The config a `name` spells (`128x128x6w1c2g8`)."""
+        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+))?(?:g(\d+))?", name)
+        if found is None:
+            raise api_error(f"GemmConfig.from_name: {name!r}; block_m x block_n x stages, then optionally w<wgmma "
+                            f"groups in flight>, c<cluster CTAs> and g<raster group rows>, e.g. 128x128x6w1c2")
+        bm, bn, stages, depth, cluster, group = found.groups()
+        return cls(int(bm), int(bn), int(stages), group_m=int(group or 0), wgmma_in_flight=int(depth or 0),
+                   cluster_m=int(cluster or 1))
 
     def block_k(self, dtype: str) -> int:
         return 128 if dtype in FP8 else 64
@@ -61,10 +97,27 @@ class GemmConfig:
         if self.block_n % BOX or not BOX <= self.block_n <= 256:
             raise api_error((
                 f"GemmConfig: block_n={self.block_n}; a multiple of {BOX} in [64, 256]"))
+        if self.group_m < 0:
+            raise api_error(f"GemmConfig: group_m={self.group_m}; rows of tiles per raster group, or 0 for the tile's own")
+        if self.wgmma_in_flight not in (0, 1) or self.stages < 2:
+            raise api_error((
+                f"GemmConfig: wgmma_in_flight={self.wgmma_in_flight} with stages={self.stages}; 0 or 1 (deeper, "
+                f"verify-pipeline cannot tell the older in-flight steps' stages apart), and at least 2 stages"))
+        if self.cluster_m not in (1, 2) or self.block_n // self.cluster_m % BOX:
+            raise api_error((
+                f"GemmConfig: cluster_m={self.cluster_m} with block_n={self.block_n}; 1 or 2, each CTA of a cluster "
+                f"multicasting a slice of B whose rows are a multiple of {BOX}"))
 
 
-# the shipped tiles (the autotuner's candidates; each passes the ptxas gates in tests/unit/api/test_gemm_ptxas.py)
-CONFIGS = (GemmConfig(128, 256, 4), GemmConfig(128, 128, 6), GemmConfig(128, 192, 4), GemmConfig(128, 64, 8))
+# the shipped configs (the autotuner's candidates; each passes the ptxas gates in tests/unit/api/test_gemm_ptxas.py):
+# four tiles, each with and without a wgmma group kept in flight -- the first of a tile is the prior's choice
+# (on the H100: 128x256 gains nothing from it with 4 stages, of which the consumers then hold 2; 128x128 with 6
+# stages gains 5-7%) -- and the widest tile in clusters of two (B multicast: 3-8% faster on 4095 x 4104 x 4112,
+# 2-7% slower on the large squares; benchmarks/gemm_configs.py)
+TILES = (GemmConfig(128, 256, 4), GemmConfig(128, 128, 6, wgmma_in_flight=1), GemmConfig(128, 192, 4),
+         GemmConfig(128, 64, 8, wgmma_in_flight=1))
+CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c in TILES) + (
+    GemmConfig(128, 256, 4, cluster_m=2), GemmConfig(128, 256, 4, wgmma_in_flight=1, cluster_m=2))
 
 
 def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90a",
@@ -80,35 +133,66 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
     atom = mmatom.atom(target, "wgmma", m=64, n=bn, k=32 if fp8 else 16, a=dtype, b=dtype, d="f32")
     tiled = mmatom.TiledMma(atom, atom_layout_mnk=(2, 1, 1), permutation=(bm, bn, bk))
     tile_a, tile_b = tiled.smem_desc_type("A"), tiled.smem_desc_type("B")
+    cluster = config.cluster_m
+    slice_b = bn // cluster  # the rows of B each CTA of a cluster loads and multicasts
+    tile_b_slice = tile_b if cluster == 1 else mmatom.TiledMma(
+        mmatom.atom(target, "wgmma", m=64, n=slice_b, k=32 if fp8 else 16, a=dtype, b=dtype, d="f32"),
+        atom_layout_mnk=(2, 1, 1), permutation=(bm, slice_b, bk)).smem_desc_type("B")
     elem_bytes = 1 if fp8 else 2
     a_bytes, b_bytes = bm * bk * elem_bytes, bn * bk * elem_bytes
-    params = [("a", mmatom.TensorMapType(dtype, bm, bk, "128b")), ("b", mmatom.TensorMapType(dtype, bn, bk, "128b")),
+    params = [("a", mmatom.TensorMapType(dtype, bm, bk, "128b")),
+              ("b", mmatom.TensorMapType(dtype, slice_b, bk, "128b")),
               ("d", mmatom.TensorMapType(out_dtype, BOX, box_cols, "128b"))]
     if fp8:
         params += [("scale_a", "ptr"), ("scale_b", "ptr")]
-    kb = mmatom.KernelBuilder("gemm", params, target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1)
+    kb = mmatom.KernelBuilder("gemm", params, target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1,
+                              cluster=(cluster, 1, 1) if cluster > 1 else None)
     smem_a = kb.smem(config.stages * a_bytes)
     smem_b = kb.smem(config.stages * b_bytes)
     staging = kb.smem(2 * 2 * BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
-    ring = mmatom.Pipeline(kb, config.stages, consumers=CONSUMER_THREADS, stage_bytes=a_bytes + b_bytes)
+    # a stage is free once every consumer thread (one CTA) or every consumer warp of every CTA of the cluster
+    # (each CTA's B slice lands in all of them) has released it
+    releases = CONSUMER_THREADS if cluster == 1 else CONSUMER_THREADS // 32 * cluster
+    ring = mmatom.Pipeline(kb, config.stages, consumers=releases, stage_bytes=a_bytes + b_bytes)
 
     tiles_m, tiles_n, k_tiles = -(-m // bm), -(-n // bn), -(-k // bk)
-    tiles = tiles_m * tiles_n
+    units_m = -(-tiles_m // cluster)  # a cluster takes `cluster` consecutive row tiles of one column tile
+    tiles = units_m * tiles_n * cluster
     tid = kb.tid()
     with kb.if_(kb.cmpi("eq", tid, 0)):
         ring.init()
-    kb.barrier()
+    if cluster > 1:
+        kb.cluster_sync()  # every CTA's barriers exist before a peer multicasts into it or releases its stages
+        rank = kb.cluster_rank()
+    else:
+        kb.barrier()
 
     def tile_origin(t):
-        """Grouped raster: group_m rows of tiles at a time, down the rows then across (L2 reuse of B)."""
-        group = config.group_m * tiles_n
-        first_m = kb.mul(kb.div(t, group), config.group_m)
-        rows = kb.min(kb.sub(tiles_m, first_m), config.group_m)
+        """Grouped raster over the clusters' units (a row tile, or `cluster` of them): group_m rows of units at
+        a time, down the rows then across (L2 reuse of B); this CTA's row tile within its unit."""
+        group_m = config.raster_group
+        group = group_m * tiles_n
+        first_m = kb.mul(kb.div(t, group), group_m)
+        rows = kb.min(kb.sub(units_m, first_m), group_m)
         within = kb.rem(t, group)
-        return kb.mul(kb.add(first_m, kb.rem(within, rows)), bm), kb.mul(kb.div(within, rows), bn)
+        unit_m = kb.add(first_m, kb.rem(within, rows))
+        row_tile = unit_m if cluster == 1 else kb.add(kb.mul(unit_m, cluster), rank)
+        return kb.mul(row_tile, bm), kb.mul(kb.div(within, rows), bn)
 
     def tile_loop(it):
-        return kb.for_range(kb.ctaid(), tiles, kb.nctaid(), [it])
+        if cluster == 1:
+            return kb.for_range(kb.ctaid(), tiles, kb.nctaid(), [it])
+        return kb.for_range(kb.cluster_id(), units_m * tiles_n, kb.cluster_count(), [it])
+
+    def release(stage):
+        """This consumer thread is done with `stage` (after the wgmma wait that covers its reads)."""
+        if cluster == 1:
+            ring.consumer_release(stage)
+            return
+        with kb.if_(kb.elect()):  # one lane per warp, on every CTA whose slice of B the stage holds
+            ring.consumer_release(stage)
+            for peer in range(1, cluster):
+                kb.mbarrier_arrive(kb.mapa(ring.empty(stage), kb.rem(kb.add(rank, peer), cluster)))
 
     with kb.if_(kb.cmpi("eq", kb.warpgroup_id(), 0)) as producer:
         kb.setmaxnreg("decrease", PRODUCER_REGISTERS)
@@ -120,8 +204,13 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
                     k0 = kb.mul(kt, bk)
                     kb.tma_load(kb.param("a"), m0, k0, kb.offset(smem_a, kb.mul(stage, a_bytes)), ring.full(stage),
                                 tile_a)
-                    kb.tma_load(kb.param("b"), n0, k0, kb.offset(smem_b, kb.mul(stage, b_bytes)), ring.full(stage),
-                                tile_b)
+                    b_stage = kb.offset(smem_b, kb.mul(stage, b_bytes))
+                    if cluster == 1:
+                        kb.tma_load(kb.param("b"), n0, k0, b_stage, ring.full(stage), tile_b)
+                    else:  # this CTA's slice of B, into the same place in every CTA of the cluster
+                        kb.tma_load(kb.param("b"), kb.add(n0, kb.mul(rank, slice_b)), k0,
+                                    kb.offset(b_stage, kb.mul(rank, slice_b * bk * elem_bytes)), ring.full(stage),
+                                    tile_b_slice, multicast=(1 << cluster) - 1)
                     k_loop.yield_(kb.add(it_k, 1))
                 tiles_loop.yield_(k_loop.results[0])
     with producer.otherwise():
@@ -136,16 +225,25 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
         with (tiles_loop := tile_loop(kb.const(0))) as (t, (it,)):
             m0, n0 = tile_origin(t)
             acc = kb.fill(0.0, tiled.fragment_type("C"))
-            with (k_loop := kb.for_range(0, k_tiles, 1, [it, acc])) as (_, (it_k, c)):
+            depth = config.wgmma_in_flight
+            with (k_loop := kb.for_range(0, k_tiles, 1, [it, acc])) as (kt, (it_k, c)):
                 stage = ring.consumer_wait(it_k)
                 kb.wgmma_fence()
                 d = tiled.mma_smem(kb, kb.make_desc(kb.offset(smem_a, kb.mul(stage, a_bytes)), tile_a),
                                    kb.make_desc(kb.offset(smem_b, kb.mul(stage, b_bytes)), tile_b), c)
                 kb.wgmma_commit()
-                kb.wgmma_wait(0)
-                ring.consumer_release(stage)
+                kb.wgmma_wait(depth)  # retires the wgmma of step kt - depth: its stage may be refilled
+                if depth == 0:
+                    release(stage)
+                else:
+                    with kb.if_(kb.cmpi("sge", kt, depth)):
+                        release(ring.stage(kb.sub(it_k, depth)))
+                # the accumulator stays in flight into the next step's wgmma (a role change, no instruction)
                 k_loop.yield_(kb.add(it_k, 1), kb.convert(d, tiled.fragment_type("C")))
             it_next, acc = k_loop.results
+            if depth:
+                kb.wgmma_wait(0)
+                release(ring.stage(kb.sub(it_next, 1)))  # the last step's stage, retired now
             result = kb.convert(acc, tiled.fragment_type("D"))
             if fp8:
                 result = kb.map(result, lambda kb_, x, _v: kb_.mulf(x, scale))
@@ -165,10 +263,19 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
             tiles_loop.yield_(it_next)
         with kb.if_(issuer):
             kb.bulk_wait(0)
+    if cluster > 1:
+        kb.cluster_sync()  # no CTA exits while a peer may still multicast into it or release its stages
     module, launch = kb.finish()
     return module, launch, tiles
 
 
+
+
+def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int) -> int:
+    """The persistent grid: a CTA per SM, or fewer when there are fewer tiles; whole clusters."""
+    cluster = config.cluster_m
+    units = -(-m // (config.block_m * cluster)) * -(-n // config.block_n)
+    return min(units, sms // cluster) * cluster
 
 
 # -- host side ------------------------------------------------------------------------------------------------
@@ -256,10 +363,10 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     config = config or choose_config(m, n, k, dtype)
     kernel = gemm_kernel(m, n, a.shape[1], dtype=dtype, config=config, out_dtype=out_dtype)
     bk = config.block_k(dtype)
-    maps = [_tensor_map(a, config.block_m, bk), _tensor_map(b, config.block_n, bk), _tensor_map(d, BOX, box_columns(out_dtype))]
+    maps = [_tensor_map(a, config.block_m, bk), _tensor_map(b, config.block_n // config.cluster_m, bk),
+            _tensor_map(d, BOX, box_columns(out_dtype))]
     args = maps + ([scale_a, scale_b] if dtype in FP8 else [])
-    tiles = -(-m // config.block_m) * -(-n // config.block_n)
-    launch = kernel.prepare(*args, grid=(min(tiles, _sm_count()),))
+    launch = kernel.prepare(*args, grid=(persistent_ctas(config, m, n, _sm_count()),))
     launch(_current_stream(torch, a.device))
     if d is out and a is a_in and b is b_in:  # no per-call copy in the launch: it can be replayed as packed
         if len(_PREPARED) >= CACHED_CALLS:
@@ -343,8 +450,8 @@ def choose_config(m: int, n: int, k: int, dtype: str) -> GemmConfig:
         tiles = -(-m // c.block_m) * -(-n // c.block_n)
         return round(m * n / (-(-tiles // sms) * sms * c.block_m * c.block_n), 1), c.block_n
 
-    return max(CONFIGS, key=fill)
+    return max(TILES, key=fill)
 
 
-__all__ = ["CONFIGS", "GemmConfig", "build_gemm", "choose_config", "gemm", "forget_kernels", "forget_prepared_calls", "gemm_kernel",
+__all__ = ["CONFIGS", "TILES", "GemmConfig", "build_gemm", "choose_config", "gemm", "forget_kernels", "forget_prepared_calls", "gemm_kernel",
            "gpu_name"]

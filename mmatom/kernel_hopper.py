@@ -146,8 +146,10 @@ class HopperOps:
         """After the inits, before any other thread or the TMA unit uses the barriers (then a CTA barrier)."""
         self.builder.insert(nvvm_hopper.FenceMbarrierInitOp())
 
-    def mbarrier_arrive(self, bar: SSAValue) -> None:
-        self.builder.insert(nvvm_hopper.MBarrierArriveOp(bar))
+    def mbarrier_arrive(self, bar: SSAValue, scope: str | None = None) -> None:
+        """This thread's arrival (release at CTA scope; `scope="cluster"` also publishes its earlier writes to
+        the peer CTA that waits on a remote barrier -- costly: ptxas fences the GPU's memory first)."""
+        self.builder.insert(nvvm_hopper.MBarrierArriveOp(bar, scope))
 
     def mbarrier_arrive_expect_tx(self, bar: SSAValue, nbytes: int | SSAValue) -> None:
         self.builder.insert(nvvm_hopper.MBarrierArriveExpectTxOp(bar, _int(self, nbytes)))

@@ -12,6 +12,7 @@ opposite parity (a fresh barrier counts as having completed the phase before its
     kb.barrier()
     # producer:  stage = ring.producer_acquire(it); kb.tma_load(..., bar=ring.full(stage))
     # consumers: stage = ring.consumer_wait(it); ...wgmma, wait...; ring.consumer_release(stage)
+    #   (or, keeping one wgmma group in flight: ...wgmma, wait 1...; ring.consumer_release(ring.stage(it - 1)))
 """
 
 from __future__ import annotations
@@ -52,11 +53,17 @@ class Pipeline:
             self.kb.mbarrier_init(self.empty(s), self.consumers)
         self.kb.fence_mbarrier_init()
 
+    def stage(self, it: SSAValue) -> SSAValue:
+        """The stage index of iteration `it`."""
+        stage = self.kb.rem(it, self.stages)
+        stage.name_hint = "stage"  # what verify-pipeline's diagnostics call it
+        return stage
+
     def position(self, it: SSAValue) -> tuple[SSAValue, SSAValue]:
         """(stage, phase parity) of iteration `it`."""
-        kb = self.kb
-        stage, phase = kb.rem(it, self.stages), kb.and_(kb.div(it, self.stages), 1)
-        stage.name_hint, phase.name_hint = "stage", "phase"  # what verify-pipeline's diagnostics call them
+        stage = self.stage(it)
+        phase = self.kb.and_(self.kb.div(it, self.stages), 1)
+        phase.name_hint = "phase"
         return stage, phase
 
     def producer_acquire(self, it: SSAValue) -> SSAValue:

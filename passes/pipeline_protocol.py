@@ -15,7 +15,10 @@ forms, addresses.py, so `ring.full(stage)` built twice is one barrier):
    reads `region + k * t` must follow (on every path) an `nvvm.mbarrier.try_wait.parity` on `bars + c * t`,
    and the `nvvm.mbarrier.arrive` that releases stage t (on the barrier the producer waits on before filling
    it) must come after the `nvvm.wgmma.wait.group.sync.aligned` that retires every wgmma reading stage t.
-   A wait or read made for an earlier trip round a loop (its stage value since redefined) proves nothing.
+   A wait made for an earlier trip round a loop (its stage value since redefined) proves nothing; a wgmma
+   issued on an earlier trip and not yet retired (a pipelined consumer that waits to depth 1) may read any
+   stage, so no stage is released under it. Stages are told apart by value: a release on a stage value the
+   forms cannot relate to a read's is taken as another stage.
 4. registers: `nvvm.setmaxregister` needs `nvvm.minctasm` on the kernel (ptxas ignores it otherwise, warning
    C7508); every thread of a warpgroup runs the same one; and the per-warpgroup budgets fit the 64K registers
    of an SM for `nvvm.minctasm` CTAs. The role of each warpgroup is read from the scf.if guards around the
@@ -205,19 +208,36 @@ def _preceding(op: Operation) -> Iterator[Operation]:
 
 @dataclass(frozen=True)
 class Reads:
+    """What one group of an mma.wgmma op's trips reads: the stages it was issued on (full barriers, as Affine
+    forms), or any stage once a stage value it was issued on has been redefined (a later trip round a loop):
+    such a read can no longer be named, so it conflicts with every release until a wait retires it."""
+
     op: Operation
     newer_groups: int
     stages: frozenset  # the full barriers (Affine) of the stages this wgmma reads
+    any_stage: bool = False
+
+    def merge(self, other: Reads) -> Reads:
+        return Reads(self.op, self.newer_groups, self.stages | other.stages, self.any_stage or other.any_stage)
 
 
 @dataclass(frozen=True)
 class State:
     waited: frozenset = frozenset()  # full barriers waited on, on every path
-    flights: dict = field(default_factory=dict)  # wgmma op -> Reads, on some path
+    flights: dict = field(default_factory=dict)  # (wgmma op, groups committed after it) -> Reads, on some path
 
 
 def _forget(forms: frozenset, values: set) -> frozenset:
     return frozenset(f for f in forms if not (f.leaves & values))
+
+
+def _keyed(reads: list[Reads]) -> dict:
+    """Reads by (op, newer_groups), the ones that fall on one key merged (one group of one op)."""
+    out: dict = {}
+    for r in reads:
+        key = (r.op, r.newer_groups)
+        out[key] = out[key].merge(r) if key in out else r
+    return out
 
 
 class PipelineProtocol:
@@ -236,17 +256,13 @@ class PipelineProtocol:
         return None
 
     def join(self, a: State, b: State) -> State:
-        flights = dict(a.flights)
-        for op, r in b.flights.items():
-            mine = flights.get(op)
-            flights[op] = r if mine is None else Reads(op, min(mine.newer_groups, r.newer_groups),
-                                                      mine.stages | r.stages)
-        return State(a.waited & b.waited, flights)
+        return State(a.waited & b.waited, _keyed([*a.flights.values(), *b.flights.values()]))
 
     def _redefine(self, state: State, values: set) -> State:
         if not values:
             return state
-        flights = {op: replace(r, stages=_forget(r.stages, values)) for op, r in state.flights.items()}
+        flights = {key: r if not any(f.leaves & values for f in r.stages) else
+                   replace(r, stages=_forget(r.stages, values), any_stage=True) for key, r in state.flights.items()}
         return State(_forget(state.waited, values), flights)
 
     def bind(self, state: State, dests: Sequence[SSAValue], srcs: Sequence[SSAValue]) -> State:
@@ -267,10 +283,10 @@ class PipelineProtocol:
         if isinstance(op, WGMMA_OPS):
             return self._issue(op, state)
         if isinstance(op, nvvm.WgmmaGroupSyncAlignedOp):
-            return replace(state, flights={w: replace(r, newer_groups=r.newer_groups + 1)
-                                           for w, r in state.flights.items()})
+            return replace(state, flights=_keyed([replace(r, newer_groups=r.newer_groups + 1)
+                                                  for r in state.flights.values()]))
         if isinstance(op, nvvm.WgmmaWaitGroupSyncOp):
-            return replace(state, flights={w: r for w, r in state.flights.items() if r.newer_groups < op.pending})
+            return replace(state, flights={key: r for key, r in state.flights.items() if r.newer_groups < op.pending})
         if isinstance(op, nvvm_hopper.MBarrierArriveOp):
             return self._release(op, state)
         return state
@@ -287,20 +303,24 @@ class PipelineProtocol:
                     f"waited on before it on every path; insert `nvvm.mbarrier.try_wait.parity` on that barrier "
                     f"(with the stage's phase) first"))
             stages.add(full)
-        return replace(state, flights={**state.flights, op: Reads(op, UNCOMMITTED, frozenset(stages))})
+        return replace(state, flights=_keyed([*state.flights.values(), Reads(op, UNCOMMITTED, frozenset(stages))]))
 
     def _release(self, op: nvvm_hopper.MBarrierArriveOp, state: State) -> State:
         bar = affine(op.addr)
         released = {full for stage in self.stages if (full := stage.released_stage(bar)) is not None}
         for full in released:
-            for r in state.flights.values():
-                if full in r.stages:
-                    wait = "`nvvm.wgmma.commit.group.sync.aligned` then `nvvm.wgmma.wait.group.sync.aligned 0`" \
-                        if r.newer_groups == UNCOMMITTED else f"`nvvm.wgmma.wait.group.sync.aligned {r.newer_groups}`"
-                    raise LifecycleError(op, (
-                        f"{op.name}: releases the stage of full barrier {full.describe()} while {r.op.name}"
-                        f"{_at_line(r.op)} may still read it; the producer can overwrite the stage under it -- "
-                        f"retire that wgmma with {wait} before the release"))
+            reading = [r for r in state.flights.values() if full in r.stages] or \
+                [r for r in state.flights.values() if r.any_stage]
+            if reading:
+                r = reading[0]
+                wait = "`nvvm.wgmma.commit.group.sync.aligned` then `nvvm.wgmma.wait.group.sync.aligned 0`" \
+                    if r.newer_groups == UNCOMMITTED else f"`nvvm.wgmma.wait.group.sync.aligned {r.newer_groups}`"
+                which = "" if full in r.stages else (
+                    ", issued on an earlier trip round the loop on a stage that cannot be told apart from this one")
+                raise LifecycleError(op, (
+                    f"{op.name}: releases the stage of full barrier {full.describe()} while {r.op.name}"
+                    f"{_at_line(r.op)} may still read it{which}; the producer can overwrite the stage under it -- "
+                    f"retire that wgmma with {wait} before the release"))
         return replace(state, waited=state.waited - released) if released else state
 
 

@@ -15,7 +15,8 @@ wgmma. In SSA the accumulator is C in and D out of `mma.wgmma`, lowered onto the
 
 The checks follow every path through the kernel's structured control flow (control_flow.py): a region
 sees what is in flight at its op, an accumulator carried through iter_args / yields stays in flight under
-its new name, and a loop body must leave the same groups in flight as it found (or fewer).
+its new name (as does one renamed by a role-only `mma.convert`, e.g. D -> C to carry it: no instruction reads
+it), and a loop body must leave the same groups in flight as it found (or fewer).
 """
 
 from __future__ import annotations
@@ -144,6 +145,8 @@ class WgmmaProtocol:
             return replace(state, smem_write=_union(state.smem_write, (op,)))
         if isinstance(op, WGMMA_OPS):
             return _issue(op, state)
+        if isinstance(op, mma.ConvertOp) and op.source.type.elem == op.res.type.elem:
+            return self.bind(state, [op.res], [op.source])  # a role change only: the same registers, renamed
         for v in op.operands:
             held = _holder(state, v)
             if held is not None:

@@ -10,10 +10,9 @@ from .ptx_function import PTXFunction, emits
 
 @emits(hop.MBarrierArriveOp)
 def mbarrier_arrive(fn: PTXFunction, op: hop.MBarrierArriveOp) -> None:
-    if op.remote:  # a peer CTA's barrier: release at cluster scope, so its waiter sees this CTA's reads done
-        fn.emit(f"mbarrier.arrive.release.cluster.shared::cluster.b64 _, [{fn.reg(op.addr)}];")
-        return
-    fn.emit(f"mbarrier.arrive.shared::cta.b64 _, [{fn.reg(op.addr)}];")
+    scope = ".release.cluster" if op.scope is not None and op.scope.data == "cluster" else ""
+    space = "cluster" if op.remote else "cta"
+    fn.emit(f"mbarrier.arrive{scope}.shared::{space}.b64 _, [{fn.reg(op.addr)}];")
 
 
 @emits(hop.MapaOp)

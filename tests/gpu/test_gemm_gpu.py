@@ -142,7 +142,7 @@ def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
     best = mmatom.gemm_autotune(512, 768, 256, rounds=3, burst_ms=2.0)
     stored = json.loads((tmp_path / "gemm_tuning.json").read_text())
     (entry,) = stored.values()
-    assert set(entry["timings_us"]) == {f"{c.block_m}x{c.block_n}x{c.stages}" for c in CONFIGS}
+    assert set(entry["timings_us"]) == {c.name for c in CONFIGS}
     assert best in CONFIGS and choose_config(512, 768, 256, "bf16") == best
     gemm_choices.forget()
     assert choose_config(512, 768, 256, "bf16") == best  # read back from the file

@@ -54,6 +54,8 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     %peer = nvvm.mapa %bar, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
     // CHECK-NEXT: nvvm.mbarrier.arrive %peer : !llvm.ptr<7>
     nvvm.mbarrier.arrive %peer : !llvm.ptr<7>
+    // CHECK-NEXT: nvvm.mbarrier.arrive %peer {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    nvvm.mbarrier.arrive %peer {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
     // CHECK-NEXT: nvvm.cluster.arrive {aligned}
     nvvm.cluster.arrive {aligned}
     // CHECK-NEXT: nvvm.cluster.wait

@@ -12,6 +12,14 @@ llvm.func @arrive_not_shared(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>
 
 // -----
 
+llvm.func @arrive_gpu_scope(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: i32, %l: i64, %h: i16) {
+  // expected-error@+1 {{'nvvm.mbarrier.arrive' op nvvm.mbarrier.arrive: scope gpu; an mbarrier arrival releases at cta or cluster scope}}
+  nvvm.mbarrier.arrive %s {scope = #nvvm.mem_scope<gpu>} : !llvm.ptr<3>
+  llvm.return
+}
+
+// -----
+
 llvm.func @expect_tx_not_shared(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: i32, %l: i64, %h: i16) {
   // expected-error@+1 {{'nvvm.mbarrier.arrive.expect_tx' op nvvm.mbarrier.arrive.expect_tx: the barrier must be !llvm.ptr<3> (a shared-memory pointer), not !llvm.ptr}}
   nvvm.mbarrier.arrive.expect_tx %map, %i : !llvm.ptr, i32

@@ -36,6 +36,14 @@ def test_every_shipped_config_assembles_clean():
             assert ptx.count("stmatrix.sync.aligned.m8n8.x4") == config.block_n // 16, what
         else:
             assert ptx.count("st.shared.v2.f32") == config.block_n // 4 and "stmatrix" not in ptx, what
+        # a pipelined consumer waits to depth 1 in its K loop; a cluster multicasts B and releases its peer's
+        # stages with CTA-scope remote arrivals (a cluster-scope release costs a MEMBAR.GPU per K step)
+        assert ("wgmma.wait_group.sync.aligned 1;" in ptx) == (config.wgmma_in_flight == 1), what
+        if config.cluster_m > 1:
+            assert f".reqnctapercluster {config.cluster_m}, 1, 1" in ptx and ".multicast::cluster" in ptx, what
+            assert "mbarrier.arrive.shared::cluster.b64" in ptx and "arrive.release.cluster" not in ptx, what
+        else:
+            assert ".explicitcluster" not in ptx and "mapa" not in ptx, what
 
 
 def test_ptxas_warning_is_seen():
@@ -57,3 +65,16 @@ def test_config_limits_are_compile_errors():
         mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(block_m=64))
     with pytest.raises(mmatom.CompileError, match="out_dtype"):
         mmatom.gemm_kernel(256, 256, 256, out_dtype="f16")
+    with pytest.raises(mmatom.CompileError, match="wgmma_in_flight=2"):
+        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(wgmma_in_flight=2))
+    with pytest.raises(mmatom.CompileError, match="cluster_m=4"):
+        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(cluster_m=4))
+
+
+def test_config_names_round_trip():
+    from mmatom.hopper_gemm import GemmConfig
+    assert [c.name for c in CONFIGS][:2] == ["128x256x4", "128x128x6w1"]
+    for config in CONFIGS:
+        assert GemmConfig.from_name(config.name) == config
+    with pytest.raises(mmatom.CompileError, match="128x128x6w1c2"):
+        GemmConfig.from_name("128x128")
