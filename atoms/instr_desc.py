@@ -129,10 +129,10 @@ def for_atom(atom, *, transpose_a: bool = False, transpose_b: bool = False, nega
              negate_b: bool = False, saturate: bool = False, selector: int = 0, sf_id_a: int = 0,
              sf_id_b: int = 0) -> InstrDesc:
     """The idesc of a catalogue `tcgen05.mma` atom, given what the atom leaves to its operands."""
-    kind = atom["kind"]
+    kind = atom.kind
     block_scaled = kind in BLOCK_SCALED_KINDS
-    return InstrDesc(kind=kind, a=atom["a"], b=atom["b"], m=atom["m"], n=atom["n"], d=atom["d"],
-                     sparse=bool(atom["sparse"]), selector=0 if block_scaled else selector, saturate=saturate,
+    return InstrDesc(kind=kind, a=atom.a, b=atom.b, m=atom.m, n=atom.n, d=atom.d,
+                     sparse=bool(atom.sparse), selector=0 if block_scaled else selector, saturate=saturate,
                      negate_a=negate_a, negate_b=negate_b, transpose_a=transpose_a, transpose_b=transpose_b,
-                     scale_type=atom["scale_type"] if block_scaled else None, sf_id_a=sf_id_a, sf_id_b=sf_id_b,
-                     k96=block_scaled and atom["k"] == 96)
+                     scale_type=atom.scale_type if block_scaled else None, sf_id_a=sf_id_a, sf_id_b=sf_id_b,
+                     k96=block_scaled and atom.k == 96)

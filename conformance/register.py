@@ -20,7 +20,7 @@ from xdsl.ir import Block
 
 from mmatom.dialects import mma, nvvm
 from mmatom.layout import Layout
-from mmatom.atoms.catalogue import Atom, family, spelled_forms
+from mmatom.atoms.catalogue import Atom, family, resolve, spelled_forms
 from mmatom.atoms.catalogue.fragments import sparse_metadata, tv_layouts
 from mmatom.atoms.numerics import decode, draw, pack, unpack
 
@@ -39,17 +39,13 @@ def cases() -> list[Case]:
                 continue
             atoms = [form.atom]
             if fam_name == "mma.sp":
-                row = fam.resolve(form.atom.as_dict()).row
-                atoms = [_with(form.atom, selector=s) for s in sorted(row.allowed("selector"))]
+                row = resolve(form.atom).row
+                atoms = [form.atom.replace(selector=s) for s in sorted(row.allowed("selector"))]
             for atom in atoms:
-                label = form.spelling + (f" selector {atom['selector']}" if fam_name == "mma.sp" else "")
+                label = form.spelling + (f" selector {atom.selector}" if fam_name == "mma.sp" else "")
                 targets = tuple(t for t, _ in form.versions)
                 out.append(Case(f"k{len(out)}", label, atom, targets))
     return out
-
-
-def _with(atom: Atom, **changes) -> Atom:
-    return atom.replace(**changes)
 
 
 # -- shapes and layouts ------------------------------------------------------------------------------
@@ -69,15 +65,15 @@ class Geometry:
 
 
 def geometry(atom: Atom) -> Geometry:
-    m, n, k = atom["shape"]
-    sparse = atom.family == "mma.sp"
-    quad = (m, n, k) == (8, 8, 4) and atom["a"] == "f16"
+    m, n, k = atom.shape
+    sparse = atom.sparse
+    quad = (m, n, k) == (8, 8, 4) and atom.a == "f16"
     return Geometry(m, n, k, k // 2 if sparse else k, sparse, quad)
 
 
 def memory_layouts(atom: Atom) -> dict[str, Layout]:
     g = geometry(atom)
-    la, lb = atom.get("layout") or ("row", "col")
+    la, lb = atom.layout
     return {
         "A": Layout((g.m, g.ka), (g.ka, 1)) if la == "row" else Layout((g.m, g.ka), (1, g.m)),
         "B": Layout((g.n, g.k), (g.k, 1)) if lb == "col" else Layout((g.n, g.k), (1, g.n)),
@@ -116,13 +112,13 @@ def build_kernel(case: Case) -> llvm.FuncOp:
         frags[role] = load.res
     d_type = mma.fragment_type(atom, "D")
     if g.sparse:
-        op = mma.SparseOp(atom["shape"], frags["A"], frags["B"], frags["C"], frags["E"], d_type,
-                          selector=atom["selector"], ordered_metadata=atom["sparse_mode"] == "sp::ordered_metadata",
-                          kind=atom.get("kind"), satfinite=bool(atom.get("satfinite")))
+        op = mma.SparseOp(atom.shape, frags["A"], frags["B"], frags["C"], frags["E"], d_type,
+                          selector=atom.selector, ordered_metadata=atom.ordered_metadata,
+                          kind=atom.kind, satfinite=bool(atom.satfinite))
     else:
-        op = mma.SyncOp(atom["shape"], frags["A"], frags["B"], frags["C"], d_type, layout=atom["layout"],
-                        kind=atom.get("kind"), satfinite=bool(atom.get("satfinite")), bitop=atom.get("bitop"),
-                        rounding=atom.get("rounding"))
+        op = mma.SyncOp(atom.shape, frags["A"], frags["B"], frags["C"], d_type, layout=atom.layout,
+                        kind=atom.kind, satfinite=bool(atom.satfinite), bitop=atom.bitop,
+                        rounding=atom.rounding)
     ops += [op, mma.StoreFragmentOp(op.d, ptrs["D"], str(mem["C"]), offsets.get("D")), llvm.ReturnOp.create()]
     block.add_ops(ops)
     return kernel_function(case.name, block, 32)
@@ -208,40 +204,40 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     atom = case.atom
     g = geometry(atom)
     mem = memory_layouts(atom)
-    d_elem, c_elem = atom["acc"]
-    a_bits = draw(atom["a"], (g.tiles, g.m, g.k), rng)
-    b_bits = draw(atom["b"], (g.tiles, g.n, g.k), rng)
+    d_elem, c_elem = atom.acc
+    a_bits = draw(atom.a, (g.tiles, g.m, g.k), rng)
+    b_bits = draw(atom.b, (g.tiles, g.n, g.k), rng)
     c_bits = draw(c_elem, (g.tiles, g.m, g.n), rng)
-    a_val = decode(atom["a"], a_bits)
+    a_val = decode(atom.a, a_bits)
     arrays_extra = []
     if g.sparse:
         a_val, compressed, e_words = sparse_operands(atom, a_bits, a_val, g.m, g.k, 32, rng)
-        a_image = _image(atom["a"], compressed, mem["A"])
+        a_image = _image(atom.a, compressed, mem["A"])
         arrays_extra = [np.frombuffer(e_words.tobytes(), dtype=np.uint8).copy()]
     else:
-        a_image = _image(atom["a"], a_bits, mem["A"])
-    b_val, c_val = decode(atom["b"], b_bits), decode(c_elem, c_bits)
-    if atom.get("bitop"):
+        a_image = _image(atom.a, a_bits, mem["A"])
+    b_val, c_val = decode(atom.b, b_bits), decode(c_elem, c_bits)
+    if atom.bitop:
         ai, bi = a_val.astype(np.int64), b_val.astype(np.int64)
-        both = (ai[:, :, None, :] ^ bi[:, None, :, :]) if atom["bitop"] == "xor" else (ai[:, :, None, :] & bi[:, None, :, :])
+        both = (ai[:, :, None, :] ^ bi[:, None, :, :]) if atom.bitop == "xor" else (ai[:, :, None, :] & bi[:, None, :, :])
         ref = both.sum(axis=3).astype(np.float64) + c_val
     else:
         ref = np.einsum("tmk,tnk->tmn", a_val, b_val) + c_val
-        if atom.get("satfinite") and d_elem == "s32":
+        if atom.satfinite and d_elem == "s32":
             ref = np.clip(ref, -(2 ** 31), 2 ** 31 - 1)
     scale = np.einsum("tmk,tnk->tmn", np.abs(a_val), np.abs(b_val)) + np.abs(c_val)
     d_image = _image(d_elem, np.full((g.tiles, g.m, g.n), POISON[d_elem], dtype=np.uint64), mem["C"])
-    arrays = [a_image, _image(atom["b"], b_bits, mem["B"]), _image(c_elem, c_bits, mem["C"]), d_image] + arrays_extra
+    arrays = [a_image, _image(atom.b, b_bits, mem["B"]), _image(c_elem, c_bits, mem["C"]), d_image] + arrays_extra
     return Inputs(arrays, ref, scale, d_elem, POISON[d_elem])
 
 
 # documented bounds: max |D - ref| / max(sum |a||b| + |c|), per (A type, D type)
 def error_bound(atom: Atom) -> float:
-    _a, d = atom["a"], atom["acc"][0]
+    _a, d = atom.a, atom.acc[0]
     if d == "s32":
         return 0.0
     if d == "f64":
-        return atom["shape"][2] * 2.0 ** -52  # K sequential roundings, directed modes (.rz/.rm/.rp) included
+        return atom.shape[2] * 2.0 ** -52  # K sequential roundings, directed modes (.rz/.rm/.rp) included
     if d == "f16":
         return 2.0 ** -9
     return 2.0 ** -20  # f32 accumulation (fp8 included: worst seen on the H100 1.1e-7, records/GPU_RUN.md)

@@ -22,13 +22,13 @@ from xdsl.ir import Block
 
 from mmatom.dialects import mma
 from mmatom.layout import Layout
-from mmatom.atoms.catalogue import Atom, family, spelled_forms
+from mmatom.atoms.catalogue import Atom, family, resolve, spelled_forms
 from mmatom.atoms.catalogue.elements import storage_element
 from mmatom.atoms.catalogue.fragments import tv_layouts
 from mmatom.atoms.numerics import decode, draw
 
 from . import Case, compare, kernel_function
-from .register import POISON, _image, _read_image, _with, sparse_operands
+from .register import POISON, _image, _read_image, sparse_operands
 
 GLOBAL = llvm.LLVMPointerType(IntAttr(1))
 REJECT_ON = ("sm_90a", "sm_100a", "sm_120")  # none of them has fp6/fp4 or block-scaled warp-level MMA
@@ -50,17 +50,17 @@ def cases() -> list[Case]:
             if fam_name == "mma":
                 add(form.atom, form.spelling, targets)
                 continue
-            row = fam.resolve(form.atom.as_dict()).row
-            for sel in sorted(row.allowed("selector")) if fam_name == "mma.sp" or form.atom["sparse_mode"] else [0]:
-                sel_text = f" selector {sel}" if fam_name == "mma.sp" or form.atom["sparse_mode"] else ""
+            row = resolve(form.atom).row
+            for sel in sorted(row.allowed("selector")) if form.atom.sparse else [0]:
+                sel_text = f" selector {sel}" if form.atom.sparse else ""
                 if fam_name == "mma.sp":
-                    add(_with(form.atom, selector=sel), form.spelling + sel_text, targets)
+                    add(form.atom.replace(selector=sel), form.spelling + sel_text, targets)
                     continue
                 # every legal byte-id with thread-ids (0, 0), and the last thread-ids once
                 for byte_id in sorted(row.allowed("byte_id")):
-                    add(_with(form.atom, selector=sel, byte_id=byte_id), f"{form.spelling}{sel_text} byte-id {byte_id}",
+                    add(form.atom.replace(selector=sel, byte_id=byte_id), f"{form.spelling}{sel_text} byte-id {byte_id}",
                         targets)
-                add(_with(form.atom, selector=sel, thread_id_a=1, thread_id_b=3),
+                add(form.atom.replace(selector=sel, thread_id_a=1, thread_id_b=3),
                     f"{form.spelling}{sel_text} thread-ids 1/3", targets)
     return out
 
@@ -78,10 +78,10 @@ class Geometry:
 
 
 def geometry(atom: Atom) -> Geometry:
-    m, n, k = atom["shape"]
-    sparse = atom.family == "mma.sp" or bool(atom.get("sparse_mode"))
+    m, n, k = atom.shape
+    sparse = atom.sparse
     return Geometry(m, n, k, k // 2 if sparse else k, sparse,
-                    CHUNKS[atom["scale_vec"]] if atom.family == "mma.block_scale" else 0)
+                    CHUNKS[atom.scale_vec] if atom.family == "mma.block_scale" else 0)
 
 
 def memory_layouts(atom: Atom) -> dict[str, Layout]:
@@ -103,7 +103,7 @@ def roles(atom: Atom) -> list[str]:
 
 
 def storage(atom: Atom, role: str) -> str:
-    return storage_element(atom["a" if role == "A" else "b"], atom.get("kind"))
+    return storage_element(atom.multiplicand_type(role), atom.kind)
 
 
 # -- the kernel, through the builder -------------------------------------------------------------------
@@ -127,15 +127,15 @@ def build_kernel(case: Case) -> llvm.FuncOp:
         frags[role] = load.res
     d_type = mma.fragment_type(atom, "D")
     if atom.family == "mma.block_scale":
-        op = mma.BlockScaleOp(atom["shape"], atom["kind"], atom["scale_vec"], frags["A"], frags["B"], frags["C"],
+        op = mma.BlockScaleOp(atom.shape, atom.kind, atom.scale_vec, frags["A"], frags["B"], frags["C"],
                               frags["SFA"], frags["SFB"], d_type, e=frags.get("E"),
-                              selector=atom["selector"] if g.sparse else None, byte_id=atom["byte_id"],
-                              thread_id_a=atom["thread_id_a"], thread_id_b=atom["thread_id_b"])
+                              selector=atom.selector if g.sparse else None, byte_id=atom.byte_id,
+                              thread_id_a=atom.thread_id_a, thread_id_b=atom.thread_id_b)
     elif g.sparse:
-        op = mma.SparseOp(atom["shape"], frags["A"], frags["B"], frags["C"], frags["E"], d_type,
-                          selector=atom["selector"], ordered_metadata=True, kind=atom["kind"])
+        op = mma.SparseOp(atom.shape, frags["A"], frags["B"], frags["C"], frags["E"], d_type,
+                          selector=atom.selector, ordered_metadata=True, kind=atom.kind)
     else:
-        op = mma.SyncOp(atom["shape"], frags["A"], frags["B"], frags["C"], d_type, kind=atom["kind"])
+        op = mma.SyncOp(atom.shape, frags["A"], frags["B"], frags["C"], d_type, kind=atom.kind)
     ops += [op, mma.StoreFragmentOp(op.d, ptrs["D"], str(mem["C"])), llvm.ReturnOp.create()]
     block.add_ops(ops)
     return kernel_function(case.name, block, 32)
@@ -176,7 +176,7 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     atom = case.atom
     g = geometry(atom)
     mem = memory_layouts(atom)
-    d_elem, c_elem = atom["acc"]
+    d_elem, c_elem = atom.acc
     a_elem, b_elem = storage(atom, "A"), storage(atom, "B")
     a_bits = draw(a_elem, (1, g.m, g.k), rng)
     b_bits = draw(b_elem, (1, g.n, g.k), rng)
@@ -191,7 +191,7 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
         images["A"] = _image(a_elem, a_bits, mem["A"])
     images["B"], images["C"] = _image(b_elem, b_bits, mem["B"]), _image(c_elem, c_bits, mem["C"])
     if g.chunks:
-        st = atom["scale_type"]
+        st = atom.scale_type
         sfa_bits, sfb_bits = _scale_codes(st, (1, g.m, g.chunks), rng), _scale_codes(st, (1, g.n, g.chunks), rng)
         images["SFA"], images["SFB"] = _image(st, sfa_bits, mem["SFA"]), _image(st, sfb_bits, mem["SFB"])
         sfa, sfb = decode(st, sfa_bits)[0], decode(st, sfb_bits)[0]
@@ -204,7 +204,7 @@ def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
 
 
 def error_bound(atom: Atom) -> float:
-    return 2.0 ** -9 if atom["acc"][0] == "f16" else 2.0 ** -20
+    return 2.0 ** -9 if atom.acc[0] == "f16" else 2.0 ** -20
 
 
 def check(case: Case, inputs: Inputs, d_image: np.ndarray) -> tuple[bool, float, str]:

@@ -27,15 +27,14 @@ from xdsl.ir import Block, Region
 
 from mmatom.dialects import mma, nvvm
 from mmatom.layout import Layout
-from mmatom.atoms.catalogue import Atom, family, spelled_forms
+from mmatom.atoms.catalogue import Atom, family, resolve, spelled_forms
 from mmatom.atoms.catalogue.elements import BITS
-from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED
 from mmatom.atoms.catalogue.tmem import ALLOC_COLUMNS
 from mmatom.atoms.descriptors import SmemOperand
 from mmatom.atoms.numerics import decode, draw
 
 from . import Case, compare, kernel_function
-from .register import _image, _read_image, _with
+from .register import _image, _read_image
 from .sm120 import block_scaled_product
 from .wgmma import global_layout, smem_layout
 
@@ -62,34 +61,34 @@ def cases() -> list[Case]:
     fam = family("tcgen05.mma")
 
     def add(atom: Atom, label: str, targets, a_in_tmem: bool) -> None:
-        atom = _with(atom, a_residency="tmem" if a_in_tmem else "smem_desc")
-        out.append(Case(f"k{len(out)}", f"{label} m{atom['m']}n{atom['n']}k{atom['k']} {atom['a']}x{atom['b']}->"
-                                         f"{atom['d']} A:{'tmem' if a_in_tmem else 'smem'}", atom, tuple(targets),
+        atom = atom.replace(a_residency="tmem" if a_in_tmem else "smem_desc")
+        out.append(Case(f"k{len(out)}", f"{label} m{atom.m}n{atom.n}k{atom.k} {atom.a}x{atom.b}->"
+                                         f"{atom.d} A:{'tmem' if a_in_tmem else 'smem'}", atom, tuple(targets),
                         Options(a_in_tmem)))
 
     for form in spelled_forms("tcgen05.mma"):
         targets = [t for t, _ in form.versions]
-        row = fam.resolve(form.atom.as_dict()).row
-        types = [t for t in sorted(row.allowed("a")) if t not in PADDED_IN_SMEM or form.atom["kind"] in ("mxf4", "mxf4nvf4")]
-        form = type(form)(form.spelling, form.family, _with(form.atom, a=types[0], b=types[0]), form.versions)
+        row = resolve(form.atom).row
+        types = [t for t in sorted(row.allowed("a")) if t not in PADDED_IN_SMEM or form.atom.kind in ("mxf4", "mxf4nvf4")]
+        form = type(form)(form.spelling, form.family, form.atom.replace(a=types[0], b=types[0]), form.versions)
         ms = sorted(row.allowed("m"))
         for m in ms:
-            add(_with(form.atom, m=m), form.spelling, targets, False)
+            add(form.atom.replace(m=m), form.spelling, targets, False)
         # A from TMEM: 128 rows per CTA (M = 128 on cta_group 1, 256 on cta_group 2)
-        if 128 * form.atom["cta_group"] in ms:
-            add(_with(form.atom, m=128 * form.atom["cta_group"]), form.spelling, targets, True)
+        if 128 * form.atom.cta_group in ms:
+            add(form.atom.replace(m=128 * form.atom.cta_group), form.spelling, targets, True)
         # the widest N and the element types the spelling does not show (they live in idesc)
-        add(_with(form.atom, m=ms[-1], n=max(row.allowed("n"))), form.spelling, targets, False)
-        if not form.atom["sparse"]:
+        add(form.atom.replace(m=ms[-1], n=max(row.allowed("n"))), form.spelling, targets, False)
+        if not form.atom.sparse:
             for a in types:
                 for d in sorted(row.allowed("d")):
-                    if (a, d) != (form.atom["a"], form.atom["d"]):
-                        add(_with(form.atom, m=ms[-1], a=a, b=a, d=d, n=64), form.spelling, targets, False)
+                    if (a, d) != (form.atom.a, form.atom.d):
+                        add(form.atom.replace(m=ms[-1], a=a, b=a, d=d, n=64), form.spelling, targets, False)
     # K = 96 (sm_103a, cta_group::2, M = 256): the spelling is K = 64's, so spelled_forms shows it only once
     for r in fam.rows:
         if r.allowed("k") == frozenset([96]):
-            atom = Atom(fam.name, tuple((d.key, sorted(r.allowed(d.key), key=str)[0]) for d in fam.dims))
-            add(_with(atom, n=256), fam.spell(atom), sorted(r.targets), False)
+            atom = fam.make({d.key: sorted(r.allowed(d.key), key=str)[0] for d in fam.dims})
+            add(atom.replace(n=256), fam.spell(atom), sorted(r.targets), False)
     return out
 
 
@@ -97,9 +96,9 @@ def cases() -> list[Case]:
 
 def regions(atom: Atom, a_in_tmem: bool) -> dict[str, int]:
     """First TMEM column of each region: D at 0 (N columns), then A, E, SFA, SFB where present."""
-    at, out = atom["n"], {"D": 0}
-    scaled = atom["kind"] in BLOCK_SCALED
-    for role, present in (("A", a_in_tmem), ("E", atom["sparse"]), ("SFA", scaled), ("SFB", scaled)):
+    at, out = atom.n, {"D": 0}
+    scaled = atom.block_scaled
+    for role, present in (("A", a_in_tmem), ("E", atom.sparse), ("SFA", scaled), ("SFB", scaled)):
         if present:
             out[role] = at
             at += EXTRA_COLUMNS
@@ -114,15 +113,15 @@ def alloc_columns(atom: Atom, a_in_tmem: bool) -> int:
 
 def smem_operand(atom: Atom, role: str) -> SmemOperand:
     """This CTA's part of A (M/cta_group x K, K/2 when sparse) or B (N/cta_group x K), K-major, no swizzle."""
-    g = atom["cta_group"]
-    rows = (atom["m"] if role == "A" else atom["n"]) // g
-    k = atom["k"] // 2 if role == "A" and atom["sparse"] else atom["k"]
-    return SmemOperand(rows, k, BITS[atom["a" if role == "A" else "b"]], "k", "none")
+    g = atom.cta_group
+    rows = (atom.m if role == "A" else atom.n) // g
+    k = atom.k // 2 if role == "A" and atom.sparse else atom.k
+    return SmemOperand(rows, k, BITS[atom.multiplicand_type(role)], "k", "none")
 
 
 def _desc_type(atom: Atom, role: str) -> mma.SmemDescType:
     op = smem_operand(atom, role)
-    return mma.SmemDescType(role, atom["a" if role == "A" else "b"], "k", "none", str(smem_layout(op)))
+    return mma.SmemDescType(role, atom.multiplicand_type(role), "k", "none", str(smem_layout(op)))
 
 
 def _bytes(op: SmemOperand) -> int:
@@ -135,7 +134,7 @@ def shared_bytes(case: Case) -> int:
 
 
 def launch_config(case: Case) -> dict:
-    return dict(grid=(case.atom["cta_group"],), block=(THREADS,), shared_bytes=shared_bytes(case))
+    return dict(grid=(case.atom.cta_group,), block=(THREADS,), shared_bytes=shared_bytes(case))
 
 
 def params(atom: Atom) -> list[str]:
@@ -150,7 +149,7 @@ def raw_words(cols: int) -> mma.FragmentType:
 
 def build_kernel(case: Case) -> llvm.FuncOp:
     atom, a_in_tmem = case.atom, case.options.a_in_tmem
-    g = atom["cta_group"]
+    g = atom.cta_group
     names = params(atom)
     block = Block(arg_types=[GLOBAL] * len(names))
     ptr = dict(zip(names, block.args))
@@ -171,7 +170,7 @@ def build_kernel(case: Case) -> llvm.FuncOp:
     where = regions(atom, a_in_tmem)
 
     def view(role: str, width: int):
-        elem = {"A": atom["a"], "SFA": atom["scale_type"], "SFB": atom["scale_type"], "E": "b32"}.get(role, atom["d"])
+        elem = {"A": atom.a, "SFA": atom.scale_type, "SFB": atom.scale_type, "E": "b32"}.get(role, atom.d)
         v = mma.TmemViewOp(tmem.res, where[role], mma.TmemType(elem, 128, width))
         add(v)
         return v.res
@@ -200,20 +199,20 @@ def build_kernel(case: Case) -> llvm.FuncOp:
             nvvm.BarrierOp(), nvvm.Tcgen05FenceOp.build(properties={"kind": nvvm.Tcgen05FenceAttr("after")})]
     made = {role: mma.MakeDescOp(p, t) for role, (p, t) in descs.items()}
     ops += list(made.values())
-    d_tile = view("D", atom["n"])
+    d_tile = view("D", atom.n)
     a_value = tmem_operands["A"] if a_in_tmem else made["A"].res
-    op = mma.Tcgen05MmaOp((atom["m"], atom["n"], atom["k"]), atom["kind"], g, a_value, made["B"].res, d_tile,
+    op = mma.Tcgen05MmaOp((atom.m, atom.n, atom.k), atom.kind, g, a_value, made["B"].res, d_tile,
                           e=tmem_operands.get("E"), sfa=tmem_operands.get("SFA"), sfb=tmem_operands.get("SFB"),
-                          scale_vec=atom["scale_vec"], scale_type=None if "SFA" in tmem_operands else atom["scale_type"],
+                          scale_vec=atom.scale_vec, scale_type=None if "SFA" in tmem_operands else atom.scale_type,
                           accumulate=0)
     ops += [op, mma.Tcgen05CommitOp(mbar.result, g)]
     ticks = arith.ConstantOp.from_int_and_width(0x989680, 32)
     ops += [ticks, nvvm.MBarrierTryWaitParityOp.build(operands=[mbar.result, zero32.result, ticks.result]),
             nvvm.Tcgen05FenceOp.build(properties={"kind": nvvm.Tcgen05FenceAttr("after")})]
-    d_cells = view("D", atom["n"])
-    load = mma.TmemLoadOp(d_cells, raw_words(atom["n"]))
+    d_cells = view("D", atom.n)
+    load = mma.TmemLoadOp(d_cells, raw_words(atom.n))
     ops += [load, nvvm.Tcgen05WaitOp.build(properties={"kind": nvvm.Tcgen05WaitAttr("load")}),
-            mma.StoreFragmentOp(load.res, ptr["D"], str(Layout((128, atom["n"]), (atom["n"], 1)))),
+            mma.StoreFragmentOp(load.res, ptr["D"], str(Layout((128, atom.n), (atom.n, 1)))),
             mma.TmemDeallocOp(tmem.res, g), mma.TmemRelinquishOp(g), llvm.ReturnOp.create()]
     block.add_ops(ops)
     return kernel_function(case.name, block, THREADS)
@@ -223,8 +222,8 @@ def _tmem_words(atom: Atom, role: str) -> int:
     """32-bit TMEM columns per lane a TMEM-resident operand takes: A is K elements packed along columns
     (lane = row); E and the scale factors get a fixed region whose layout is not modelled."""
     if role == "A":
-        k = atom["k"] // 2 if atom["sparse"] else atom["k"]
-        return max(1, k * BITS[atom["a"]] // 32)
+        k = atom.k // 2 if atom.sparse else atom.k
+        return max(1, k * BITS[atom.a] // 32)
     return EXTRA_COLUMNS
 
 
@@ -236,7 +235,7 @@ def build_module(cases_: list[Case], target: str) -> ModuleOp:
 
 def tmem_d_position(atom: Atom, m: int, n: int) -> tuple[int, int, int]:
     """(CTA, TMEM lane, column) of D[m, n] (reference ptx-fragments.md 5.3, layouts A-F; .ws not modelled)."""
-    big_m, big_n, g = atom["m"], atom["n"], atom["cta_group"]
+    big_m, big_n, g = atom.m, atom.n, atom.cta_group
     if g == 1 and big_m == 128:  # layout D
         return 0, m, n
     if g == 1 and big_m == 64:  # layout F, lane alignment 0
@@ -244,7 +243,7 @@ def tmem_d_position(atom: Atom, m: int, n: int) -> tuple[int, int, int]:
     if big_m == 256:  # layout A: CTA c holds rows 128c..128c+127
         return m // 128, m % 128, n
     c, r = m // 64, m % 64
-    if not atom["sparse"]:  # layout B: 2x2 datapath per CTA
+    if not atom.sparse:  # layout B: 2x2 datapath per CTA
         return c, r + 64 * (n // (big_n // 2)), n % (big_n // 2)
     return c, 32 * (r >> 4) + (r & 15), n  # layout C
 
@@ -260,22 +259,22 @@ class Inputs:
 def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     atom = case.atom
     a_op = smem_operand(atom, "A")
-    a_bits = draw(atom["a"], (1, atom["m"], a_op.k), rng)
-    b_bits = draw(atom["b"], (1, atom["n"], atom["k"]), rng)
-    arrays = [_image(atom["a"], a_bits, Layout((atom["m"], a_op.k), (a_op.k, 1))),
-              _image(atom["b"], b_bits, Layout((atom["n"], atom["k"]), (atom["k"], 1))),
-              np.zeros(4, np.uint8), np.full(128 * atom["n"] * 4 * atom["cta_group"], 0xFF, np.uint8)]
+    a_bits = draw(atom.a, (1, atom.m, a_op.k), rng)
+    b_bits = draw(atom.b, (1, atom.n, atom.k), rng)
+    arrays = [_image(atom.a, a_bits, Layout((atom.m, a_op.k), (a_op.k, 1))),
+              _image(atom.b, b_bits, Layout((atom.n, atom.k), (atom.k, 1))),
+              np.zeros(4, np.uint8), np.full(128 * atom.n * 4 * atom.cta_group, 0xFF, np.uint8)]
     # modelled: cta_group 1 (a pair needs a cluster launch and per-CTA D images, not built), no metadata
     # or scale factors in TMEM (their TMEM layouts are ISA figures only)
-    modelled = atom["cta_group"] == 1 and not atom["sparse"] and atom["kind"] not in BLOCK_SCALED
+    modelled = atom.cta_group == 1 and not atom.sparse and not atom.block_scaled
     for role in params(atom)[4:]:
         arrays.append(rng.integers(0, 256, 128 * EXTRA_COLUMNS * 4, dtype=np.uint8))
     if not modelled:
-        return Inputs(arrays, None, None, atom["d"])
-    a, b = decode(atom["a"], a_bits)[0], decode(atom["b"], b_bits)[0]
-    ones_a, ones_b = np.ones((atom["m"], 1)), np.ones((atom["n"], 1))
+        return Inputs(arrays, None, None, atom.d)
+    a, b = decode(atom.a, a_bits)[0], decode(atom.b, b_bits)[0]
+    ones_a, ones_b = np.ones((atom.m, 1)), np.ones((atom.n, 1))
     return Inputs(arrays, block_scaled_product(a, b, ones_a, ones_b),
-                  block_scaled_product(np.abs(a), np.abs(b), ones_a, ones_b), atom["d"])
+                  block_scaled_product(np.abs(a), np.abs(b), ones_a, ones_b), atom.d)
 
 
 def check(case: Case, inputs: Inputs, d_image: np.ndarray) -> tuple[bool, float, str]:
@@ -284,15 +283,15 @@ def check(case: Case, inputs: Inputs, d_image: np.ndarray) -> tuple[bool, float,
     if inputs.reference is None:
         return False, float("inf"), ("not checkable: cta_group::2 (no cluster launch) or sparse metadata / scale "
                                      "factors in TMEM (layouts not modelled)")
-    cells = _read_image("s32", d_image, Layout((128 * atom["cta_group"], atom["n"]), (atom["n"], 1)), 1,
-                        128 * atom["cta_group"], atom["n"])[0].astype(np.uint64) & 0xFFFFFFFF
-    got = np.zeros((atom["m"], atom["n"]), dtype=np.uint64)
-    for m in range(atom["m"]):
-        for n in range(atom["n"]):
+    cells = _read_image("s32", d_image, Layout((128 * atom.cta_group, atom.n), (atom.n, 1)), 1,
+                        128 * atom.cta_group, atom.n)[0].astype(np.uint64) & 0xFFFFFFFF
+    got = np.zeros((atom.m, atom.n), dtype=np.uint64)
+    for m in range(atom.m):
+        for n in range(atom.n):
             c, lane, col = tmem_d_position(atom, m, n)
             got[m, n] = cells[128 * c + lane, col]
-    if atom["d"] == "f16":
+    if atom.d == "f16":
         got &= 0xFFFF  # a 16-bit D uses the low half of its 32-bit cell
-    bound = 0.0 if atom["d"] == "s32" else (2.0 ** -9 if atom["d"] == "f16" else 2.0 ** -10)
-    return compare(got, 0xFFFFFFFF if atom["d"] != "f16" else 0xFFFF, decode(atom["d"], got), inputs.reference,
+    bound = 0.0 if atom.d == "s32" else (2.0 ** -9 if atom.d == "f16" else 2.0 ** -10)
+    return compare(got, 0xFFFFFFFF if atom.d != "f16" else 0xFFFF, decode(atom.d, got), inputs.reference,
                    inputs.scale, bound)

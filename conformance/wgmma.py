@@ -79,12 +79,12 @@ def cases() -> list[Case]:
         if key in seen or not _describable(atom, swizzle):
             return
         seen.add(key)
-        a_place = "regs" if atom["a_residency"] == "register" else ("mn" if atom["trans_a"] == 1 else "k")
+        a_place = "regs" if atom.a_residency == "register" else ("mn" if atom.trans_a == 1 else "k")
         label = (f"{family('wgmma').spell(atom)} A:{a_place} "
-                 f"B:{'mn' if atom['trans_b'] == 1 else 'k'} {swizzle}"
-                 + (f" selector {atom['selector']}" if atom["sparse"] else "")
-                 + (f" scale-a {atom['scale_a']} scale-b {atom['scale_b']}" if atom["scale_a"] == -1 or
-                    atom["scale_b"] == -1 else "") + (" scale-d 0" if not scale_d else ""))
+                 f"B:{'mn' if atom.trans_b == 1 else 'k'} {swizzle}"
+                 + (f" selector {atom.selector}" if atom.sparse else "")
+                 + (f" scale-a {atom.scale_a} scale-b {atom.scale_b}" if atom.scale_a == -1 or
+                    atom.scale_b == -1 else "") + (" scale-d 0" if not scale_d else ""))
         out.append(Case(f"w{len(out)}", label, atom, ("sm_90a",), WgmmaCase(swizzle, scale_d)))
 
     for t in _types():
@@ -131,7 +131,7 @@ def cases() -> list[Case]:
 def _describable(atom: Atom, swizzle: str) -> bool:
     """Whether one descriptor can view each SMEM operand: a K-major swizzled tile holds at most one swizzle
     row of K (sparse B at K = 64 bytes does not fit 32B swizzle; the verifier rejects that too)."""
-    roles = "B" if atom["a_residency"] == "register" else "AB"
+    roles = "B" if atom.a_residency == "register" else "AB"
     try:
         for role in roles:
             smem_layout(smem_operand(atom, role, swizzle))
@@ -147,10 +147,10 @@ def _extra(case: Case) -> WgmmaCase:
 # -- SMEM layouts: canonical, packed tight -----------------------------------------------------------
 
 def smem_operand(atom: Atom, role: str, swizzle: str) -> SmemOperand:
-    rows = 64 if role == "A" else atom["n"]
-    k = atom["k"] // 2 if role == "A" and atom["sparse"] else atom["k"]
-    major = "mn" if atom["trans_a" if role == "A" else "trans_b"] == 1 else "k"
-    return SmemOperand(rows, k, BITS[atom["a" if role == "A" else "b"]], major, swizzle)
+    rows = 64 if role == "A" else atom.n
+    k = atom.k // 2 if role == "A" and atom.sparse else atom.k
+    major = "mn" if (atom.trans_a if role == "A" else atom.trans_b) == 1 else "k"
+    return SmemOperand(rows, k, BITS[atom.multiplicand_type(role)], major, swizzle)
 
 
 def smem_layout(op: SmemOperand) -> ComposedLayout:
@@ -180,7 +180,7 @@ def global_layout(op: SmemOperand) -> Layout:
 
 
 def c_layout(atom: Atom) -> Layout:
-    return Layout((64, atom["n"]), (atom["n"], 1))
+    return Layout((64, atom.n), (atom.n, 1))
 
 
 def shared_bytes(case: Case) -> int:
@@ -197,12 +197,12 @@ def launch_config(case: Case) -> dict:
 
 def _desc_type(atom: Atom, role: str, swizzle: str) -> mma.SmemDescType:
     op = smem_operand(atom, role, swizzle)
-    return mma.SmemDescType(role, atom["a" if role == "A" else "b"], op.major, swizzle, str(smem_layout(op)))
+    return mma.SmemDescType(role, atom.multiplicand_type(role), op.major, swizzle, str(smem_layout(op)))
 
 
 def build_kernel(case: Case) -> llvm.FuncOp:
     atom, extra = case.atom, _extra(case)
-    params = 5 if atom["sparse"] else 4
+    params = 5 if atom.sparse else 4
     block = Block(arg_types=[GLOBAL] * params)
     pa, pb, pc, pd = block.args[:4]
     base = llvm.AddressOfOp(SMEM_SYMBOL, SHARED)
@@ -210,7 +210,7 @@ def build_kernel(case: Case) -> llvm.FuncOp:
     b_at = arith.ConstantOp(IntegerAttr(-(-_bytes(smem_layout(ops_a), ops_a) // 1024) * 1024, i64))
     sb = llvm.GEPOp.from_mixed_indices(base.result, [b_at.result], IntegerType(8), result_type=SHARED)
     ops: list = [base, b_at, sb]
-    in_registers = atom["a_residency"] == "register"
+    in_registers = atom.a_residency == "register"
     descs = []
     for role, src, dst in (("A", pa, base.result), ("B", pb, sb.result)):
         if role == "A" and in_registers:
@@ -228,20 +228,20 @@ def build_kernel(case: Case) -> llvm.FuncOp:
         a_value, b_desc = a_frag.res, made[0].res
     else:
         a_value, b_desc = made[0].res, made[1].res
-    c = mma.LoadFragmentOp(pc, str(c_layout(atom)), mma.FragmentType("C", atom["d"], str(_tv_c(atom))))
+    c = mma.LoadFragmentOp(pc, str(c_layout(atom)), mma.FragmentType("C", atom.d, str(_tv_c(atom))))
     ops.append(c)
     e = None
-    if atom["sparse"]:
+    if atom.sparse:
         metadata = mma.LoadFragmentOp(block.args[4], "(128,1):(1,0)", mma.FragmentType("E", "b32", "(128,1):(1,0)"))
         ops.append(metadata)
         e = metadata.res
     ops.append(nvvm.WgmmaFenceAlignedOp())
-    w = mma.WgmmaOp((64, atom["n"], atom["k"]), a_value, b_desc, c.res,
-                    mma.FragmentType("D", atom["d"], str(_tv_c(atom))),
-                    scale_a=atom["scale_a"] if atom["scale_a"] == -1 else None,
-                    scale_b=atom["scale_b"] if atom["scale_b"] == -1 else None,
-                    scale_d=0 if not extra.scale_d else None, satfinite=bool(atom["satfinite"]), bitop=atom["bitop"],
-                    e=e, selector=atom["selector"] if atom["sparse"] else None)
+    w = mma.WgmmaOp((64, atom.n, atom.k), a_value, b_desc, c.res,
+                    mma.FragmentType("D", atom.d, str(_tv_c(atom))),
+                    scale_a=atom.scale_a if atom.scale_a == -1 else None,
+                    scale_b=atom.scale_b if atom.scale_b == -1 else None,
+                    scale_d=0 if not extra.scale_d else None, satfinite=bool(atom.satfinite), bitop=atom.bitop,
+                    e=e, selector=atom.selector if atom.sparse else None)
     ops += [w, nvvm.WgmmaGroupSyncAlignedOp(), nvvm.WgmmaWaitGroupSyncOp(0),
             mma.StoreFragmentOp(w.d, pd, str(c_layout(atom))), llvm.ReturnOp.create()]
     block.add_ops(ops)
@@ -271,37 +271,37 @@ class Inputs:
 
 def make_inputs(case: Case, rng: np.random.Generator) -> Inputs:
     atom, extra = case.atom, _extra(case)
-    n, k, d_elem = atom["n"], atom["k"], atom["d"]
-    a_bits, b_bits = draw(atom["a"], (1, 64, k), rng), draw(atom["b"], (1, n, k), rng)
+    n, k, d_elem = atom.n, atom.k, atom.d
+    a_bits, b_bits = draw(atom.a, (1, 64, k), rng), draw(atom.b, (1, n, k), rng)
     c_bits = draw(d_elem, (1, 64, n), rng)
-    a_val, b_val, c_val = decode(atom["a"], a_bits), decode(atom["b"], b_bits), decode(d_elem, c_bits)
+    a_val, b_val, c_val = decode(atom.a, a_bits), decode(atom.b, b_bits), decode(d_elem, c_bits)
     extra_arrays = []
-    if atom["sparse"]:
+    if atom.sparse:
         a_val, a_bits, e_words = sparse_operands(atom, a_bits, a_val, 64, k, THREADS, rng)
         extra_arrays = [np.frombuffer(e_words.tobytes(), dtype=np.uint8).copy()]
     if not extra.scale_d:
         c_val = np.zeros_like(c_val)
-    if atom["bitop"]:
+    if atom.bitop:
         ref = (a_val.astype(np.int64)[:, :, None, :] & b_val.astype(np.int64)[:, None, :, :]).sum(axis=3) + c_val
     else:
-        sign = (atom["scale_a"] or 1) * (atom["scale_b"] or 1)
+        sign = (atom.scale_a or 1) * (atom.scale_b or 1)
         ref = sign * np.einsum("tmk,tnk->tmn", a_val, b_val) + c_val
-        if atom["satfinite"]:
+        if atom.satfinite:
             ref = np.clip(ref, -(2 ** 31), 2 ** 31 - 1)
     scale = np.einsum("tmk,tnk->tmn", np.abs(a_val), np.abs(b_val)) + np.abs(c_val)
     op_a, op_b = (smem_operand(atom, r, extra.swizzle) for r in "AB")
-    arrays = [_image(atom["a"], a_bits, global_layout(op_a)), _image(atom["b"], b_bits, global_layout(op_b)),
+    arrays = [_image(atom.a, a_bits, global_layout(op_a)), _image(atom.b, b_bits, global_layout(op_b)),
               _image(d_elem, c_bits, c_layout(atom)),
               _image(d_elem, np.full((1, 64, n), POISON[d_elem], dtype=np.uint64), c_layout(atom))] + extra_arrays
     return Inputs(arrays, ref.astype(np.float64), scale, d_elem, POISON[d_elem])
 
 
 def error_bound(atom: Atom) -> float:
-    if atom["d"] == "s32":
+    if atom.d == "s32":
         return 0.0
-    if atom["d"] == "f16":
+    if atom.d == "f16":
         return 2.0 ** -9
-    if atom["a"] in FP8:
+    if atom.a in FP8:
         # measured on the H100: fp8 wgmma with an f32 D keeps fewer accumulator bits than f32 (worst
         # 3.1e-4 = 2^-11.7 over 76 kernels, records/GPU_RUN.md; DeepSeek-V3 reports ~14 bits on H800)
         return 2.0 ** -10
@@ -309,6 +309,6 @@ def error_bound(atom: Atom) -> float:
 
 
 def check(case: Case, inputs: Inputs, d_image: np.ndarray) -> tuple[bool, float, str]:
-    got_bits = _read_image(inputs.d_elem, d_image, c_layout(case.atom), 1, 64, case.atom["n"])
+    got_bits = _read_image(inputs.d_elem, d_image, c_layout(case.atom), 1, 64, case.atom.n)
     return compare(got_bits, inputs.d_poison, decode(inputs.d_elem, got_bits), inputs.reference, inputs.scale,
                    error_bound(case.atom))

@@ -13,7 +13,7 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from mmatom.layout import NotationError
-from mmatom.atoms.catalogue import Atom, AtomError, family
+from mmatom.atoms.catalogue import Atom, AtomError, MmaSyncAtom, WgmmaAtom, family
 from mmatom.atoms.catalogue.elements import BITS, INT4, INT8, base_element, storage_element
 from mmatom.atoms.catalogue.fragments import operand_extent, tile_tv_layout, tv_layouts, wgmma_accumulator_layout
 from mmatom.atoms.catalogue.model import REGISTER, SMEM_DESC, TMEM
@@ -145,7 +145,7 @@ class SyncTilePlan:
     """How an mma.sync_tile splits: its atom and the repeats along M, N and K (registers of each operand are the
     atoms' in order: atom values, then row repeat, then column repeat; fragments.tile_tv_layout)."""
 
-    atom: Atom
+    atom: MmaSyncAtom
     repeats: tuple[int, int, int]
 
     def operand_repeats(self, role: str) -> tuple[int, int]:
@@ -187,7 +187,10 @@ def sync_tile_plan(op: Operation) -> SyncTilePlan:
 def verify_atom_op(op: Operation) -> None:
     fam_name, values, types = atom_values(op)
     fam = family(fam_name)
-    atom = fam.make(values)
+    try:
+        atom = fam.make(values)
+    except AtomError as err:
+        raise VerifyException(str(err)) from None
     _check_roles(op, fam.label, types)
     _check_residency(fam, atom, types)
     try:
@@ -229,7 +232,7 @@ def _check_residency(fam, atom: Atom, types: dict[str, Attribute]) -> None:
 def _check_storage(label: str, atom: Atom, types: dict[str, Attribute]) -> None:
     """fp6/fp4 register fragments under kind::f8f6f4 / mxf8f6f4 sit in 8-bit containers: the operand must
     say so. (tcgen05 SMEM operands use a different padding, 16 elements per 16 bytes; not modelled here.)"""
-    kind = atom.get("kind")
+    kind = atom.kind
     for role, t in types.items():
         if role in ("A", "B") and isinstance(t, d.FragmentType):
             want = storage_element(base_element(t.elem.data), kind)
@@ -265,7 +268,7 @@ def _check_layouts(label: str, atom: Atom, types: dict[str, Attribute]) -> None:
             except (DescriptorError, NotationError) as err:
                 raise VerifyException(f"{label}: operand {role}: {err}") from None
         elif isinstance(t, d.TmemType) and role == "D":
-            n = atom["n"]
+            n = atom.n
             if t.cols.value.data != n:
                 raise VerifyException(f"{label}: operand D is a TMEM tile of {t.cols.value.data} columns; N={n} needs {n}")
 
@@ -275,7 +278,7 @@ def _check_layouts(label: str, atom: Atom, types: dict[str, Attribute]) -> None:
 
 @dataclass(frozen=True)
 class WgmmaTilePlan:
-    atom: Atom  # the wgmma each step issues
+    atom: WgmmaAtom  # the wgmma each step issues
     warpgroups: int
     steps: tuple[tuple[int, int], ...]  # per K step: (A byte offset, B byte offset) within warpgroup 0
     a_warpgroup_bytes: int  # how far warpgroup w's A rows start from warpgroup 0's (times w)

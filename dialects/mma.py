@@ -881,14 +881,13 @@ def fragment_type(atom, role: str) -> FragmentType:
     layouts = tv_layouts(atom)
     layout = layouts.get(role) or layouts["C" if role == "D" else role]
     if role in ("A", "B"):
-        elem = storage_element(atom["a" if role == "A" else "b"], atom.get("kind"))
+        elem = storage_element(atom.multiplicand_type(role), atom.kind)
     elif role in ("C", "D"):
-        d_elem, c_elem = atom["acc"] if "acc" in atom.as_dict() else (atom["d"], atom["d"])
-        elem = d_elem if role == "D" else c_elem
+        elem = atom.d_type if role == "D" else atom.c_type
     elif role == "E":
         elem = "u32"
     else:
-        elem = atom["scale_type"]
+        elem = atom.scale_type
     return FragmentType(role, elem, str(layout))
 
 

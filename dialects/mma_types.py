@@ -36,6 +36,7 @@ from xdsl.utils.str_enum import StrEnum
 from mmatom.layout import ComposedLayout, Layout, NotationError, parse_any_layout
 from mmatom.atoms.catalogue import family
 from mmatom.atoms.catalogue.elements import ALL_ELEMENT_TYPES
+from mmatom.atoms.catalogue.words import BitOp, ElementType, Kind, OperandLayout, Rounding, ScaleVec
 from mmatom.atoms.catalogue.tmem import LANES as TMEM_LANES
 from mmatom.atoms.catalogue.tmem import COLUMNS as TMEM_COLUMNS
 from mmatom.atoms.chips import UnknownChip, chip
@@ -132,7 +133,6 @@ class ShapeAttr(MnkShape, ParametrizedAttribute):
 
 Role = StrEnum("Role", [(r, r) for r in ("A", "B", "C", "D", "E", "SFA", "SFB")])
 ROLES = tuple(r.value for r in Role)
-ElementType = StrEnum("ElementType", [(e, e) for e in ALL_ELEMENT_TYPES])
 Major = StrEnum("Major", [(m, m) for m in MAJORS])
 SwizzleMode = StrEnum("SwizzleMode", [(s, s) for s in SWIZZLE_BYTES])
 
@@ -212,12 +212,9 @@ def word_enum(name: str, words: tuple[str, ...]) -> type[StrEnum]:
     return StrEnum(name, [(w, w) for w in words])
 
 
-OperandLayout = word_enum("OperandLayout", catalogue_words(("mma", "layout")))
-MmaKind = word_enum("MmaKind", catalogue_words(("mma", "kind"), ("mma.sp", "kind"), ("mma.block_scale", "kind"),
-                                               ("tcgen05.mma", "kind")))
-BitOp = word_enum("BitOp", catalogue_words(("mma", "bitop"), ("wgmma", "bitop")))
-Rounding = word_enum("Rounding", catalogue_words(("mma", "rounding")))
-ScaleVec = word_enum("ScaleVec", catalogue_words(("mma.block_scale", "scale_vec"), ("tcgen05.mma", "scale_vec")))
+# OperandLayout, Kind, BitOp, Rounding and ScaleVec are the typed atoms' own enums (atoms/catalogue/words.py), whose
+# words are exactly those the rows admit, sorted (tests/unit/dialects/test_atom_words.py); scale types are a few
+# element types, so they get an enum of their own
 ScaleType = word_enum("ScaleType", catalogue_words(("tcgen05.mma", "scale_type")))
 
 
@@ -275,7 +272,7 @@ class OperandLayoutAttr(WordAttr, EnumAttribute[OperandLayout]):
 
 
 @irdl_attr_definition
-class KindAttr(WordAttr, EnumAttribute[MmaKind]):
+class KindAttr(WordAttr, EnumAttribute[Kind]):
     """The `kind::` qualifier: `#mma.kind<f8f6f4>`, or bare after the shape of mma.block_scale and mma.tcgen05."""
     name = "mma.kind"
     what = "kind"

@@ -63,7 +63,7 @@ from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 from mmatom.atoms import instr_desc
-from mmatom.atoms.catalogue import Atom, AtomError, family
+from mmatom.atoms.catalogue import Atom, AtomError, family, resolve
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
 from mmatom.atoms.catalogue.tmem import ldst_num
 from mmatom.atoms.limits import THREADS_PER_CTA
@@ -92,15 +92,18 @@ def _constant(op: Operation, v: SSAValue, what: str) -> int:
     return value
 
 
-def _atom(family_name: str, values: dict) -> Atom:
-    fam = family(family_name)
-    return Atom(fam.name, tuple((d.key, values[d.key]) for d in fam.dims))
+def _atom(op: Operation, family_name: str, values: dict) -> Atom:
+    """The typed atom `op` performs; values that are not even words of their dimensions are its diagnostic."""
+    try:
+        return family(family_name).make(values)
+    except AtomError as err:
+        raise VerifyException(f"{op.name}: {err}") from None
 
 
 def verify_atom(op: Operation, atom: Atom) -> None:
     """`atom` is a legal form on the enclosing module's chip (no chip named: any chip)."""
     try:
-        family(atom.family).resolve(atom.as_dict(), module_target(op))
+        resolve(atom, module_target(op))
     except AtomError as err:
         raise VerifyException(f"{op.name}: {err}") from None
 
@@ -145,6 +148,7 @@ def _python(attr: Attribute, key: str):
 def atom_attr(atom: Atom) -> DictionaryAttr:
     """`atom` as the `mma.atom` attribute (see atom_from_attr for the way back)."""
     entries: dict[str, Attribute] = {"family": StringAttr(atom.family)}
+    # the named view: the attribute spells each dimension by its catalogue name
     entries.update((k, _builtin(v)) for k, v in atom.values if v is not None)
     return DictionaryAttr(entries)
 
@@ -162,8 +166,10 @@ def atom_from_attr(attr: Attribute) -> Atom:
     if unknown:
         raise VerifyException(f"{ATOM_ATTR}: {', '.join(unknown)} is not a dimension of {fam.name}; its dimensions: "
                               f"{', '.join(d.key for d in fam.dims)}")
-    return Atom(fam.name, tuple((d.key, _python(attr.data[d.key], d.key) if d.key in attr.data else None)
-                                for d in fam.dims))
+    try:
+        return fam.make({d.key: _python(attr.data[d.key], d.key) for d in fam.dims if d.key in attr.data})
+    except AtomError as err:  # diagnosed as verify_atom words it, the op's name put in front by the caller
+        raise VerifyException(str(err)) from None
 
 
 # -- attributes -----------------------------------------------------------------------------------
@@ -378,7 +384,7 @@ class MmaOp(_MmaBase):
         the discardable `mma.rounding`."""
         rounding = self.attributes.get("mma.rounding")
         b1 = self.b1Op.data if self.b1Op else None
-        return _atom("mma", dict(
+        return _atom(self, "mma", dict(
             shape=self.shape.mnk, kind=None, **self._elements(), layout=(self.layoutA.data, self.layoutB.data),
             satfinite=self._satfinite(), bitop={"xor_popc": "xor", "and_popc": "and"}.get(b1),
             rounding=rounding.data if isinstance(rounding, StringAttr) else None))
@@ -403,7 +409,7 @@ class MmaSpOp(_MmaBase):
     EXTRA: ClassVar[tuple] = _SPARSE_GROUPS
 
     def atom(self) -> Atom:
-        return _atom("mma.sp", dict(
+        return _atom(self, "mma.sp", dict(
             sparse_mode="sp::ordered_metadata" if self.orderedMetadata else "sp", shape=self.shape.mnk,
             kind=self.kind.data if self.kind else None, **self._elements(), satfinite=self._satfinite(),
             selector=_constant(self, self.sparsitySelector, "the sparsity selector")))
@@ -449,7 +455,7 @@ class _BlockScaleBase(_MmaBase):
     def atom(self) -> Atom:
         """The block-scaled atom; the catalogue has one byte-id, read from A's (B's is checked in verify_)."""
         sparse = isinstance(self, MmaSpBlockScaleOp)
-        return _atom("mma.block_scale", dict(
+        return _atom(self, "mma.block_scale", dict(
             sparse_mode="sp::ordered_metadata" if sparse else None, kind=self.kind.data,
             scale_vec=self.scaleVecSize.data[1:] + "X", scale_type=self.blockScaleFormat.data,
             shape=self.shape.mnk, **self._elements(),
@@ -464,8 +470,7 @@ class _BlockScaleBase(_MmaBase):
     def verify_(self) -> None:
         super().verify_()
         atom = self.atom()
-        verify_atom(self, Atom(atom.family, tuple((k, self.byte_id_b() if k == "byte_id" else v)
-                                                  for k, v in atom.values)))
+        verify_atom(self, atom.replace(byte_id=self.byte_id_b()))
 
 
 @irdl_op_definition
@@ -717,7 +722,7 @@ class WgmmaMmaAsyncOp(IRDLOperation):
             return -1 if attr.data == "neg" else (None if integer else 1)
 
         m, n, k = self.shape.mnk
-        return _atom("wgmma", dict(
+        return _atom(self, "wgmma", dict(
             sparse=False, a=a, b=self.typeB.data, d=self.typeD.data, m=m, n=n, k=k,
             satfinite=self.satfinite is not None and self.satfinite.data == "satfinite",
             bitop="and" if a == "b1" else None, a_residency="smem_desc", trans_a=trans(self.layoutA, "row"),
@@ -1166,7 +1171,7 @@ class _Tcgen05MmaBase(IRDLOperation):
             spelled = self.attributes.get(SCALE_VEC_ATTR)
             block = self.blockScale.data if getattr(self, "blockScale", None) is not None else "default"
             scale_vec = spelled.data if isinstance(spelled, StringAttr) else (None if block == "default" else block)
-        return _atom("tcgen05.mma", dict(
+        return _atom(self, "tcgen05.mma", dict(
             sparse=sparse, cta_group=self.ctaGroup.ctas, kind=kind, scale_vec=scale_vec, a=f.a, b=f.b,
             d=f.d if kind not in BLOCK_SCALED else "f32", scale_type=f.scale_type, m=f.m, n=f.n,
             k=96 if f.k96 else DENSE_K[kind] * (2 if sparse else 1),

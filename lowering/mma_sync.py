@@ -18,7 +18,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from mmatom.dialects import mma, nvvm
 from mmatom.dialects.atom_rules import op_atom, sync_tile_plan
 from mmatom.dialects.mma import fragment_type
-from mmatom.atoms.catalogue import Atom
+from mmatom.atoms.catalogue import MmaSyncAtom, WarpMmaAtom
 from mmatom.atoms.catalogue.operand_order import instruction
 
 from .fragments import as_fragment, fragment_registers
@@ -30,15 +30,15 @@ B1_OPS = {"xor": "xor_popc", "and": "and_popc"}
 ROUNDING_ATTR = "mma.rounding"
 
 
-def _common_props(atom: Atom) -> dict:
-    m, n, k = atom["shape"]
+def _common_props(atom: WarpMmaAtom) -> dict:
+    m, n, k = atom.shape
     props = {
         "shape": nvvm.MMAShapeAttr(m, n, k),
-        "multiplicandAPtxType": nvvm.MMATypeAttr(atom["a"]),
-        "multiplicandBPtxType": nvvm.MMATypeAttr(atom["b"]),
+        "multiplicandAPtxType": nvvm.MMATypeAttr(atom.a),
+        "multiplicandBPtxType": nvvm.MMATypeAttr(atom.b),
     }
-    if atom["a"] in INTEGER_MULTIPLICANDS:  # upstream requires the attribute on every integer form
-        props["intOverflowBehavior"] = nvvm.MMAIntOverflowAttr("satfinite" if atom.get("satfinite") else "wrapped")
+    if atom.a in INTEGER_MULTIPLICANDS:  # upstream requires the attribute on every integer form
+        props["intOverflowBehavior"] = nvvm.MMAIntOverflowAttr("satfinite" if atom.satfinite else "wrapped")
     return props
 
 
@@ -47,7 +47,7 @@ def _unpack_result(ops: OpList, struct) -> list:
             for i, t in enumerate(struct.type.types.data)]
 
 
-def _inline_sync(ops: OpList, atom: Atom, a: list, b: list, c: list, d_type) -> list:
+def _inline_sync(ops: OpList, atom: MmaSyncAtom, a: list, b: list, c: list, d_type) -> list:
     """Dense kind::f8f6f4 as upstream's nvvm.inline_ptx, with the atom attached (`mma.atom`): $0.. D's
     registers, then A, B, C, in the family's PTX order (atoms/catalogue/operand_order.py)."""
     n_d = register_count(d_type)
@@ -61,16 +61,16 @@ def _inline_sync(ops: OpList, atom: Atom, a: list, b: list, c: list, d_type) -> 
     return list(asm.owner.results)
 
 
-def emit_sync(ops: OpList, atom: Atom, a: list, b: list, c: list, d_type) -> list:
+def emit_sync(ops: OpList, atom: MmaSyncAtom, a: list, b: list, c: list, d_type) -> list:
     """One mma.sync atom on registers: nvvm.mma.sync (or inline PTX for kind::f8f6f4); D's registers."""
-    if atom.get("kind"):
+    if atom.kind:
         return _inline_sync(ops, atom, a, b, c, d_type)
     props = _common_props(atom)
-    la, lb = atom["layout"]
+    la, lb = atom.layout
     props["layoutA"], props["layoutB"] = nvvm.MMALayoutAttr(la), nvvm.MMALayoutAttr(lb)
-    if atom.get("bitop"):
-        props["b1Op"] = nvvm.MMAB1OpAttr(B1_OPS[atom["bitop"]])
-    attrs = {ROUNDING_ATTR: StringAttr(atom["rounding"])} if atom.get("rounding") else {}
+    if atom.bitop:
+        props["b1Op"] = nvvm.MMAB1OpAttr(B1_OPS[atom.bitop])
+    attrs = {ROUNDING_ATTR: StringAttr(atom.rounding)} if atom.rounding else {}
     struct = ops.add(nvvm.MmaOp.build(operands=[a, b, c], result_types=[_result_struct(d_type)], properties=props,
                                       attributes=attrs))
     return _unpack_result(ops, struct)
@@ -118,12 +118,12 @@ class LowerSparse(RewritePattern):
         atom = op_atom(op)
         a, b, c, e = (fragment_registers(v, op) for v in (op.a, op.b, op.c, op.e))
         props = _common_props(atom)
-        if atom["sparse_mode"] == "sp::ordered_metadata":
+        if atom.ordered_metadata:
             props["orderedMetadata"] = UnitAttr()
-        if atom.get("kind"):
-            props["kind"] = nvvm.MMAKindAttr(atom["kind"])
+        if atom.kind:
+            props["kind"] = nvvm.MMAKindAttr(atom.kind)
         ops = OpList()
-        selector = ops.add(arith.ConstantOp.from_int_and_width(atom["selector"] or 0, 32))
+        selector = ops.add(arith.ConstantOp.from_int_and_width(atom.selector or 0, 32))
         struct_t = _result_struct(op.d.type)
         struct = ops.add(nvvm.MmaSpOp.build(operands=[a, b, c, e[0], selector], result_types=[struct_t],
                                             properties=props))
@@ -144,17 +144,17 @@ class LowerBlockScale(RewritePattern):
         atom = op_atom(op)
         a, b, c = (fragment_registers(v, op) for v in (op.a, op.b, op.c))
         props = _common_props(atom)
-        props.update(kind=nvvm.BlockScaleKindAttr(atom["kind"]),
-                     scaleVecSize=nvvm.ScaleVecSizeAttr("x" + atom["scale_vec"][0]),
-                     blockScaleFormat=nvvm.BlockScaleFormatAttr(atom["scale_type"]))
+        props.update(kind=nvvm.BlockScaleKindAttr(atom.kind),
+                     scaleVecSize=nvvm.ScaleVecSizeAttr("x" + atom.scale_vec[0]),
+                     blockScaleFormat=nvvm.BlockScaleFormatAttr(atom.scale_type))
         ops = OpList()
         i16 = lambda x: ops.add(arith.ConstantOp.from_int_and_width(x, 16))  # noqa: E731
-        byte_id = atom["byte_id"]
-        scales = [fragment_registers(op.sfa, op)[0], i16(byte_id), i16(atom["thread_id_a"]),
-                  fragment_registers(op.sfb, op)[0], i16(byte_id), i16(atom["thread_id_b"])]
+        byte_id = atom.byte_id
+        scales = [fragment_registers(op.sfa, op)[0], i16(byte_id), i16(atom.thread_id_a),
+                  fragment_registers(op.sfb, op)[0], i16(byte_id), i16(atom.thread_id_b)]
         operands: list = [a, b, c]
         if op.e is not None:
-            operands += [fragment_registers(op.e, op)[0], ops.add(arith.ConstantOp.from_int_and_width(atom["selector"], 32))]
+            operands += [fragment_registers(op.e, op)[0], ops.add(arith.ConstantOp.from_int_and_width(atom.selector, 32))]
             props["orderedMetadata"] = UnitAttr()
         nvvm_op = nvvm.MmaSpBlockScaleOp if op.e is not None else nvvm.MmaBlockScaleOp
         struct = ops.add(nvvm_op.build(operands=operands + scales, result_types=[_result_struct(op.d.type)], properties=props))

@@ -181,7 +181,7 @@ class LowerTcgen05Mma(RewritePattern):
         attrs = {}
         groups = [[v] for v in operands]
         if block_scaled:
-            vec = atom["scale_vec"]
+            vec = atom.scale_vec
             if BLOCK_SCALE_QUALIFIER[vec] != "default":
                 props["blockScale"] = nvvm.Tcgen05BlockScaleAttr(BLOCK_SCALE_QUALIFIER[vec])
             if vec in ("1X", "2X", "4X"):

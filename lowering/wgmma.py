@@ -21,7 +21,7 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from mmatom.dialects import mma, nvvm
 from mmatom.dialects.atom_rules import op_atom, wgmma_tile_plan
 from mmatom.dialects.mma_types import module_target
-from mmatom.atoms.catalogue import Atom
+from mmatom.atoms.catalogue import WgmmaAtom
 from mmatom.atoms.catalogue.operand_order import instruction
 from mmatom.atoms.catalogue.tmem import TMEM_TARGETS
 from mmatom.atoms.descriptors import DescriptorFields, check_layout, encode_sm90, encode_sm100
@@ -73,16 +73,16 @@ def descriptor_value(value: SSAValue, user) -> SSAValue:
 class LowerWgmma(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.WgmmaOp, rewriter: PatternRewriter) -> None:
-        v = op_atom(op)
-        if v["sparse"] or v["a_residency"] == "register":
-            rewriter.replace(op, *_inline_wgmma(op, v))
+        atom = op_atom(op)
+        if atom.sparse or atom.a_residency == "register":
+            rewriter.replace(op, *_inline_wgmma(op, atom))
             return
         desc_a, desc_b = descriptor_value(op.a, op), descriptor_value(op.b, op)
         ops = OpList()
         struct_t = _result_struct(op.d.type)
         acc = _accumulator(ops, fragment_registers(op.c, op), struct_t)
         k_major = lambda t: isinstance(t, mma.SmemDescType) and t.major.data == "k"  # noqa: E731
-        props = _wgmma_props(v, op.scale_d is not None and not op.scale_d.value.data, k_major(op.a.type),
+        props = _wgmma_props(atom, op.scale_d is not None and not op.scale_d.value.data, k_major(op.a.type),
                              k_major(op.b.type))
         struct = ops.add(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, acc], result_types=[struct_t],
                                                     properties=props))
@@ -90,24 +90,24 @@ class LowerWgmma(RewritePattern):
         rewriter.replace(op, ops.ops, [d])
 
 
-def _wgmma_props(v: Atom, scale_d_zero: bool, a_k_major: bool, b_k_major: bool) -> dict:
+def _wgmma_props(atom: WgmmaAtom, scale_d_zero: bool, a_k_major: bool, b_k_major: bool) -> dict:
     props = {
-        "shape": nvvm.MMAShapeAttr(64, v["n"], v["k"]),
-        "typeD": nvvm.WgmmaTypeAttr(v["d"]),
+        "shape": nvvm.MMAShapeAttr(64, atom.n, atom.k),
+        "typeD": nvvm.WgmmaTypeAttr(atom.d),
         "scaleD": nvvm.WgmmaScaleOutAttr("zero" if scale_d_zero else "one"),
-        "typeA": nvvm.WgmmaTypeAttr(v["a"]),
-        "scaleA": nvvm.WgmmaScaleInAttr("neg" if v["scale_a"] == -1 else "one"),
+        "typeA": nvvm.WgmmaTypeAttr(atom.a),
+        "scaleA": nvvm.WgmmaScaleInAttr("neg" if atom.scale_a == -1 else "one"),
         "layoutA": nvvm.MMALayoutAttr("row" if a_k_major else "col"),
-        "typeB": nvvm.WgmmaTypeAttr(v["b"]),
-        "scaleB": nvvm.WgmmaScaleInAttr("neg" if v["scale_b"] == -1 else "one"),
+        "typeB": nvvm.WgmmaTypeAttr(atom.b),
+        "scaleB": nvvm.WgmmaScaleInAttr("neg" if atom.scale_b == -1 else "one"),
         "layoutB": nvvm.MMALayoutAttr("col" if b_k_major else "row"),
     }
-    if v["satfinite"]:
+    if atom.satfinite:
         props["satfinite"] = nvvm.MMAIntOverflowAttr("satfinite")
     return props
 
 
-def _inline_wgmma(op: mma.WgmmaOp, v: Atom):
+def _inline_wgmma(op: mma.WgmmaOp, atom: WgmmaAtom):
     """The forms upstream's nvvm.wgmma.mma_async lacks (RS: A in registers; sparse) as upstream's
     nvvm.inline_ptx, with the atom attached (`mma.atom`). Its results are write-only (it returns no
     read-write values), so the PTX text first copies C into D's registers, fences them (the copies touched
@@ -123,13 +123,12 @@ def _inline_wgmma(op: mma.WgmmaOp, v: Atom):
         inputs.append(value)
         return f"${n_d + len(inputs) - 1}"
 
-    if v["a_residency"] == "register":
+    if atom.a_residency == "register":
         a_text: str | list[str] = [slot(r) for r in fragment_registers(op.a, op)]
     else:
         a_text = slot(descriptor_value(op.a, op))
     b_text = slot(descriptor_value(op.b, op))
-    e_text = slot(fragment_registers(op.e, op)[0]) if v["sparse"] else None
-    atom = v
+    e_text = slot(fragment_registers(op.e, op)[0]) if atom.sparse else None
     lines = [f"mov.b32 ${i}, ${n_d + i};" for i in range(n_d)] if accumulate else []
     lines.append("wgmma.fence.sync.aligned;")
     lines.append(instruction(atom, d=[f"${i}" for i in range(n_d)], a=a_text, b=b_text, e=e_text,
@@ -146,7 +145,7 @@ class LowerWgmmaTile(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.WgmmaTileOp, rewriter: PatternRewriter) -> None:
         plan = wgmma_tile_plan(op)
-        v = plan.atom
+        atom = plan.atom
         base_a, base_b = descriptor_value(op.a, op), descriptor_value(op.b, op)
         ops = OpList()
         # the atom's constant fields replace the tile's (LBO/SBO of one atom's window)
@@ -163,7 +162,7 @@ class LowerWgmmaTile(RewritePattern):
         for j, (off_a, off_b) in enumerate(plan.steps):
             desc_a = ops.add(arith.OrIOp(ops.addi(start_a, off_a >> 4), ops.const(const_a, 64)))
             desc_b = ops.add(arith.OrIOp(ops.addi(start_b, off_b >> 4), ops.const(const_b, 64)))
-            props = _wgmma_props(v, scale_d_zero and j == 0, plan.a_desc.major.data == "k", plan.b_desc.major.data == "k")
+            props = _wgmma_props(atom, scale_d_zero and j == 0, plan.a_desc.major.data == "k", plan.b_desc.major.data == "k")
             acc = ops.add(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, acc], result_types=[struct_t],
                                                      properties=props))
         d = as_fragment(ops, _unpack_result(ops, acc), op.d.type)

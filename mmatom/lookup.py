@@ -112,8 +112,7 @@ class Atom:
 
     @property
     def mnk(self) -> tuple[int, int, int]:
-        c = self.catalogue
-        return tuple(c["shape"]) if c.get("shape") is not None else (c["m"], c["n"], c["k"])
+        return self.catalogue.mnk
 
     @property
     def threads(self) -> int:
@@ -128,8 +127,9 @@ class Atom:
 
     @property
     def fields(self) -> dict[str, Any]:
-        """The atom's every dimension, in the catalogue's names."""
-        return self.catalogue.as_dict()
+        """The atom's every dimension, in the catalogue's names (the public, by-name view a DSL reads; mmatom's
+        own code reads the typed `catalogue` atom's fields)."""
+        return dict(self.catalogue.values)
 
     def residency(self, role: str) -> str:
         """Where the operand lives: "register", "smem_desc" or "tmem"."""
@@ -186,7 +186,8 @@ def atoms(target: str, op: str | None = None, **filters: Any) -> list[Atom]:
         fam_name = _family_name(name)
         wanted = _catalogue_values(fam_name, filters)
         for a, r in family(fam_name).atoms():
-            if target in r.targets and all(a.get(k, _NO_DEFAULT) == v for k, v in wanted.items()):
+            named = dict(a.values)  # the filters name dimensions, as the user wrote them
+            if target in r.targets and all(named.get(k, _NO_DEFAULT) == v for k, v in wanted.items()):
                 out.append(Atom(a, target))
     return list(dict.fromkeys(out))
 

@@ -151,7 +151,7 @@ class TiledMma:
             raise api_error(f"TiledMma.smem_desc_type: role A or B, swizzle one of {', '.join(_SWIZZLE_BYTES)}; got "
                             f"{role!r}, {swizzle!r}")
         M, N, K = self.tile_mnk
-        rows, elem = (M, self.atom.fields["a"]) if role == "A" else (N, self.atom.fields["b"])
+        rows, elem = (M, self.atom.catalogue.a) if role == "A" else (N, self.atom.catalogue.b)
         bits = BITS[elem]
         try:
             layout = canonical_layout(SmemOperand(rows, K, bits, "k", _SWIZZLE_BYTES[swizzle]), rows * 128, 1024)
@@ -168,7 +168,7 @@ class TiledMma:
                 raise api_error(f"TiledMma.fragment_type: a wgmma tile reads A and B from SMEM; role {role!r} has "
                                 f"no registers (use smem_desc_type)")
             M, N, _ = self.tile_mnk
-            return FragmentType(role, self.atom.fields["d"], wgmma_accumulator_layout(M, N))
+            return FragmentType(role, self.atom.catalogue.d, wgmma_accumulator_layout(M, N))
         if role not in _MODES:
             raise api_error(f"TiledMma.fragment_type: role {role!r} is not one of A, B, C, D")
         rows, cols = _MODES[role]
@@ -189,7 +189,7 @@ class TiledMma:
         if self.atom.op != "mma.sync":
             raise api_error(f"TiledMma.mma_tile is for mma.sync atoms; this one tiles {self.atom.ptx}")
         op = SyncTileOp(self.group_tile_mnk, self.atom.mnk, a, b, c, self.fragment_type("D"),
-                        satfinite=bool(self.atom.fields.get("satfinite")))
+                        satfinite=bool(self.atom.catalogue.satfinite))
         return kb.builder.insert(op).results[0]
 
     def mma_smem(self, kb: KernelBuilder, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:

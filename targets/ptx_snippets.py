@@ -39,13 +39,13 @@ def _placeholders(atom: Atom) -> dict:
         d = ops["D"]
         roles = dict(d=_vec(d.reg_type, d.regs, 0), a="q0" if ops["A"].residency == SMEM_DESC else _vec(".b32", 4, 140),
                      b="q1", scale_d="p")
-        if atom["sparse"]:
+        if atom.sparse:
             roles["e"] = "r150"
         return roles
     if atom.family == "tcgen05.mma":
         roles = dict(d="r0", a="q0" if ops["A"].residency == SMEM_DESC else "r1", b="q1", idesc="r3",
                      enable_input_d="p")
-        if atom["sparse"]:
+        if atom.sparse:
             roles["e"] = "r2"
         if "SFA" in ops:
             roles.update(sfa="r4", sfb="r5")

@@ -71,7 +71,7 @@ def mma(fn: PTXFunction, op) -> None:
     atom = fn.use_atom(op)
     roles = dict(d=fn.reg(op.matrixD), a=fn.reg(op.matrixA), b=fn.reg(op.matrixB), idesc=fn.reg(op.idesc),
                  enable_input_d=fn.reg(op.enableInputD))
-    if atom["sparse"]:
+    if atom.sparse:
         roles["e"] = fn.reg(op.sparseMetadata)
     if isinstance(op, (nvvm.Tcgen05MmaBlockScaleOp, nvvm.Tcgen05MmaSpBlockScaleOp)):
         roles.update(sfa=fn.reg(op.scaleA), sfb=fn.reg(op.scaleB))

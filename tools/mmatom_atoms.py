@@ -70,13 +70,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     print(f"family    {fam.label}   tier {tier}")
     first = {version_text(v) for _, v in form.versions}
     print(f"targets   {format_targets(form.targets)}  (.version >= {min(first)} at the earliest target)")
-    if atom.family == "wgmma":
-        shape = (64, atom["n"], atom["k"])
-    elif atom.family == "tcgen05.mma":
-        shape = (atom["m"], atom["n"], atom["k"])
+    if atom.family == "tcgen05.mma":
         print("          M, N, K and types live in the instruction descriptor: the row shown is one legal choice")
-    else:
-        shape = atom["shape"]
+    shape = atom.mnk
     print(f"shape     M={shape[0]} N={shape[1]} K={shape[2]}   threads {threads(atom)}")
     note = HARDWARE_NOTE.get(tier, "runs on the project's H100 (sm_90a), which executes every sm_70..sm_90 form")
     print(f"hardware  {note}")

@@ -10,6 +10,7 @@ from itertools import product as cartesian
 from functools import lru_cache
 
 from ..chips import ALL_TARGET_NAMES
+from .atom_types import MmaBlockScaleAtom, MmaSparseAtom, MmaSyncAtom, Tcgen05Atom, WarpMmaAtom, WgmmaAtom
 from .model import Atom, AtomError, Family, OperandSpec, Resolved, Row, format_targets, sort_key, version_text
 from .mma_sync import MMA_BLOCK_SCALE, MMA_SP, MMA_SYNC
 from .tcgen05 import TCGEN05
@@ -79,11 +80,11 @@ def _spelled_atoms(fam: Family, r: Row, spelled: list[str]):
     keys = [d.key for d in fam.dims]
     pools = [sorted(r.allowed(k), key=sort_key) if k in spelled else sorted(r.allowed(k), key=sort_key)[:1] for k in keys]
     for combo in cartesian(*pools):
-        yield Atom(fam.name, tuple(zip(keys, combo))), r
+        yield fam.make(dict(zip(keys, combo))), r
 
 
 def resolve(atom: Atom, target: str | None = None) -> Resolved:
-    return family(atom.family).resolve(atom.as_dict(), target)
+    return family(atom.family).resolve(dict(atom.values), target)
 
 
 def operands(atom: Atom) -> tuple[OperandSpec, ...]:
@@ -95,6 +96,7 @@ def spell(atom: Atom) -> str:
 
 
 __all__ = [
-    "Atom", "AtomError", "FAMILIES", "GROUPS", "OperandSpec", "Resolved", "SpelledForm", "family",
+    "Atom", "AtomError", "FAMILIES", "GROUPS", "MmaBlockScaleAtom", "MmaSparseAtom", "MmaSyncAtom", "OperandSpec",
+    "Resolved", "SpelledForm", "Tcgen05Atom", "WarpMmaAtom", "WgmmaAtom", "family",
     "format_targets", "operands", "resolve", "spell", "spelled_forms", "version_text",
 ]

@@ -153,19 +153,19 @@ def _tv_layouts(atom: Atom) -> dict[str, Layout]:
     atom. D has C's layout unless a "D" entry says otherwise (SM70 m8n8k4 with f32 D and f16 C)."""
     fam = atom.family
     if fam in ("mma", "mma.sp", "mma.block_scale"):
-        m, n, k = atom["shape"]
-        kind = atom.get("kind")
-        sparse = fam == "mma.sp" or bool(atom.get("sparse_mode"))
+        m, n, k = atom.shape
+        kind = atom.kind
+        sparse = atom.sparse
         ka = k // 2 if sparse else k  # sparse A is the compressed M x K/2 matrix
-        pa, pb = _packing(atom["a"], kind), _packing(atom["b"], kind)
-        if (m, n, k) == (8, 8, 4) and atom["a"] == "f16":
-            la, lb = atom["layout"]
+        pa, pb = _packing(atom.a, kind), _packing(atom.b, kind)
+        if (m, n, k) == (8, 8, 4) and atom.a == "f16":
+            la, lb = atom.layout
             # D and C may differ (f32.f16.f16.f16): each has the quad-pair layout of its own type
             return {
                 "A": parse_layout(SM70_QUADPAIR[("A", la)]),
                 "B": parse_layout(SM70_QUADPAIR[("B", lb)]),
-                "C": parse_layout(SM70_QUADPAIR[("C", atom["acc"][1])]),
-                "D": parse_layout(SM70_QUADPAIR[("C", atom["acc"][0])]),
+                "C": parse_layout(SM70_QUADPAIR[("C", atom.acc[1])]),
+                "D": parse_layout(SM70_QUADPAIR[("C", atom.acc[0])]),
             }
         if m == 8:
             out = {"A": _a_m8(k, pa), "B": _b_n8(n, k, pb), "C": _c_m8n8()}
@@ -174,7 +174,7 @@ def _tv_layouts(atom: Atom) -> dict[str, Layout]:
         if sparse:
             out["E"] = Layout((32, 1), (1, 0))  # one 32-bit metadata word per lane; see sparse_metadata for its bits
         if fam == "mma.block_scale":
-            chunks = {"1X": 1, "2X": 2, "4X": 4}[atom["scale_vec"]]
+            chunks = {"1X": 1, "2X": 2, "4X": 4}[atom.scale_vec]
             # CuTe SFALayout / SFBLayout (reference section 4): the stride-0 lane bits are the lanes
             # the selectors leave unread. The values are the register's 4 bytes: chunk j sits in byte
             # byte_id + j and every other byte repeats a chunk (stride 0), so each lane loads one whole
@@ -192,20 +192,20 @@ def _tv_layouts(atom: Atom) -> dict[str, Layout]:
             out["SFB"] = Layout(((4, 8), sb), ((0, 1), db))
         return out
     if fam == "wgmma":
-        n, k = atom["n"], atom["k"]
-        ka = k // 2 if atom["sparse"] else k
+        n, k = atom.n, atom.k
+        ka = k // 2 if atom.sparse else k
         out = {"C": _c_m16n8(warps=4, n=n)}
-        if atom.get("a_residency") == "register":
-            out["A"] = _a_m16n8(64, ka, _packing(atom["a"], None), warps=4)
+        if atom.a_residency == "register":
+            out["A"] = _a_m16n8(64, ka, _packing(atom.a, None), warps=4)
         else:
             out["A"] = Layout((128, (64, ka)), (0, (1, 64)))
         out["B"] = Layout((128, (n, k)), (0, (1, n)))
-        if atom["sparse"]:
+        if atom.sparse:
             out["E"] = Layout((128, 1), (1, 0))  # one 32-bit metadata word per thread; see sparse_metadata
         return out
     if fam == "tcgen05.mma":
-        m, n, k = atom["m"], atom["n"], atom["k"]
-        ka = k // 2 if atom["sparse"] else k
+        m, n, k = atom.m, atom.n, atom.k
+        ka = k // 2 if atom.sparse else k
         # one MMA per CTA (pair): the whole tile belongs to the single issuing thread
         return {
             "A": Layout((1, (m, ka)), (0, (1, m))),
@@ -233,11 +233,11 @@ def sparse_metadata(atom: Atom) -> list[MetadataField]:
     if atom.family == "wgmma":
         # wgmma.sp: warp w of the warpgroup carries the metadata of rows 16w..16w+15 exactly as mma.sp's
         # m16 figure (ISA 9.7.15.6.2 reuses the mma.sp metadata figures; ptx-fragments.md section 2.3)
-        per_warp = _sparse_fields(16, atom["k"], atom["a"], None, atom.get("selector") or 0)
+        per_warp = _sparse_fields(16, atom.k, atom.a, None, atom.selector or 0)
         return [MetadataField(32 * w + fld.lane, fld.nibble, 16 * w + fld.row, fld.col, fld.width)
                 for w in range(4) for fld in per_warp]
-    m, n, k = atom["shape"]
-    return _sparse_fields(m, k, atom["a"], atom.get("kind"), atom.get("selector") or 0)
+    m, n, k = atom.shape
+    return _sparse_fields(m, k, atom.a, atom.kind, atom.selector or 0)
 
 
 def _sparse_fields(m: int, k: int, a: str, kind: str | None, f: int) -> list[MetadataField]:
@@ -286,13 +286,13 @@ def operand_extent(atom: Atom, role: str) -> tuple[int, int]:
     """(rows, cols) of the tile a TV layout or descriptor covers: A is M x K, B is N x K, C is M x N. With
     tcgen05 cta_group::2 each CTA of the pair holds half of A's rows and half of B's (CUTLASS 2SM atoms)."""
     if atom.family == "wgmma":
-        m, n, k = 64, atom["n"], atom["k"]
+        m, n, k = 64, atom.n, atom.k
     elif atom.family == "tcgen05.mma":
-        g = atom["cta_group"] if role in ("A", "B") else 1
-        m, n, k = atom["m"] // g, atom["n"] // g, atom["k"]
+        g = atom.cta_group if role in ("A", "B") else 1
+        m, n, k = atom.m // g, atom.n // g, atom.k
     else:
-        m, n, k = atom["shape"]
-    sparse = atom.family == "mma.sp" or bool(atom.get("sparse_mode")) or bool(atom.get("sparse"))
+        m, n, k = atom.shape
+    sparse = atom.sparse
     if role == "A":
         return m, (k // 2 if sparse else k)
     if role == "B":

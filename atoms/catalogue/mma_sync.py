@@ -11,7 +11,8 @@ from typing import Any
 
 from ..chips import from_arch, only
 from .elements import F8F6F4, FP8, INT4, INT8, register_type, registers
-from .model import REGISTER, Atom, Dim, Family, OperandSpec, row
+from .atom_types import MmaBlockScaleAtom, MmaSparseAtom, MmaSyncAtom, WarpMmaAtom
+from .model import REGISTER, Dim, Family, OperandSpec, row
 
 ROW_COL = ("row", "col")
 ALL_LAYOUTS = frozenset((a, b) for a in ("row", "col") for b in ("row", "col"))
@@ -54,11 +55,11 @@ def _types_context(m: dict[str, Any]) -> str:
 
 # -- operands ------------------------------------------------------------------------------------
 
-def _mma_operands(atom: Atom, sparse: bool = False) -> tuple[OperandSpec, ...]:
-    m, n, k = atom["shape"]
-    kind = atom.get("kind")
-    d, c = atom["acc"]
-    if (m, n, k) == (8, 8, 4) and atom["a"] == "f16":
+def _mma_operands(atom: WarpMmaAtom) -> tuple[OperandSpec, ...]:
+    m, n, k = atom.shape
+    kind, sparse = atom.kind, atom.sparse
+    d, c = atom.acc
+    if (m, n, k) == (8, 8, 4) and atom.a == "f16":
         threads = 8  # sm_70 quad-pairs: four independent 8x8x4 products per warp
     else:
         threads = 32
@@ -66,8 +67,8 @@ def _mma_operands(atom: Atom, sparse: bool = False) -> tuple[OperandSpec, ...]:
     b_elems = k * n // threads
     c_elems = m * n // threads
     ops = [
-        OperandSpec("A", REGISTER, registers(a_elems, atom["a"], kind), register_type(atom["a"])),
-        OperandSpec("B", REGISTER, registers(b_elems, atom["b"], kind), register_type(atom["b"])),
+        OperandSpec("A", REGISTER, registers(a_elems, atom.a, kind), register_type(atom.a)),
+        OperandSpec("B", REGISTER, registers(b_elems, atom.b, kind), register_type(atom.b)),
         OperandSpec("C", REGISTER, registers(c_elems, c), register_type(c)),
         OperandSpec("D", REGISTER, registers(c_elems, d), register_type(d)),
     ]
@@ -91,23 +92,23 @@ MMA_DIMS = (
 )
 
 
-def spell_mma(atom: Atom) -> str:
-    la, lb = atom["layout"]
-    d, c = atom["acc"]
-    s = f"mma.sync.aligned.{shape_text(atom['shape'])}.{la}.{lb}"
-    if atom.get("kind"):
-        s += f".kind::{atom['kind']}"
-    if atom.get("satfinite"):
+def spell_mma(atom: MmaSyncAtom) -> str:
+    la, lb = atom.layout
+    d, c = atom.acc
+    s = f"mma.sync.aligned.{shape_text(atom.shape)}.{la}.{lb}"
+    if atom.kind:
+        s += f".kind::{atom.kind}"
+    if atom.satfinite:
         s += ".satfinite"
-    s += f".{d}.{atom['a']}.{atom['b']}.{c}"
-    if atom.get("bitop"):
-        s += f".{atom['bitop']}.popc"
-    if atom.get("rounding"):
-        s += f".{atom['rounding']}"
+    s += f".{d}.{atom.a}.{atom.b}.{c}"
+    if atom.bitop:
+        s += f".{atom.bitop}.popc"
+    if atom.rounding:
+        s += f".{atom.rounding}"
     return s
 
 
-MMA_SYNC = Family("mma", "mma.sync", MMA_DIMS, spell_mma, _mma_operands, _types_context)
+MMA_SYNC = Family("mma", "mma.sync", MMA_DIMS, MmaSyncAtom, spell_mma, _mma_operands, _types_context)
 
 
 def _dense(tier, targets, version, shape, a, b=None, acc=("f32", "f32"), layout=frozenset([ROW_COL]),
@@ -179,17 +180,17 @@ SP_DIMS = (
 )
 
 
-def spell_mma_sp(atom: Atom) -> str:
-    d, c = atom["acc"]
-    s = f"mma.{atom['sparse_mode']}.sync.aligned.{shape_text(atom['shape'])}.row.col"
-    if atom.get("kind"):
-        s += f".kind::{atom['kind']}"
-    if atom.get("satfinite"):
+def spell_mma_sp(atom: MmaSparseAtom) -> str:
+    d, c = atom.acc
+    s = f"mma.{atom.sparse_mode}.sync.aligned.{shape_text(atom.shape)}.row.col"
+    if atom.kind:
+        s += f".kind::{atom.kind}"
+    if atom.satfinite:
         s += ".satfinite"
-    return s + f".{d}.{atom['a']}.{atom['b']}.{c}"
+    return s + f".{d}.{atom.a}.{atom.b}.{c}"
 
 
-MMA_SP = Family("mma.sp", "mma.sp", SP_DIMS, spell_mma_sp, lambda a: _mma_operands(a, sparse=True), _types_context)
+MMA_SP = Family("mma.sp", "mma.sp", SP_DIMS, MmaSparseAtom, spell_mma_sp, _mma_operands, _types_context)
 
 
 def _sparse(tier, targets, version, shape, a, b=None, acc=("f32", "f32"), selector=range(1), satfinite=False,
@@ -242,17 +243,17 @@ BS_DIMS = (
 )
 
 
-def spell_block_scale(atom: Atom) -> str:
-    d, c = atom["acc"]
-    sp = f".{atom['sparse_mode']}" if atom.get("sparse_mode") else ""
+def spell_block_scale(atom: MmaBlockScaleAtom) -> str:
+    d, c = atom.acc
+    sp = f".{atom.sparse_mode}" if atom.sparse_mode else ""
     return (
-        f"mma{sp}.sync.aligned.{shape_text(atom['shape'])}.row.col.kind::{atom['kind']}.block_scale"
-        f".scale_vec::{atom['scale_vec']}.{d}.{atom['a']}.{atom['b']}.{c}.{atom['scale_type']}"
+        f"mma{sp}.sync.aligned.{shape_text(atom.shape)}.row.col.kind::{atom.kind}.block_scale"
+        f".scale_vec::{atom.scale_vec}.{d}.{atom.a}.{atom.b}.{c}.{atom.scale_type}"
     )
 
 
-def _bs_operands(atom: Atom) -> tuple[OperandSpec, ...]:
-    base = _mma_operands(atom, sparse=bool(atom.get("sparse_mode")))
+def _bs_operands(atom: MmaBlockScaleAtom) -> tuple[OperandSpec, ...]:
+    base = _mma_operands(atom)
     return base + (OperandSpec("SFA", REGISTER, 1, ".b32"), OperandSpec("SFB", REGISTER, 1, ".b32"))
 
 
@@ -269,7 +270,8 @@ def _bs_context(m: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-MMA_BLOCK_SCALE = Family("mma.block_scale", "mma.sync block_scale", BS_DIMS, spell_block_scale, _bs_operands, _bs_context)
+MMA_BLOCK_SCALE = Family("mma.block_scale", "mma.sync block_scale", BS_DIMS, MmaBlockScaleAtom, spell_block_scale,
+                         _bs_operands, _bs_context)
 
 # byte-id ranges per scale_vec (reference E2): 1X 0..3, 2X 0 or 2, 4X 0 only
 BYTE_IDS = {"1X": range(4), "2X": frozenset([0, 2]), "4X": range(1)}

@@ -2,22 +2,26 @@
 
 A `Row` is one line of the reference tables (`../shared/reference/ptx-mma.md`): for each dimension
 (shape, element types, qualifiers, ...) the set of legal values, plus the targets that accept the
-row, the minimum PTX `.version` and the operands. A concrete `Atom` picks one value per dimension.
-`Family.match` filters the rows dimension by dimension in a fixed order; the first dimension that
-leaves no row is the diagnostic, with the legal values that were left before it.
+row, the minimum PTX `.version` and the operands. A concrete atom picks one value per dimension: it is a
+typed value object of its family (`atom_types.py`), built only by `Family.make`. `Family.match` filters
+the rows dimension by dimension in a fixed order; the first dimension that leaves no row is the
+diagnostic, with the legal values that were left before it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from enum import StrEnum
 from itertools import product as cartesian
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, ClassVar, Iterable, Mapping
 
 from ..chips import ALL_CHIPS, ALL_TARGET_NAMES, CHIPS_BY_NAME, chip, format_versions, from_arch
+from .words import Residency
 
-REGISTER = "register"
-SMEM_DESC = "smem_desc"
-TMEM = "tmem"
+REGISTER = Residency.REGISTER
+SMEM_DESC = Residency.SMEM_DESC
+TMEM = Residency.TMEM
 
 
 class AtomError(ValueError):
@@ -71,34 +75,58 @@ def row(family: str, tier: str, targets: Iterable[str], version: tuple[int, int]
     return Row(family, tier, tuple((k, as_set(v)) for k, v in dims.items()), targets, version, note)
 
 
+def word(enum: type[StrEnum]) -> Any:
+    """An atom field whose value is a word of `enum` (or None: a qualifier the atom does not have)."""
+    return field(metadata={"words": enum})
+
+
+def word_pair(enum: type[StrEnum]) -> Any:
+    """An atom field whose value is a pair of words of `enum` (mma.sync's D/C types, A/B layouts)."""
+    return field(metadata={"words": enum, "pair": True})
+
+
+def _as_words(enum: type[StrEnum], value: Any, pair: bool) -> Any:
+    if value is None:
+        return None
+    if pair:
+        if not isinstance(value, tuple) or len(value) != 2:
+            raise ValueError(value)
+        return (enum(value[0]), enum(value[1]))
+    return enum(value)
+
+
 @dataclass(frozen=True)
 class Atom:
-    """One concrete atom: a family and one value per dimension."""
+    """One concrete atom: a family's typed value object (`atom_types.py`), one field per dimension. Word fields
+    hold enum members; a field may be None where the atom has no such qualifier, or where a bare PTX spelling
+    leaves the dimension free (selectors, residencies, descriptor-borne shapes)."""
 
-    family: str
-    values: tuple[tuple[str, Any], ...]
+    family: ClassVar[str]
 
-    def __getitem__(self, key: str) -> Any:
-        for k, v in self.values:
-            if k == key:
-                return v
-        raise KeyError(key)
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            enum = f.metadata.get("words")
+            if enum is None:
+                continue
+            value = getattr(self, f.name)
+            try:
+                object.__setattr__(self, f.name, _as_words(enum, value, f.metadata.get("pair", False)))
+            except (TypeError, ValueError):
+                raise AtomError(f"{self.family}: {f.name}={value!r} is not "
+                                f"{'a pair of' if f.metadata.get('pair') else 'a'} {enum.__name__}") from None
 
-    def get(self, key: str, default: Any = None) -> Any:
-        for k, v in self.values:
-            if k == key:
-                return v
-        return default
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.values)
+    @property
+    def values(self) -> tuple[tuple[str, Any], ...]:
+        """(dimension, value) in the family's order: the named view that only the catalogue's generic machinery
+        (the matcher, enumeration) and the IR's `mma.atom` attribute read; everything else reads the fields."""
+        return tuple((f.name, getattr(self, f.name)) for f in dataclasses.fields(self))
 
     def replace(self, **changes: Any) -> "Atom":
         """The same atom with some dimensions changed (e.g. another selector)."""
-        unknown = set(changes) - {k for k, _ in self.values}
+        unknown = set(changes) - {f.name for f in dataclasses.fields(self)}
         if unknown:
             raise KeyError(f"{self.family} atoms have no dimension {', '.join(sorted(unknown))}")
-        return Atom(self.family, tuple((k, changes.get(k, v)) for k, v in self.values))
+        return dataclasses.replace(self, **changes)
 
 
 @dataclass(frozen=True)
@@ -148,17 +176,28 @@ class Family:
     name: str  # "mma", "mma.sp", "wgmma", ...
     label: str  # for diagnostics, e.g. "mma.sync"
     dims: tuple[Dim, ...]
+    atom_type: type[Atom]  # the family's typed atom: one field per dimension, in the dimensions' order
     spell: Callable[[Atom], str]
     operands: Callable[[Atom], tuple[OperandSpec, ...]]
     context: Callable[[dict[str, Any]], str]  # words for the already-matched dimensions
     rows: list[Row] = field(default_factory=list)
 
+    def __post_init__(self) -> None:
+        fields = tuple(f.name for f in dataclasses.fields(self.atom_type))
+        if self.atom_type.family != self.name or fields != tuple(d.key for d in self.dims):
+            raise TypeError(f"{self.name}: {self.atom_type.__name__} must have one field per dimension, in order")
+
     def make(self, values: Mapping[str, Any]) -> Atom:
-        """The atom of `values` (its dimensions in the family's order; absent ones left out). The one place an
-        Atom is built from named values: the verifier, the lowering and the tools all come through here."""
+        """The typed atom of `values` (absent dimensions None). The one place an atom is built from named values:
+        the verifier, the lowering and the tools all come through here. A value that is not even a word of its
+        dimension is diagnosed as the matcher names it (the first dimension no row admits)."""
         if isinstance(values, Atom):
             raise TypeError(f"{self.name}: make() takes named values, and this is already an atom")
-        return Atom(self.name, tuple((d.key, values[d.key]) for d in self.dims if d.key in values))
+        try:
+            return self.atom_type(**{d.key: values.get(d.key) for d in self.dims})
+        except AtomError:
+            self.match(values)
+            raise
 
     def dim(self, key: str) -> Dim:
         return next(d for d in self.dims if d.key == key)
@@ -219,7 +258,7 @@ class Family:
             keys = [d.key for d in self.dims]
             pools = [sorted(r.allowed(k), key=sort_key) for k in keys]
             for combo in cartesian(*pools):
-                yield Atom(self.name, tuple(zip(keys, combo))), r
+                yield self.make(dict(zip(keys, combo))), r
 
 
 def _format(d: Dim, v: Any) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from .mma_sync import MMA_BLOCK_SCALE, MMA_SP, MMA_SYNC
 from .model import REGISTER, TMEM, Atom, Family
-from .tcgen05 import BLOCK_SCALED, TCGEN05
+from .tcgen05 import TCGEN05
 from .wgmma import WGMMA
 
 Operand = str | Sequence[str]
@@ -37,13 +37,13 @@ def mma_sync_operands(atom: Atom, *, d: Operand, a: Operand, b: Operand, c: Oper
     {byte-id-a, thread-id-a}, scale-b-data, {byte-id-b, thread-id-b}]. The catalogue has one byte-id;
     `byte_id_b` is B's where an op gives it separately."""
     args = [_text(d), _text(a), _text(b), _text(c)]
-    if atom.family == "mma.sp" or atom.get("sparse_mode"):
-        args += [_text(_required(atom.family, "E", e)), str(atom.get("selector") or 0)]
+    if atom.sparse:
+        args += [_text(_required(atom.family, "E", e)), str(atom.selector or 0)]
     if atom.family == "mma.block_scale":
-        byte_a = atom.get("byte_id") or 0
+        byte_a = atom.byte_id or 0
         byte_b = byte_a if byte_id_b is None else byte_id_b
-        args += [_text(_required(atom.family, "SFA", sfa)), f"{{{byte_a}, {atom.get('thread_id_a') or 0}}}",
-                 _text(_required(atom.family, "SFB", sfb)), f"{{{byte_b}, {atom.get('thread_id_b') or 0}}}"]
+        args += [_text(_required(atom.family, "SFA", sfa)), f"{{{byte_a}, {atom.thread_id_a or 0}}}",
+                 _text(_required(atom.family, "SFB", sfb)), f"{{{byte_b}, {atom.thread_id_b or 0}}}"]
     return args
 
 
@@ -52,15 +52,15 @@ def wgmma_operands(atom: Atom, *, d: Operand, a: Operand, b: Operand, scale_d: s
     """wgmma.mma_async[.sp]: d, a-desc | {a}, b-desc, [sp-meta, sp-sel,] scale-d, [imm-scale-a, imm-scale-b,
     [imm-trans-a,] imm-trans-b]; imm-trans-a exists only with A in SMEM, imm-scale only on float types."""
     args = [_text(d), _text(a), _text(b)]
-    if atom["sparse"]:
-        args += [_text(_required(atom.family, "E", e)), str(atom.get("selector") or 0)]
+    if atom.sparse:
+        args += [_text(_required(atom.family, "E", e)), str(atom.selector or 0)]
     args.append(scale_d)
-    if atom.get("scale_a") is not None:
-        args += [str(atom["scale_a"]), str(atom["scale_b"])]
-    if atom.get("trans_b") is not None:
-        if atom.get("a_residency") != REGISTER:
-            args.append(str(atom["trans_a"]))
-        args.append(str(atom["trans_b"]))
+    if atom.scale_a is not None:
+        args += [str(atom.scale_a), str(atom.scale_b)]
+    if atom.trans_b is not None:
+        if atom.a_residency != REGISTER:
+            args.append(str(atom.trans_a))
+        args.append(str(atom.trans_b))
     return args
 
 
@@ -69,11 +69,11 @@ def tcgen05_operands(atom: Atom, *, d: str, a: str, b: str, idesc: str, enable_i
                      disable_output_lane: Sequence[str] | None = None) -> list[str]:
     """tcgen05.mma[.sp][.block_scale]: [d-tmem], a-desc | [a-tmem], b-desc, [[sp-meta-tmem],] idesc,
     [[scale-a-tmem], [scale-b-tmem] | {disable-output-lane}], enable-input-d."""
-    args = [f"[{d}]", f"[{a}]" if atom.get("a_residency") == TMEM else a, b]
-    if atom["sparse"]:
+    args = [f"[{d}]", f"[{a}]" if atom.a_residency == TMEM else a, b]
+    if atom.sparse:
         args.append(f"[{_required(atom.family, 'E', e)}]")
     args.append(idesc)
-    if atom["kind"] in BLOCK_SCALED:
+    if atom.block_scaled:
         args += [f"[{_required(atom.family, 'SFA', sfa)}]", f"[{_required(atom.family, 'SFB', sfb)}]"]
     elif disable_output_lane is not None:
         args.append(_text(disable_output_lane))

@@ -9,7 +9,8 @@ from typing import Any
 from ..chips import only
 from .elements import F8F6F4, INT8
 from .mma_sync import bool_text, opt_text
-from .model import SMEM_DESC, TMEM, Atom, Dim, Family, OperandSpec, row
+from .atom_types import BLOCK_SCALED_KINDS, Tcgen05Atom
+from .model import SMEM_DESC, TMEM, Dim, Family, OperandSpec, row
 
 SM100_ALL = only("sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f")
 SM100_ARCH_SPECIFIC = only("sm_100a", "sm_103a", "sm_110a")
@@ -29,17 +30,17 @@ DIMS = (
     Dim("a_residency", "A residency", in_spelling=False),
 )
 
-BLOCK_SCALED = ("mxf8f6f4", "mxf4", "mxf4nvf4")
+BLOCK_SCALED = BLOCK_SCALED_KINDS
 # dense K per kind (Table 39 / 57); sparse doubles it; mxf4 kinds also have K = 96 on sm_103a
 DENSE_K = {"f16": 16, "tf32": 8, "f8f6f4": 32, "i8": 32, "mxf8f6f4": 32, "mxf4": 64, "mxf4nvf4": 64}
 
 
-def spell(atom: Atom) -> str:
-    sp = ".sp" if atom["sparse"] else ""
-    s = f"tcgen05.mma{sp}.cta_group::{atom['cta_group']}.kind::{atom['kind']}"
-    if atom["kind"] in BLOCK_SCALED:
+def spell(atom: Tcgen05Atom) -> str:
+    sp = ".sp" if atom.sparse else ""
+    s = f"tcgen05.mma{sp}.cta_group::{atom.cta_group}.kind::{atom.kind}"
+    if atom.block_scaled:
         s += ".block_scale"
-        vec = atom["scale_vec"]
+        vec = atom.scale_vec
         if vec in ("1X", "2X", "4X"):
             s += f".scale_vec::{vec}"
         elif vec:
@@ -47,16 +48,16 @@ def spell(atom: Atom) -> str:
     return s
 
 
-def operands(atom: Atom) -> tuple[OperandSpec, ...]:
-    a_res = atom.get("a_residency", SMEM_DESC)
+def operands(atom: Tcgen05Atom) -> tuple[OperandSpec, ...]:
+    a_res = atom.a_residency or SMEM_DESC  # None (a bare spelling): SMEM
     ops = [
         OperandSpec("A", a_res, 0, ".b64" if a_res == SMEM_DESC else ".b32"),
         OperandSpec("B", SMEM_DESC, 0, ".b64"),
         OperandSpec("D", TMEM, 0, ".b32"),
     ]
-    if atom["sparse"]:
+    if atom.sparse:
         ops.append(OperandSpec("E", TMEM, 0, ".b32"))
-    if atom["kind"] in BLOCK_SCALED:
+    if atom.block_scaled:
         ops += [OperandSpec("SFA", TMEM, 0, ".b32"), OperandSpec("SFB", TMEM, 0, ".b32")]
     return tuple(ops)
 
@@ -74,7 +75,7 @@ def context(m: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-TCGEN05 = Family("tcgen05.mma", "sm100 tcgen05.mma", DIMS, spell, operands, context)
+TCGEN05 = Family("tcgen05.mma", "sm100 tcgen05.mma", DIMS, Tcgen05Atom, spell, operands, context)
 
 N8 = range(8, 257, 8)
 N16 = range(16, 257, 16)

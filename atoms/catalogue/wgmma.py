@@ -7,7 +7,8 @@ from typing import Any
 from ..chips import only
 from .elements import FP8, INT8
 from .mma_sync import bool_text, opt_text
-from .model import REGISTER, SMEM_DESC, Atom, Dim, Family, OperandSpec, row
+from .atom_types import WgmmaAtom
+from .model import REGISTER, SMEM_DESC, Dim, Family, OperandSpec, row
 
 SM90A = only("sm_90a")
 N_FLOAT = range(8, 257, 8)
@@ -32,29 +33,29 @@ DIMS = (
 )
 
 
-def spell(atom: Atom) -> str:
-    sp = ".sp" if atom["sparse"] else ""
-    s = f"wgmma.mma_async{sp}.sync.aligned.m{atom['m']}n{atom['n']}k{atom['k']}"
-    if atom["satfinite"]:
+def spell(atom: WgmmaAtom) -> str:
+    sp = ".sp" if atom.sparse else ""
+    s = f"wgmma.mma_async{sp}.sync.aligned.m{atom.m}n{atom.n}k{atom.k}"
+    if atom.satfinite:
         s += ".satfinite"
-    s += f".{atom['d']}.{atom['a']}.{atom['b']}"
-    if atom["bitop"]:
-        s += f".{atom['bitop']}.popc"
+    s += f".{atom.d}.{atom.a}.{atom.b}"
+    if atom.bitop:
+        s += f".{atom.bitop}.popc"
     return s
 
 
-def operands(atom: Atom) -> tuple[OperandSpec, ...]:
-    n = atom["n"]
-    d_regs = n // 4 if atom["d"] == "f16" else n // 2
-    d_type = ".f32" if atom["d"] == "f32" else ".b32"
-    if atom.get("a_residency", SMEM_DESC) == REGISTER:
+def operands(atom: WgmmaAtom) -> tuple[OperandSpec, ...]:
+    n = atom.n
+    d_regs = n // 4 if atom.d == "f16" else n // 2
+    d_type = ".f32" if atom.d == "f32" else ".b32"
+    if atom.a_residency == REGISTER:  # None (a bare spelling): SMEM
         a = OperandSpec("A", REGISTER, 4, ".b32")
     else:
         a = OperandSpec("A", SMEM_DESC, 0, ".b64")
     # C is the accumulator read in place: the same registers as D
     ops = [a, OperandSpec("B", SMEM_DESC, 0, ".b64"), OperandSpec("C", REGISTER, d_regs, d_type),
            OperandSpec("D", REGISTER, d_regs, d_type)]
-    if atom["sparse"]:
+    if atom.sparse:
         ops.append(OperandSpec("E", REGISTER, 1, ".b32"))
     return tuple(ops)
 
@@ -70,7 +71,7 @@ def context(m: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
-WGMMA = Family("wgmma", "sm90 wgmma", DIMS, spell, operands, context)
+WGMMA = Family("wgmma", "sm90 wgmma", DIMS, WgmmaAtom, spell, operands, context)
 
 NEGATE = frozenset([1, -1])
 

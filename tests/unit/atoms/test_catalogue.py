@@ -100,7 +100,7 @@ def test_every_fragment_layout_is_a_bijection_onto_its_tile():
         for role, layout in tv_layouts(f.atom).items():
             if role in ("SFA", "SFB"):
                 continue
-            if (f.atom["shape"], f.atom["a"]) == ((8, 8, 4), "f16"):
+            if (f.atom.shape, f.atom.a) == ((8, 8, 4), "f16"):
                 continue  # quad-pair: 8 logical threads
             ops = {o.role: o for o in family(f.family).operands(f.atom)}
             assert layout.is_injective(), (f.spelling, role, str(layout))
@@ -108,8 +108,8 @@ def test_every_fragment_layout_is_a_bijection_onto_its_tile():
             assert layout.size() == layout.cosize(), (f.spelling, role, str(layout))
             values = layout.size() // 32
             spec = ops[role]
-            elem = {"A": f.atom["a"], "B": f.atom["b"], "C": f.atom["acc"][1], "E": "b32"}[role]
-            per_reg = 1 if elem == "f64" else 32 // container_bits(elem, f.atom.get("kind"))
+            elem = {"A": f.atom.a, "B": f.atom.b, "C": f.atom.acc[1], "E": "b32"}[role]
+            per_reg = 1 if elem == "f64" else 32 // container_bits(elem, f.atom.kind)
             assert spec.regs == max(1, values // per_reg), (f.spelling, role, values, spec.regs)
 
 

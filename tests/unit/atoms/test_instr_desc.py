@@ -8,7 +8,6 @@ from itertools import product
 import pytest
 
 from mmatom.atoms.catalogue.tcgen05 import TCGEN05 as FAM
-from mmatom.atoms.catalogue.model import Atom
 from mmatom.atoms.instr_desc import InstrDesc, InstrDescError, for_atom, pack, unpack
 
 
@@ -65,8 +64,8 @@ def test_every_catalogue_atom_round_trips():
     for r in FAM.rows:
         pools = {k: sorted(r.allowed(k)) for k in ("a", "b", "d", "m", "n", "k", "scale_type", "kind", "sparse")}
         for a, b, d, m, n in product(pools["a"], pools["b"], pools["d"], pools["m"], pools["n"][::7]):
-            atom = Atom(FAM.name, tuple(dict(kind=pools["kind"][0], sparse=pools["sparse"][0], a=a, b=b, d=d, m=m,
-                                             n=n, k=pools["k"][0], scale_type=pools["scale_type"][-1]).items()))
+            atom = FAM.make(dict(kind=pools["kind"][0], sparse=pools["sparse"][0], a=a, b=b, d=d, m=m,
+                                 n=n, k=pools["k"][0], scale_type=pools["scale_type"][-1]))
             f = for_atom(atom, transpose_a=True, sf_id_a=0, sf_id_b=0)
             assert unpack(pack(f), f.kind) == f
             checked += 1

@@ -22,7 +22,7 @@ def _accepted(forms, target):
     tool = ptxas.for_target(target)
     groups = collections.defaultdict(list)
     for i, f in enumerate(forms):
-        groups[f.atom.get("cta_group") if f.family == "tcgen05.mma" else 0].append(i)
+        groups[f.atom.cta_group if f.family == "tcgen05.mma" else 0].append(i)
     accepted = set()
     for idxs in groups.values():
         k = ptx_snippets.kernel([ptx_snippets.instruction(forms[i].atom) for i in idxs], target, tool.max_version)

@@ -24,7 +24,7 @@ def test_every_sm120_case_assembles_and_is_rejected_elsewhere():
 
 def test_cases_cover_kinds_selectors_and_element_mixes():
     labels = [c.label for c in sm120.cases()]
-    mixes = {(c.atom["a"], c.atom["b"]) for c in sm120.cases() if c.atom.family == "mma" and c.atom["acc"][0] == "f32"}
+    mixes = {(c.atom.a, c.atom.b) for c in sm120.cases() if c.atom.family == "mma" and c.atom.acc[0] == "f32"}
     assert len(mixes) == 25  # every A x B of e4m3, e5m2, e3m2, e2m3, e2m1
     for kind_vec in ("mxf8f6f4.block_scale.scale_vec::1X", "mxf4.block_scale.scale_vec::2X",
                      "mxf4nvf4.block_scale.scale_vec::2X", "mxf4nvf4.block_scale.scale_vec::4X"):
@@ -45,15 +45,15 @@ def _reference_register(role: str, lane: int, sf: np.ndarray, chunks: int, byte_
 def test_scale_factor_registers_hold_what_the_isa_reads(label_part):
     for case in (c for c in sm120.cases() if label_part in c.label and "byte-id" in c.label and "mma.sp" not in c.label):
         atom = case.atom
-        chunks = sm120.CHUNKS[atom["scale_vec"]]
+        chunks = sm120.CHUNKS[atom.scale_vec]
         for role, rows, stride in (("SFA", 16, 16), ("SFB", 8, 8)):
             sf = np.arange(rows * chunks).reshape(rows, chunks) + 1  # distinct values, index m + rows * j
             layout = tv_layouts(atom)[role]
             for lane in range(32):
                 # the bytes of the lane's register: layout(lane, v) is a tile index m + rows * j
                 reg = [sf[i % rows, i // rows] for i in (layout((lane, v)) for v in range(4))]
-                want = _reference_register(role, lane, sf, chunks, atom["byte_id"])
-                assert reg[atom["byte_id"]:atom["byte_id"] + chunks] == want, (case.label, role, lane)
+                want = _reference_register(role, lane, sf, chunks, atom.byte_id)
+                assert reg[atom.byte_id:atom.byte_id + chunks] == want, (case.label, role, lane)
 
 
 def test_block_scaled_product_scales_each_k_block():

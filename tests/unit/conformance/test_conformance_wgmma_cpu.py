@@ -21,7 +21,7 @@ def test_every_wgmma_case_assembles_for_sm90a():
 
 @pytest.mark.parametrize("target", ["sm_90", "sm_100a"])
 def test_wgmma_kernels_are_rejected_off_sm90a(target):
-    cases = [c for c in wgmma.cases() if c.atom["n"] == 64][:4]
+    cases = [c for c in wgmma.cases() if c.atom.n == 64][:4]
     text = ptx_header(target, (8, 8)) + wgmma.PREAMBLE
     text += "\n".join(t for _, t, _ in PTXEmitter(lower(wgmma.build_module(cases, "sm_90a"))).functions())
     result = ptxas.assemble(text, target)
@@ -31,15 +31,15 @@ def test_wgmma_kernels_are_rejected_off_sm90a(target):
 def test_sparse_metadata_covers_every_chunk_per_warp():
     from mmatom.atoms.catalogue.fragments import sparse_metadata
 
-    for case in (c for c in wgmma.cases() if c.atom["sparse"] and c.atom["n"] == 8):
+    for case in (c for c in wgmma.cases() if c.atom.sparse and c.atom.n == 8):
         fields = sparse_metadata(case.atom)
         width = fields[0].width
         assert sorted((f.row, f.col) for f in fields) == sorted(
-            (r, col) for r in range(64) for col in range(0, case.atom["k"], width))
+            (r, col) for r in range(64) for col in range(0, case.atom.k, width))
         # warp w's threads govern exactly rows 16w..16w+15 (ISA 9.7.15.6.2)
         assert all(f.lane // 32 == f.row // 16 for f in fields)
-        assert {f.lane % 4 for f in fields} <= ({0, 1, 2, 3} if width == 4 and case.atom["k"] == 64 else
-                                               {2 * case.atom["selector"], 2 * case.atom["selector"] + 1})
+        assert {f.lane % 4 for f in fields} <= ({0, 1, 2, 3} if width == 4 and case.atom.k == 64 else
+                                               {2 * case.atom.selector, 2 * case.atom.selector + 1})
 
 
 def test_cross_product_is_covered():
@@ -55,7 +55,7 @@ def test_cross_product_is_covered():
             assert f"wgmma.mma_async.sp.sync.aligned.m64n{n}k32.f32.bf16.bf16 A:mn B:mn 64b selector {sel}" in labels
             assert f"wgmma.mma_async.sp.sync.aligned.m64n{n}k32.f32.f16.f16 A:regs B:mn 128b selector {sel}" in labels
         assert f"wgmma.mma_async.sp.sync.aligned.m64n{n}k64.s32.s8.u8 A:regs B:k none selector 0" in labels
-    every_n = {c.atom["n"] for c in wgmma.cases() if c.atom["a"] == "f16" and c.options.swizzle == "128b"}
+    every_n = {c.atom.n for c in wgmma.cases() if c.atom.a == "f16" and c.options.swizzle == "128b"}
     assert every_n == set(range(8, 257, 8))
 
 
@@ -64,14 +64,14 @@ def test_packed_layouts_are_canonical_and_descriptors_decode(major, swizzle):
     op = SmemOperand(64, 16, 16, major, swizzle)
     layout = wgmma.smem_layout(op)
     lbo, sbo = check_layout(layout, op)
-    case = next(c for c in wgmma.cases() if c.atom["a"] == "f16" and c.atom["d"] == "f32" and c.atom["n"] == 64
-                and c.options.swizzle == swizzle and c.atom["trans_a"] == (major == "mn"))
+    case = next(c for c in wgmma.cases() if c.atom.a == "f16" and c.atom.d == "f32" and c.atom.n == 64
+                and c.options.swizzle == swizzle and c.atom.trans_a == (major == "mn"))
     fields = decode_sm90(descriptor_constant(wgmma._desc_type(case.atom, "A", swizzle)))
     assert (fields.lbo, fields.sbo, fields.swizzle, fields.start_address) == (lbo, sbo, swizzle, 0)
 
 
 def test_reference_detects_a_wrong_result():
-    case = next(c for c in wgmma.cases() if c.atom["a"] == "bf16" and c.atom["n"] == 8)
+    case = next(c for c in wgmma.cases() if c.atom.a == "bf16" and c.atom.n == 8)
     inputs = wgmma.make_inputs(case, np.random.default_rng(3))
     ref = inputs.reference[0].astype(np.float32)
     image = lambda r: wgmma._image("f32", r.view(np.uint32).astype(np.uint64)[None], wgmma.c_layout(case.atom))  # noqa: E731

@@ -48,7 +48,7 @@ def _groups():
     for case in register.cases():
         if case.label.split(" ")[0] in LLVM_CANNOT_SELECT:
             continue
-        if case.atom["a"] == "f64" and case.atom["shape"][0] == 16:
+        if case.atom.a == "f64" and case.atom.shape[0] == 16:
             continue
         groups[case.targets[0]].append(case)
     return groups
@@ -73,7 +73,7 @@ def test_upstream_parses_lowers_and_compiles_the_register_atoms(target, tmp_path
 
 
 def test_upstream_gap_sm90_f64_shapes_is_still_a_gap(tmp_path):
-    cases = [c for c in register.cases() if c.atom["a"] == "f64" and c.atom["shape"][0] == 16][:1]
+    cases = [c for c in register.cases() if c.atom.a == "f64" and c.atom.shape[0] == 16][:1]
     result = _oracle(str(lower(register.build_module(cases, "sm_90"))), "sm_90", tmp_path)
     assert not result["parsed"] and UPSTREAM_REJECTS_F64_M16N8 in result["error"]
 
@@ -103,10 +103,10 @@ def test_upstream_takes_wgmma(source, tmp_path):
     if source == "conformance: RS and sparse":
         from mmatom.conformance import wgmma
 
-        rs = [c for c in wgmma.cases() if c.atom["a_residency"] == "register"]
-        picked = [next(c for c in rs if c.atom["a"] == a) for a in ("f16", "bf16", "tf32", "e4m3", "s8")]
-        sparse = [c for c in wgmma.cases() if c.atom["sparse"]]
-        picked += [next(c for c in sparse if c.atom["a"] == a and c.atom["selector"] == s)
+        rs = [c for c in wgmma.cases() if c.atom.a_residency == "register"]
+        picked = [next(c for c in rs if c.atom.a == a) for a in ("f16", "bf16", "tf32", "e4m3", "s8")]
+        sparse = [c for c in wgmma.cases() if c.atom.sparse]
+        picked += [next(c for c in sparse if c.atom.a == a and c.atom.selector == s)
                    for a, s in (("f16", 1), ("tf32", 0), ("e5m2", 0), ("u8", 0))]
         module = lower(wgmma.build_module(picked, "sm_90a"))
     else:

@@ -118,8 +118,9 @@ def test_every_catalogue_spelling_reads_back_as_its_atom_and_is_legal_on_its_tar
     for f in forms:
         fam, values = parse(f.spelling)
         assert fam == f.family, f.spelling
-        assert family(fam).make(values) == family(fam).make({k: f.atom[k] for k in values}), f.spelling
-        assert spell(family(fam).make({**f.atom.as_dict(), **values})) == f.spelling
+        named = dict(f.atom.values)
+        assert family(fam).make(values) == family(fam).make({k: named[k] for k in values}), f.spelling
+        assert spell(family(fam).make({**named, **values})) == f.spelling
         for target in sorted(f.targets):
             assert check_instruction(f.spelling, target).legal, (f.spelling, target)
 

@@ -11,7 +11,7 @@ import collections
 import pytest
 
 from mmatom.targets import ptxas, ptx_snippets
-from mmatom.atoms.catalogue import Atom, AtomError, family, spell, spelled_forms
+from mmatom.atoms.catalogue import AtomError, family, spell, spelled_forms
 from mmatom.atoms.catalogue.spelling import SpellingError, parse
 from mmatom.tools.atom_check import check_instruction
 
@@ -73,12 +73,12 @@ def _atom(spelling):
     fam_name, values = parse(spelling)
     fam = family(fam_name)
     vals = {**free_dims(fam_name, values), **values}
-    return Atom(fam_name, tuple((d.key, vals[d.key]) for d in fam.dims))
+    return fam.make(vals)
 
 
 def candidates():
     """(spelling, the atom whose operands ptxas gets with it)."""
-    legal = [f.spelling for f in spelled_forms() if f.family != "wgmma" or f.atom["n"] in (8, 40, 48, 64, 256)]
+    legal = [f.spelling for f in spelled_forms() if f.family != "wgmma" or f.atom.n in (8, 40, 48, 64, 256)]
     origin = {s: s for s in legal}
     for s in legal:
         for m in sorted(mutations(s)):
@@ -107,7 +107,7 @@ def test_check_agrees_with_ptxas(target):
     tool = ptxas.for_target(target)
     groups = collections.defaultdict(list)
     for s, atom in cands:
-        groups[atom.get("cta_group") if atom.family == "tcgen05.mma" else 0].append((s, atom))
+        groups[atom.cta_group if atom.family == "tcgen05.mma" else 0].append((s, atom))
     disagreements = []
     n_legal = n_illegal = 0
     for items in groups.values():
