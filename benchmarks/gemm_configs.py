@@ -12,6 +12,7 @@ import torch
 
 import mmatom
 from mmatom.hopper_gemm import CONFIGS, GemmConfig
+from mmatom.tools.mmatom_bench import timed
 
 REPEATS = 7
 BURST_MS = 150
@@ -21,16 +22,6 @@ def sm_clock() -> str:
     out = subprocess.run(["nvidia-smi", "--query-gpu=clocks.sm,power.draw", "--format=csv,noheader,nounits"],
                          capture_output=True, text=True).stdout.strip()
     return out.replace(", ", " MHz ") + " W" if out else "?"
-
-
-def timed(fn, burst: int) -> float:
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(burst):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / burst
 
 
 def main() -> None:

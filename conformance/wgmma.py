@@ -24,7 +24,7 @@ from xdsl.ir import Block
 from mmatom.dialects import mma, nvvm
 from mmatom.layout import ComposedLayout, Layout
 from mmatom.atoms.catalogue import Atom, family
-from mmatom.atoms.catalogue.elements import BITS, FP8, INT8
+from mmatom.atoms.catalogue.elements import BITS, FP8, INT8, TRANSPOSABLE
 from mmatom.atoms.catalogue.fragments import tv_layouts
 from mmatom.atoms.catalogue.wgmma import dense_k
 from mmatom.atoms.descriptors import DescriptorError, SmemOperand, canonical_layout
@@ -88,7 +88,7 @@ def cases() -> list[Case]:
         out.append(Case(f"w{len(out)}", label, atom, ("sm_90a",), WgmmaCase(swizzle, scale_d)))
 
     for t in _types():
-        transposable = t["a"] in ("f16", "bf16")
+        transposable = t["a"] in TRANSPOSABLE
         majors = [(a, b) for a in (0, 1) for b in (0, 1)] if transposable else [(None, None)]
         legal_n = range(8, 257, 8) if t["d"] != "s32" else [8, 16, 24, 32, *range(48, 257, 16)]
         for n in CROSS_N:

@@ -18,7 +18,7 @@ from mmatom.atoms.catalogue.elements import BITS, INT4, INT8, base_element, stor
 from mmatom.atoms.catalogue.fragments import operand_extent, tile_tv_layout, tv_layouts, wgmma_accumulator_layout
 from mmatom.atoms.catalogue.model import REGISTER, SMEM_DESC, TMEM
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED
-from mmatom.atoms.catalogue.wgmma import dense_k
+from mmatom.atoms.catalogue.wgmma import dense_k, imm_trans
 from mmatom.atoms.descriptors import DescriptorError, SmemOperand, check_layout, sub_tile
 
 from . import mma_types as d
@@ -116,12 +116,10 @@ def _tcgen05_operands(op) -> None:
 def _wgmma_qualifiers(op, label: str, a: str) -> dict:
     """trans-a/b from the SMEM operands' major modes and imm-scale-a/b (1 unless negated; none on integer
     types) of mma.wgmma and mma.wgmma_tile; scale_d must be 0 or 1."""
-    transposable = a in ("f16", "bf16")
     integer = a in INT8 + INT4 + ("b1",)
 
     def trans(t: Attribute) -> int | None:
-        mn = isinstance(t, d.SmemDescType) and t.major.data == "mn"
-        return (1 if mn else 0) if transposable else (1 if mn else None)
+        return imm_trans(a, isinstance(t, d.SmemDescType) and t.major.data == "mn")
 
     def scale(p) -> int | None:  # a given value always reaches the lattice, which rejects it on integers
         return _int(p) if p is not None else (None if integer else 1)

@@ -66,6 +66,7 @@ from mmatom.atoms import instr_desc
 from mmatom.atoms.catalogue import Atom, AtomError, family, resolve
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
 from mmatom.atoms.catalogue.tmem import ldst_num
+from mmatom.atoms.catalogue.wgmma import imm_trans
 from mmatom.atoms.limits import THREADS_PER_CTA
 
 from .mma_types import MnkShape, module_target
@@ -711,12 +712,10 @@ class WgmmaMmaAsyncOp(IRDLOperation):
         which only f16/bf16 can transpose; imm-scale is 1 or -1, absent on integer types unless negated
         (which the catalogue then rejects, as upstream does)."""
         a = self.typeA.data
-        transposable = a in ("f16", "bf16")
         integer = a in ("s8", "u8", "b1")
 
         def trans(layout: MMALayoutAttr, k_major: str) -> int | None:
-            mn = layout.data != k_major
-            return (1 if mn else 0) if transposable else (1 if mn else None)
+            return imm_trans(a, layout.data != k_major)
 
         def scale(attr: WgmmaScaleInAttr) -> int | None:
             return -1 if attr.data == "neg" else (None if integer else 1)

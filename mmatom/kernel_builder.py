@@ -308,10 +308,9 @@ class KernelBuilder(HopperOps):
         if atom.op != "mma.sync":
             raise api_error(f"KernelBuilder.mma issues mma.sync atoms; {atom.ptx} is {atom.op} (use the builder "
                             f"for its own ops)")
-        fields = atom.fields
-        op = SyncOp(atom.mnk, a, b, c, atom.fragment_type("D"), layout=fields["layout"],
-                    satfinite=fields["satfinite"], kind=fields["kind"], bitop=fields["bitop"],
-                    rounding=fields["rounding"])
+        typed = atom.catalogue  # the resolved MmaSyncAtom
+        op = SyncOp(atom.mnk, a, b, c, atom.fragment_type("D"), layout=typed.layout, satfinite=typed.satfinite,
+                    kind=typed.kind, bitop=typed.bitop, rounding=typed.rounding)
         return self.builder.insert(op).results[0]
 
     # -- shared memory and wgmma (sm_90a) -------------------------------------------------------------------

@@ -135,7 +135,7 @@ class Atom:
         """Where the operand lives: "register", "smem_desc" or "tmem"."""
         for spec in operands(self.catalogue):
             if spec.role == role:
-                return spec.residency
+                return str(spec.residency)  # the word (a public API returns plain strings)
         raise api_error(f"{self.ptx}: no operand {role}; it has {', '.join(s.role for s in operands(self.catalogue))}")
 
     def tv_layout(self, role: str) -> Layout:

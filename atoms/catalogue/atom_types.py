@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+from .elements import TRANSPOSABLE
 from .model import Atom, word, word_pair
 from .words import BitOp, ElementType, Kind, OperandLayout, Residency, Rounding, ScaleVec, SparseMode
 
@@ -76,6 +77,8 @@ class MmaSparseAtom(WarpMmaAtom):
 
     sparse: ClassVar[bool] = True
     layout: ClassVar[tuple[OperandLayout, OperandLayout]] = (OperandLayout.ROW, OperandLayout.COL)  # the only one
+    bitop: ClassVar[None] = None  # mma.sp has no .b1 forms
+    rounding: ClassVar[None] = None  # nor f64 ones
 
     @property
     def ordered_metadata(self) -> bool:
@@ -107,8 +110,25 @@ class MmaBlockScaleAtom(WarpMmaAtom):
         return self.sparse_mode is not None
 
 
+class AccumulatesInPlace:
+    """The async families (wgmma, tcgen05.mma): M, N and K are fields of their own, and C is D read and
+    written in place (wgmma's registers, tcgen05's tensor memory)."""
+
+    @property
+    def mnk(self) -> tuple[int, int, int]:
+        return (self.m, self.n, self.k)  # type: ignore[attr-defined]
+
+    @property
+    def d_type(self) -> ElementType:
+        return self.d  # type: ignore[attr-defined]
+
+    @property
+    def c_type(self) -> ElementType:
+        return self.d  # type: ignore[attr-defined]
+
+
 @dataclass(frozen=True, kw_only=True)
-class WgmmaAtom(Multiplies, Atom):
+class WgmmaAtom(AccumulatesInPlace, Multiplies, Atom):
     """wgmma.mma_async (SM90a): one warpgroup, A from SMEM or registers, B from SMEM; the immediates
     (imm-trans, imm-scale, sparsity selector) are the atom's own."""
 
@@ -129,29 +149,16 @@ class WgmmaAtom(Multiplies, Atom):
     scale_b: int | None
     selector: int | None
 
-    @property
-    def mnk(self) -> tuple[int, int, int]:
-        return (self.m, self.n, self.k)
-
     kind: ClassVar[None] = None  # wgmma has no .kind qualifier
-
-    @property
-    def d_type(self) -> ElementType:
-        return self.d
-
-    @property
-    def c_type(self) -> ElementType:
-        """C is D's registers, read in place."""
-        return self.d
 
     @property
     def transposable(self) -> bool:
         """f16/bf16 operands may be MN-major in SMEM (imm-trans-a/b); other types are K-major only."""
-        return self.a in (ElementType.F16, ElementType.BF16)
+        return self.a in TRANSPOSABLE
 
 
 @dataclass(frozen=True, kw_only=True)
-class Tcgen05Atom(Multiplies, Atom):
+class Tcgen05Atom(AccumulatesInPlace, Multiplies, Atom):
     """tcgen05.mma (SM100 family): D in tensor memory, A from SMEM or TMEM, B from SMEM; M, N, K and the
     element types go into the instruction descriptor."""
 
@@ -170,22 +177,9 @@ class Tcgen05Atom(Multiplies, Atom):
     a_residency: Residency | None = word(Residency)
 
     @property
-    def mnk(self) -> tuple[int, int, int]:
-        return (self.m, self.n, self.k)
-
-    @property
-    def d_type(self) -> ElementType:
-        return self.d
-
-    @property
-    def c_type(self) -> ElementType:
-        """D accumulates in place in tensor memory."""
-        return self.d
-
-    @property
     def block_scaled(self) -> bool:
         return self.kind in BLOCK_SCALED_KINDS
 
 
-__all__ = ["BLOCK_SCALED_KINDS", "MmaBlockScaleAtom", "Multiplies", "MmaSparseAtom", "MmaSyncAtom", "Tcgen05Atom", "WarpMmaAtom",
+__all__ = ["AccumulatesInPlace", "BLOCK_SCALED_KINDS", "MmaBlockScaleAtom", "Multiplies", "MmaSparseAtom", "MmaSyncAtom", "Tcgen05Atom", "WarpMmaAtom",
            "WgmmaAtom"]

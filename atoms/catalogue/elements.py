@@ -18,6 +18,7 @@ CONTAINED = {"e3m2_c8": ("e3m2", 0), "e2m3_c8": ("e2m3", 0), "e2m1_c8": ("e2m1",
 
 FP8 = ("e4m3", "e5m2")
 F8F6F4 = ("e4m3", "e5m2", "e3m2", "e2m3", "e2m1")
+TRANSPOSABLE = ("f16", "bf16")  # wgmma: the element types an SMEM operand may hold MN-major (imm-trans)
 INT8 = ("s8", "u8")
 INT4 = ("s4", "u4")
 SCALE_TYPES = ("ue8m0", "ue4m3")

@@ -5,12 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 from ..chips import only
-from .elements import FP8, INT8
+from .elements import FP8, INT8, TRANSPOSABLE
 from .mma_sync import bool_text, opt_text
 from .atom_types import WgmmaAtom
 from .model import REGISTER, SMEM_DESC, Dim, Family, OperandSpec, row
 
 SM90A = only("sm_90a")
+
+
+def imm_trans(a: str, mn_major: bool) -> int | None:
+    """An SMEM operand's imm-trans for element type `a`: 1 MN-major, 0 K-major for the transposable types; the
+    others have no imm-trans (None), and MN-major gives 1, which the catalogue then rejects with its diagnostic."""
+    if a in TRANSPOSABLE:
+        return 1 if mn_major else 0
+    return 1 if mn_major else None
+
 N_FLOAT = range(8, 257, 8)
 N_INT = frozenset([8, 16, 24, 32, *range(48, 257, 16)])
 
@@ -99,8 +108,9 @@ def _rows(a, b, d, n, *, version, sparse_version=(8, 2), transposable=False, neg
                 selector=sparse_selector if sparse else None))
 
 
-_rows("f16", "f16", frozenset(["f16", "f32"]), N_FLOAT, version=(8, 0), transposable=True, sparse_selector=range(2))
-_rows("bf16", "bf16", "f32", N_FLOAT, version=(8, 0), transposable=True, sparse_selector=range(2))
+_rows("f16", "f16", frozenset(["f16", "f32"]), N_FLOAT, version=(8, 0), transposable="f16" in TRANSPOSABLE,
+      sparse_selector=range(2))
+_rows("bf16", "bf16", "f32", N_FLOAT, version=(8, 0), transposable="bf16" in TRANSPOSABLE, sparse_selector=range(2))
 _rows("tf32", "tf32", "f32", N_FLOAT, version=(8, 0), sparse_selector=range(2))
 _rows(frozenset(FP8), frozenset(FP8), frozenset(["f16", "f32"]), N_FLOAT, version=(8, 0), sparse_selector=range(1))
 for _a in INT8:
