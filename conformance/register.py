@@ -57,7 +57,8 @@ class Geometry:
     k: int
     ka: int  # columns of A in memory (K/2 when sparse)
     sparse: bool
-    quad_pairs: bool  # SM70 m8n8k4: four independent tiles per warp
+    quad_pairs: bool = False  # SM70 m8n8k4: four independent tiles per warp
+    chunks: int = 0  # scale factors per row of A / column of B (block-scaled forms, sm120.py; 0: none)
 
     @property
     def tiles(self) -> int:
@@ -68,7 +69,7 @@ def geometry(atom: Atom) -> Geometry:
     m, n, k = atom.shape
     sparse = atom.sparse
     quad = (m, n, k) == (8, 8, 4) and atom.a == "f16"
-    return Geometry(m, n, k, k // 2 if sparse else k, sparse, quad)
+    return Geometry(m, n, k, k // 2 if sparse else k, sparse, quad_pairs=quad)
 
 
 def memory_layouts(atom: Atom) -> dict[str, Layout]:

@@ -28,7 +28,7 @@ from mmatom.atoms.catalogue.fragments import tv_layouts
 from mmatom.atoms.numerics import decode, draw
 
 from . import Case, compare, kernel_function
-from .register import POISON, _image, _read_image, sparse_operands
+from .register import POISON, Geometry, _image, _read_image, sparse_operands
 
 GLOBAL = llvm.LLVMPointerType(IntAttr(1))
 REJECT_ON = ("sm_90a", "sm_100a", "sm_120")  # none of them has fp6/fp4 or block-scaled warp-level MMA
@@ -67,21 +67,11 @@ def cases() -> list[Case]:
 
 # -- shapes and memory layouts ------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Geometry:
-    m: int
-    n: int
-    k: int
-    ka: int  # columns of A in memory (K/2 when sparse)
-    sparse: bool
-    chunks: int  # scale factors per row of A / column of B (0: not block-scaled)
-
-
 def geometry(atom: Atom) -> Geometry:
     m, n, k = atom.shape
     sparse = atom.sparse
     return Geometry(m, n, k, k // 2 if sparse else k, sparse,
-                    CHUNKS[atom.scale_vec] if atom.family == "mma.block_scale" else 0)
+                    chunks=CHUNKS[atom.scale_vec] if atom.family == "mma.block_scale" else 0)
 
 
 def memory_layouts(atom: Atom) -> dict[str, Layout]:
