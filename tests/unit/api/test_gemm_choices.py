@@ -66,3 +66,14 @@ def test_compile_generated_finds_the_kernel_without_building_it(h100):
     assert built == [1, 1]
     with pytest.raises(mmatom.CompileError, match="not JSON-able"):
         mmatom.compile_generated(object(), build)
+
+
+def test_raster_group_makes_a_wave_square_in_bytes():
+    """sqrt(132 * BN / BM) rows of tiles (units of cluster_m rows in a cluster); an explicit group_m wins."""
+    assert GemmConfig(128, 256, 4).raster_group == 16
+    assert GemmConfig(128, 128, 6).raster_group == 11
+    assert GemmConfig(128, 64, 8).raster_group == 8
+    assert GemmConfig(128, 256, 4, cluster_m=2).raster_group == 8
+    assert GemmConfig(128, 256, 4, group_m=4).raster_group == 4
+    with pytest.raises(mmatom.CompileError, match="group_m=-1"):
+        mmatom.gemm_kernel(256, 256, 256, config=GemmConfig(group_m=-1))
