@@ -39,6 +39,7 @@ from mmatom.atoms.catalogue.elements import ALL_ELEMENT_TYPES
 from mmatom.atoms.catalogue.words import BitOp, ElementType, Kind, OperandLayout, Rounding, ScaleVec
 from mmatom.atoms.catalogue.tmem import LANES as TMEM_LANES
 from mmatom.atoms.catalogue.tmem import COLUMNS as TMEM_COLUMNS
+from .words import word_enum
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.atoms.catalogue.elements import BITS
 from mmatom.atoms.tma import BOX_MAX, TMA_SWIZZLES, TmaBox, TmaError
@@ -131,10 +132,10 @@ class ShapeAttr(MnkShape, ParametrizedAttribute):
 # Member names equal their values, so a member hashes and compares like its word: catalogue tables keyed
 # by "f16" or "128b" take the enum as they are.
 
-Role = StrEnum("Role", [(r, r) for r in ("A", "B", "C", "D", "E", "SFA", "SFB")])
+Role = word_enum("Role", ("A", "B", "C", "D", "E", "SFA", "SFB"))
 ROLES = tuple(r.value for r in Role)
-Major = StrEnum("Major", [(m, m) for m in MAJORS])
-SwizzleMode = StrEnum("SwizzleMode", [(s, s) for s in SWIZZLE_BYTES])
+Major = word_enum("Major", tuple(MAJORS))
+SwizzleMode = word_enum("SwizzleMode", tuple(SWIZZLE_BYTES))
 
 
 def _word(enum: type[StrEnum], word: str, what: str) -> StrEnum:
@@ -205,11 +206,6 @@ def catalogue_words(*dims: tuple[str, str]) -> tuple[str, ...]:
                 words.update(value if isinstance(value, tuple) else (value,))
     words.discard(None)
     return tuple(sorted(words))
-
-
-def word_enum(name: str, words: tuple[str, ...]) -> type[StrEnum]:
-    """A StrEnum whose members are named by their words, so they hash and compare like the words."""
-    return StrEnum(name, [(w, w) for w in words])
 
 
 # OperandLayout, Kind, BitOp, Rounding and ScaleVec are the typed atoms' own enums (atoms/catalogue/words.py), whose
