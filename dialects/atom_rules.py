@@ -15,7 +15,8 @@ from xdsl.utils.exceptions import VerifyException
 from mmatom.layout import NotationError
 from mmatom.atoms.catalogue import Atom, AtomError, MmaSyncAtom, WgmmaAtom, family
 from mmatom.atoms.catalogue.elements import BITS, INT4, INT8, base_element, storage_element
-from mmatom.atoms.catalogue.fragments import operand_extent, tile_tv_layout, tv_layouts, wgmma_accumulator_layout
+from mmatom.atoms.catalogue.fragments import (operand_extent, tile_tv_layout, tv_layouts, wgmma_accumulator_layout,
+                                              wgmma_accumulator_tile)
 from mmatom.atoms.catalogue.model import REGISTER, SMEM_DESC, TMEM
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED
 from mmatom.atoms.catalogue.wgmma import dense_k, imm_trans
@@ -278,19 +279,27 @@ def _check_layouts(label: str, atom: Atom, types: dict[str, Attribute]) -> None:
 class WgmmaTilePlan:
     atom: WgmmaAtom  # the wgmma each step issues
     warpgroups: int
+    repeats: int  # atoms each warpgroup issues down M per K step (its rows 64w + 64 * warpgroups * i)
     steps: tuple[tuple[int, int], ...]  # per K step: (A byte offset, B byte offset) within warpgroup 0
     a_warpgroup_bytes: int  # how far warpgroup w's A rows start from warpgroup 0's (times w)
+    a_repeat_bytes: int  # how far repeat i's A rows start from repeat 0's (times i)
     a_desc: "d.SmemDescType"  # one atom's A and B (what each step's descriptor describes)
     b_desc: "d.SmemDescType"
 
 
+THREAD_REGISTERS = 255  # PTX: registers a thread can have
+WGMMA_TILE_M = (64, 128, 256)  # 64 rows per warpgroup (one or two), repeated down M 1, 2 or 4 times
+
+
 def wgmma_tile_plan(op) -> WgmmaTilePlan:
-    """Check an mma.wgmma_tile and say how it splits into wgmma atoms."""
+    """Check an mma.wgmma_tile and say how it splits into wgmma atoms: the accumulator's TV layout says how
+    many warpgroups share the tile, and each repeats its 64-row atom down the rest of M."""
     label = "mma.wgmma_tile"
     m, n, k_tile = op.shape.mnk
     a_t, b_t, c_t, d_t = op.a.type, op.b.type, op.c.type, op.d.type
-    if m not in (64, 128):
-        raise VerifyException(f"{label}: M={m} is not legal; a tile spans one or two warpgroups, M = 64 or 128")
+    if m not in WGMMA_TILE_M:
+        raise VerifyException(f"{label}: M={m} is not legal; a tile is 64 rows per warpgroup (one or two), each "
+                              f"repeating its atom down M: M = {', '.join(map(str, WGMMA_TILE_M))}")
     a, _b, dt = a_t.elem.data, b_t.elem.data, d_t.elem.data
     k = dense_k(a)
     if k_tile % k:
@@ -304,7 +313,7 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
     except AtomError as err:
         raise VerifyException(f"{label}: {err}") from None
     atom = fam.make(values)
-    want = wgmma_accumulator_layout(m, n)
+    warpgroups = None
     for role, t in (("C", c_t), ("D", d_t)):
         if t.elem.data != dt and role == "C":
             raise VerifyException(f"{label}: operand C is {t.elem.data}; the accumulator is {dt}")
@@ -312,8 +321,22 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
             got = t.layout.data
         except NotationError as err:
             raise VerifyException(f"{label}: operand {role}: {err}") from None
-        if not got.equivalent(want) or got[0].size() != want[0].size():
-            raise VerifyException(f"{label}: operand {role} layout {got} is not the {m}x{n} accumulator layout {want}")
+        tile = wgmma_accumulator_tile(got)
+        if tile is not None and tile[:2] == (m, n) and warpgroups not in (None, tile[2]):
+            raise VerifyException(f"{label}: operand D's layout {got} spreads the tile over {tile[2]} "
+                                  f"warpgroup(s), C's over {warpgroups}; D keeps C's registers, so the layouts agree")
+        if tile is None or tile[:2] != (m, n):
+            legal = "; ".join(f"over {w} warpgroup{'s' * (w > 1)}: {wgmma_accumulator_layout(m, n, w)}"
+                              for w in (2, 1) if m % (64 * w) == 0 and m // (64 * w) in (1, 2, 4))
+            raise VerifyException(f"{label}: operand {role} layout {got} is not a {m}x{n} accumulator layout "
+                                  f"({legal})")
+        warpgroups = tile[2]
+    repeats = m // (64 * warpgroups)
+    registers = d_t.layout.data[1].size() * BITS[dt] // 32
+    if registers > THREAD_REGISTERS:
+        raise VerifyException(f"{label}: a {m}x{n} {dt} accumulator over {warpgroups} warpgroup(s) is {registers} "
+                              f"registers per thread; a thread has at most {THREAD_REGISTERS} (more warpgroups or a "
+                              f"narrower tile)")
     rows = {"A": m, "B": n}
     sub_types = {}
     steps = []
@@ -336,14 +359,24 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
             sub_types[role] = d.SmemDescType(role, t.elem.data, t.major.data, t.swizzle.data,
                                              str(sub_tile(full, 0, atom_rows, 0, k, bits)[1]))
             steps.append(offsets)
-            if role == "A" and m == 128:
-                wg_bytes, _ = sub_tile(full, 64, 64, 0, k, bits)
-                for j in range(k_tile // k):
-                    off, sub = sub_tile(full, 64, 64, j * k, k, bits)
-                    check_layout(sub, SmemOperand(64, k, bits, t.major.data, t.swizzle.data))
-                    if off != wg_bytes + offsets[j]:
-                        raise DescriptorError(f"warpgroup 1's A rows are not warpgroup 0's shifted by {wg_bytes} bytes")
+        # every other 64-row block of A (warpgroup w, repeat i) is block 0 shifted by w * wg_bytes + i * rep_bytes
+        bits = BITS[a_t.elem.data]
+        full_a = a_t.layout.data
+        block_bytes = [sub_tile(full_a, 64 * blk, 64, 0, k, bits)[0] for blk in range(m // 64)]
+        wg_bytes = block_bytes[1] if warpgroups > 1 else 0
+        rep_bytes = block_bytes[warpgroups] if repeats > 1 else 0
+        for blk in range(1, m // 64):
+            i, w = divmod(blk, warpgroups)
+            for j in range(k_tile // k):
+                off, sub = sub_tile(full_a, 64 * blk, 64, j * k, k, bits)
+                try:
+                    check_layout(sub, SmemOperand(64, k, bits, a_t.major.data, a_t.swizzle.data))
+                except DescriptorError as err:
+                    raise DescriptorError(f"operand A rows {64 * blk}..{64 * blk + 63}, K step {j}: {err}") from None
+                if off != w * wg_bytes + i * rep_bytes + steps[0][j]:
+                    raise DescriptorError(f"A rows {64 * blk}..{64 * blk + 63} (warpgroup {w}, repeat {i}) are not "
+                                          f"rows 0..63 shifted by {w * wg_bytes + i * rep_bytes} bytes")
     except (DescriptorError, NotationError) as err:
         raise VerifyException(f"{label}: {err}") from None
-    return WgmmaTilePlan(atom, m // 64, tuple(zip(steps[0], steps[1])),
-                         wg_bytes if m == 128 else 0, sub_types["A"], sub_types["B"])
+    return WgmmaTilePlan(atom, warpgroups, repeats, tuple(zip(steps[0], steps[1])), wg_bytes, rep_bytes,
+                         sub_types["A"], sub_types["B"])

@@ -292,11 +292,12 @@ class WgmmaOp(AtomOp):
 
 @irdl_op_definition
 class WgmmaTileOp(IRDLOperation):
-    """An M x N x K warpgroup tile (SS): M/64 warpgroups (M = 64 or 128), each issuing K/k wgmma atoms along
-    K and accumulating into its 64 rows of D. A (M x K) and B (N x K) are SMEM tiles; every atom's operand
-    is a window of them whose descriptor is the tile's with the start address advanced (as CuTe's
-    descriptor iterator does), checked against the layout algebra at verification time. Issued between
-    the kernel's own wgmma fence and commit/wait, like mma.wgmma."""
+    """An M x N x K warpgroup tile (SS) over the warpgroups its accumulator's TV layout spans (one or two),
+    each issuing K/k steps of wgmma atoms and, per step, one atom per 64 of its rows (M = 64 x warpgroups x
+    repeats, at most 256; warpgroup w's repeat i holds rows 64w + 64 * warpgroups * i, CuTe's order). A (M x K)
+    and B (N x K) are SMEM tiles; every atom's operand is a window of them whose descriptor is the tile's with
+    the start address advanced (as CuTe's descriptor iterator does), checked against the layout algebra at
+    verification time. Issued between the kernel's own wgmma fence and commit/wait, like mma.wgmma."""
 
     name = "mma.wgmma_tile"
     traits = traits_def(MemoryReadEffect())

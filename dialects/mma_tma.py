@@ -25,6 +25,7 @@ from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
     opt_operand_def,
+    opt_prop_def,
     prop_def,
     result_def,
     traits_def,
@@ -35,7 +36,7 @@ from xdsl.utils.exceptions import VerifyException
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.atoms.tma import MAP_BYTES, TmaError, check_smem_layout
 
-from mmatom.atoms.catalogue.fragments import wgmma_accumulator_layout
+from mmatom.atoms.catalogue.fragments import wgmma_accumulator_layout, wgmma_accumulator_tile
 
 from .launch_bounds import KERNEL
 from .mma_types import FragmentType, SmemDescType, TensorMapType, module_target, smem_operand
@@ -215,28 +216,36 @@ WGMMA_MAX_N = 256  # a wgmma accumulator tile's N (the largest wgmma atom's)
 
 @irdl_op_definition
 class StoreTileToSmemOp(IRDLOperation):
-    """`mma.stmatrix_tile %acc[BLOCK] into %dst : !mma.frag<D, bf16, ...>`: each warpgroup stores its 64 rows
-    of one box of columns of a wgmma accumulator tile into SMEM at `dst` (its own box, 1024-byte aligned), laid
-    out as a TMA box of 128-byte rows swizzled 128B -- ready for mma.tma_store after a proxy fence and a
-    warpgroup barrier. 16-bit accumulators: 64x64 boxes (columns [64*BLOCK, 64*BLOCK + 64)), stored with
-    stmatrix; f32 accumulators: 64x32 boxes (columns [32*BLOCK, 32*BLOCK + 32)), stored with st.shared.v2.f32."""
+    """`mma.stmatrix_tile %acc[BLOCK] (repeat R)? into %dst : !mma.frag<D, bf16, ...>`: each warpgroup stores 64
+    of its rows (those of M repeat R, default 0, when it repeats its atom down M) of one box of columns of a
+    wgmma accumulator tile into SMEM at `dst` (its own box, 1024-byte aligned), laid out as a TMA box of
+    128-byte rows swizzled 128B -- ready for mma.tma_store after a proxy fence and a warpgroup barrier.
+    16-bit accumulators: 64x64 boxes (columns [64*BLOCK, 64*BLOCK + 64)), stored with stmatrix; f32
+    accumulators: 64x32 boxes (columns [32*BLOCK, 32*BLOCK + 32)), stored with st.shared.v2.f32."""
 
     name = "mma.stmatrix_tile"
     traits = traits_def(MemoryWriteEffect())
     source = operand_def()
     dst = operand_def(ImpliedType(SHARED))
     block = prop_def(IntegerAttr)
+    repeat = opt_prop_def(IntegerAttr)
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$source `[` $block `]` `into` $dst attr-dict `:` type($source)"
+    assembly_format = "$source `[` $block `]` (`repeat` $repeat^)? `into` $dst attr-dict `:` type($source)"
 
-    def __init__(self, source: SSAValue, block: int, dst: SSAValue):
-        super().__init__(operands=[source, dst], properties={"block": IntegerAttr(block, i32)})
+    def __init__(self, source: SSAValue, block: int, dst: SSAValue, repeat: int = 0):
+        props = {"block": IntegerAttr(block, i32)}
+        if repeat:
+            props["repeat"] = IntegerAttr(repeat, i32)
+        super().__init__(operands=[source, dst], properties=props)
 
-    def tile_mn(self) -> tuple[int, int]:
-        """(M, N) of the accumulator tile: 128 threads per 64 rows, each thread N/2 values of its rows."""
-        layout = self.source.type.layout.data
-        threads, values = layout[0].size(), layout[1].size()
-        return threads // 2, values * 2
+    def tile(self) -> tuple[int, int, int]:
+        """(M, N, warpgroups) of the accumulator tile (verified: a wgmma accumulator layout)."""
+        found = wgmma_accumulator_tile(self.source.type.layout.data)
+        assert found is not None, "verify_ refuses other layouts"
+        return found
+
+    def repeat_index(self) -> int:
+        return self.repeat.value.data if self.repeat is not None else 0
 
     def verify_(self) -> None:
         _check_target(self, "stmatrix")
@@ -257,16 +266,21 @@ class StoreTileToSmemOp(IRDLOperation):
         threads = layout[0].size()
         if threads not in (128, 256):
             raise VerifyException(f"{self.name}: the source's layout {layout} spans {threads} threads; a wgmma "
-                                  f"accumulator tile of 64 or 128 rows spans 128 or 256 (one or two warpgroups)")
-        m, n = self.tile_mn()
+                                  f"accumulator tile spans 128 or 256 (one or two warpgroups)")
+        found = wgmma_accumulator_tile(layout)
+        m, n = found[:2] if found else (threads // 2, layout[1].size() * 2)  # else: as if it did not repeat
         if not 0 < n <= WGMMA_MAX_N or n % STMATRIX_BOX:
             legal = ", ".join(str(b) for b in range(STMATRIX_BOX, WGMMA_MAX_N + 1, STMATRIX_BOX))
             raise VerifyException(f"{self.name}: the tile is {m}x{n}; stmatrix_tile stores blocks of {STMATRIX_BOX} "
                                   f"columns of a wgmma accumulator (N at most {WGMMA_MAX_N}), so N is one of {legal}")
-        expected = wgmma_accumulator_layout(m, n)
-        if str(layout) != str(expected):
+        if found is None:
             raise VerifyException(f"{self.name}: the source's layout {layout} is not the wgmma accumulator layout of "
-                                  f"a {m}x{n} tile, {expected}")
+                                  f"a {m}x{n} tile, {wgmma_accumulator_layout(m, n)}")
+        repeats = m // (64 * found[2])
+        if not 0 <= self.repeat_index() < repeats:
+            raise VerifyException(f"{self.name}: repeat {self.repeat_index()} of a {m}x{n} tile over {found[2]} "
+                                  f"warpgroup(s) is out of range; each warpgroup holds {repeats} repeat(s) of 64 "
+                                  f"rows, [0, {repeats - 1}]")
         cols = self.box_columns()
         blocks = n // cols
         if not 0 <= self.block.value.data < blocks:

@@ -576,6 +576,34 @@ class BarrierOp(IRDLOperation):
                                   f"warps) in [32, {THREADS_PER_CTA}]")
 
 
+@irdl_op_definition
+class BarrierArriveOp(IRDLOperation):
+    """`nvvm.barrier.arrive id = %id number_of_threads = %n` (bar.arrive id, n): this thread's arrival at named
+    barrier `id` among `n` threads, without waiting -- the producer's half of a barrier other threads `bar.sync`
+    on (e.g. one warpgroup telling another it may go on). Upstream's spelling; the id defaults to 0."""
+
+    name = "nvvm.barrier.arrive"
+    barrierId = opt_operand_def(ImpliedType(i32))
+    numberOfThreads = operand_def(ImpliedType(i32))
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+    assembly_format = "(`id` `=` $barrierId^)? `number_of_threads` `=` $numberOfThreads attr-dict"
+
+    def __init__(self, barrier_id: SSAValue | None, threads: SSAValue):
+        super().__init__(operands=[[barrier_id] if barrier_id else [], threads])
+
+    def verify_(self) -> None:
+        for value, what in ((self.barrierId, "the id"), (self.numberOfThreads, "number_of_threads")):
+            if value is not None:
+                expect_type(self, value, i32, what)
+        bid = constant_value(self.barrierId) if self.barrierId is not None else 0
+        if bid is not None and not 0 <= bid <= 15:
+            raise VerifyException(f"nvvm.barrier.arrive: id {bid} is not legal; a CTA has barriers 0 to 15")
+        n = constant_value(self.numberOfThreads)
+        if n is not None and (not 0 < n <= THREADS_PER_CTA or n % 32):
+            raise VerifyException(f"nvvm.barrier.arrive: number_of_threads {n} is not legal; it is a multiple of 32 "
+                                  f"(whole warps) in [32, {THREADS_PER_CTA}]")
+
+
 # -- wgmma (sm_90a) and the async proxy fence ------------------------------------------------------
 
 
@@ -1316,7 +1344,7 @@ class ExtractElementOp(IRDLOperation):
 
 NVVM = Dialect(
     "nvvm",
-    [MmaOp, MmaSpOp, MmaBlockScaleOp, MmaSpBlockScaleOp, BarrierOp, *SREG_OPS.values(), WgmmaMmaAsyncOp, WgmmaFenceAlignedOp, WgmmaGroupSyncAlignedOp,
+    [MmaOp, MmaSpOp, MmaBlockScaleOp, MmaSpBlockScaleOp, BarrierOp, BarrierArriveOp, *SREG_OPS.values(), WgmmaMmaAsyncOp, WgmmaFenceAlignedOp, WgmmaGroupSyncAlignedOp,
      WgmmaWaitGroupSyncOp, FenceProxyOp, InlinePtxOp, Tcgen05AllocOp, Tcgen05DeallocOp, Tcgen05RelinquishOp,
      Tcgen05CommitOp, Tcgen05FenceOp, Tcgen05WaitOp, Tcgen05LdOp, Tcgen05StOp, *TCGEN05_MMA_OPS, MBarrierInitOp,
      MBarrierTryWaitParityOp, ExtractElementOp, *HOPPER_OPS],

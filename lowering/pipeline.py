@@ -3,6 +3,7 @@ pipeline of composable passes, each also available on its own with -p:
 
   verify-wgmma-lifecycle, verify-tmem-lifecycle   the async protocols, checked on the kernel as written
   verify-pipeline                                 TMA -> mbarrier -> wgmma stages, setmaxnreg budgets
+  arith-pow2-strength-reduce                      unsigned / and % by a power of two -> shift and mask
   mma-fragments-to-registers                      fragments carried by loops become their registers
   convert-mma-to-nvvm                             every mma op -> nvvm + arith + llvm
   mma-reconcile-casts                             folds the register <-> fragment casts away (1:N; then
@@ -24,6 +25,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from mmatom.passes.pipeline_protocol import VerifyPipeline
+from mmatom.passes.strength_reduce import Pow2StrengthReduce
 from mmatom.passes.tmem_lifecycle import VerifyTmemLifecycle
 from mmatom.passes.wgmma_lifecycle import VerifyWgmmaLifecycle
 
@@ -33,7 +35,7 @@ from .fragment_boundaries import FragmentsToRegisters
 from .reconcile import ReconcileFragmentCasts
 
 STEPS: tuple[ModulePass, ...] = (VerifyWgmmaLifecycle(), VerifyTmemLifecycle(), VerifyPipeline(),
-                                 FragmentsToRegisters(), ConvertMmaToNvvm(), ReconcileFragmentCasts(), FinalizeNvvm())
+                                 Pow2StrengthReduce(), FragmentsToRegisters(), ConvertMmaToNvvm(), ReconcileFragmentCasts(), FinalizeNvvm())
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,7 @@ class LowerMmaToNvvm(ModulePass):
             step.apply(ctx, op)
 
 
-PASSES: tuple[type[ModulePass], ...] = (LowerMmaToNvvm, *(type(s) for s in STEPS if s.name.startswith(("mma-", "convert-mma"))))
+PASSES: tuple[type[ModulePass], ...] = (LowerMmaToNvvm, *(type(s) for s in STEPS
+                                                          if s.name.startswith(("mma-", "convert-mma", "arith-"))))
 
 __all__ = ["LowerMmaToNvvm", "PASSES", "STEPS"]

@@ -47,6 +47,14 @@ class LowerTmaStore(RewritePattern):
 
 
 
+def _repeat_registers(op: mma.StoreTileToSmemOp) -> list[SSAValue]:
+    """The registers of the op's M repeat: the fragment holds repeat 0's, then repeat 1's, ..."""
+    registers = fragment_registers(op.source, op)
+    m, _, warpgroups = op.tile()
+    per_repeat = len(registers) // (m // (64 * warpgroups))
+    return registers[op.repeat_index() * per_repeat:(op.repeat_index() + 1) * per_repeat]
+
+
 class LowerStoreTileToSmem(RewritePattern):
     """stmatrix x4 per 16 columns: warp q of the warpgroup stores rows 16q..16q+15; lane l gives the address of
     row 16q + l%8 + 8((l/8)%2), 16-byte chunk 2t + l/16 of the 128-byte row, swizzled as TMA's 128B mode
@@ -57,7 +65,7 @@ class LowerStoreTileToSmem(RewritePattern):
     def match_and_rewrite(self, op: mma.StoreTileToSmemOp, rewriter: PatternRewriter) -> None:
         if op.source.type.elem.data == "f32":
             return
-        registers = fragment_registers(op.source, op)
+        registers = _repeat_registers(op)
         ops = OpList()
         lane = ops.sreg("laneid")
         warp = ops.div_mod(ops.sreg("tid.x"), 32, 4)  # the warp's index in its warpgroup
@@ -85,7 +93,7 @@ class LowerStoreF32TileToSmem(RewritePattern):
     def match_and_rewrite(self, op: mma.StoreTileToSmemOp, rewriter: PatternRewriter) -> None:
         if op.source.type.elem.data != "f32":
             return
-        values = fragment_registers(op.source, op)
+        values = _repeat_registers(op)
         ops = OpList()
         lane = ops.sreg("laneid")
         warp = ops.div_mod(ops.sreg("tid.x"), 32, 4)

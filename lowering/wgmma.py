@@ -140,33 +140,50 @@ def _inline_wgmma(op: mma.WgmmaOp, atom: WgmmaAtom):
 
 
 class LowerWgmmaTile(RewritePattern):
-    """K/k atoms per warpgroup, chained through the accumulator struct; descriptors advance per step."""
+    """K/k steps per warpgroup, each issuing its M repeats (one atom each, CuTe's K-outer order), every repeat's
+    accumulator chained through its own struct; descriptors advance per step and per repeat."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.WgmmaTileOp, rewriter: PatternRewriter) -> None:
         plan = wgmma_tile_plan(op)
         atom = plan.atom
-        base_a, base_b = descriptor_value(op.a, op), descriptor_value(op.b, op)
         ops = OpList()
-        # the atom's constant fields replace the tile's (LBO/SBO of one atom's window)
-        start_mask = ops.const(0x3FFF, 64)
-        start_a = ops.add(arith.AndIOp(base_a, start_mask))
-        start_b = ops.add(arith.AndIOp(base_b, start_mask))
+        const_a, const_b = descriptor_constant(plan.a_desc), descriptor_constant(plan.b_desc)
+        # each atom's descriptor is the tile's with the start address advanced: when the atom's constant fields
+        # (LBO, SBO, swizzle) are the tile's, that is one add to the tile's descriptor (the 14-bit start field
+        # of a shared address cannot carry out); else the start field is cut out and the atom's fields OR-ed in
+        start_a, or_a = self._start(ops, op.a, op, const_a)
+        start_b, or_b = self._start(ops, op.b, op, const_b)
         if plan.warpgroups > 1:  # warpgroup w's rows of A start w * a_warpgroup_bytes further
             wg = ops.add(arith.ExtUIOp(ops.div_mod(ops.sreg("tid.x"), 128, plan.warpgroups), i64))
             start_a = ops.add(arith.AddiOp(start_a, ops.add(arith.MuliOp(wg, ops.const(plan.a_warpgroup_bytes >> 4, 64)))))
-        const_a, const_b = descriptor_constant(plan.a_desc), descriptor_constant(plan.b_desc)
-        struct_t = _result_struct(op.d.type)
-        acc = _accumulator(ops, fragment_registers(op.c, op), struct_t)
+        registers = fragment_registers(op.c, op)
+        per_atom = len(registers) // plan.repeats  # the fragment holds repeat 0's values, then repeat 1's, ...
+        struct_t = llvm.LLVMStructType.from_type_list([registers[0].type] * per_atom)
+        accs = [_accumulator(ops, registers[i * per_atom:(i + 1) * per_atom], struct_t) for i in range(plan.repeats)]
         scale_d_zero = op.scale_d is not None and not op.scale_d.value.data
         for j, (off_a, off_b) in enumerate(plan.steps):
-            desc_a = ops.add(arith.OrIOp(ops.addi(start_a, off_a >> 4), ops.const(const_a, 64)))
-            desc_b = ops.add(arith.OrIOp(ops.addi(start_b, off_b >> 4), ops.const(const_b, 64)))
+            desc_b = self._advance(ops, start_b, off_b, or_b)
             props = _wgmma_props(atom, scale_d_zero and j == 0, plan.a_desc.major.data == "k", plan.b_desc.major.data == "k")
-            acc = ops.add(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, acc], result_types=[struct_t],
-                                                     properties=props))
-        d = as_fragment(ops, _unpack_result(ops, acc), op.d.type)
+            for i in range(plan.repeats):
+                desc_a = self._advance(ops, start_a, off_a + i * plan.a_repeat_bytes, or_a)
+                accs[i] = ops.add(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, accs[i]],
+                                                             result_types=[struct_t], properties=props))
+        d = as_fragment(ops, [r for acc in accs for r in _unpack_result(ops, acc)], op.d.type)
         rewriter.replace(op, ops.ops, [d])
+
+    @staticmethod
+    def _start(ops: OpList, desc: SSAValue, op, atom_constant: int) -> tuple[SSAValue, int | None]:
+        """(the value each atom's descriptor advances from, the constant fields to OR in after, or None)."""
+        base = descriptor_value(desc, op)
+        if descriptor_constant(desc.type) == atom_constant:
+            return base, None
+        return ops.add(arith.AndIOp(base, ops.const(0x3FFF, 64))), atom_constant
+
+    @staticmethod
+    def _advance(ops: OpList, start: SSAValue, offset_bytes: int, fields: int | None) -> SSAValue:
+        desc = ops.addi(start, offset_bytes >> 4)
+        return desc if fields is None else ops.add(arith.OrIOp(desc, ops.const(fields, 64)))
 
 
 WGMMA_PATTERNS = (LowerMakeDesc(), LowerWgmma(), LowerWgmmaTile())

@@ -28,6 +28,7 @@ from .errors import api_error
 FP8 = ("e4m3", "e5m2")
 PRODUCER_REGISTERS, CONSUMER_REGISTERS = 40, 232  # CUTLASS's split below 208 accumulators per thread
 CONSUMER_THREADS = 256
+ORDER_BARRIER = 3  # named barriers 3 and 4: ping-pong warpgroup 0 / 1 waits there for the other's K loop to end
 BOX = 64  # rows of the epilogue's TMA store box: 64 x 128 bytes (64 bf16 or 32 f32 columns, one swizzle row)
 BOX_BYTES = BOX * 128
 OUT_DTYPES = {"bf16": 2, "f32": 4}  # D's element types and their bytes
@@ -38,15 +39,23 @@ def box_columns(out_dtype: str) -> int:
     return 128 // OUT_DTYPES[out_dtype]
 
 
+MAX_ACCUMULATORS = 128  # f32 accumulators per consumer thread that fit CONSUMER_REGISTERS with the epilogue's
+
+
 @dataclass(frozen=True)
 class GemmConfig:
-    """One kernel configuration: the CTA tile (block_m rows over the two consumer warpgroups, block_n columns,
-    block_k along K: 128 bytes of it, the swizzle span), SMEM stages, the grouped raster's rows of tiles (0: see
-    raster_group), how many K steps' wgmma groups a consumer keeps in flight while it issues the next (0: it
-    waits for each step's wgmma before releasing the stage; 1: it releases the previous step's stage after
-    `wait_group 1`, so the tensor cores do not drain between K steps), and the cluster: `cluster_m` CTAs on
-    consecutive row tiles of the same column tile, each loading 1/cluster_m of the shared B tile and
-    multicasting it to all of them (B read from L2 once per cluster, not once per CTA)."""
+    """One kernel configuration: the CTA tile (block_m x block_n; block_k along K is 128 bytes of it, the
+    swizzle span), SMEM stages, the grouped raster's rows of tiles (0: see raster_group), how many K steps'
+    wgmma groups a consumer keeps in flight while it issues the next (0: it waits for each step's wgmma before
+    releasing the stage; 1: it releases the previous step's stage after `wait_group 1`, so the tensor cores do
+    not drain between K steps), the consumers' schedule, and the cluster.
+
+    Consumers: cooperative (both consumer warpgroups on one tile, block_m / 2 rows each) or `pingpong` (each
+    warpgroup a whole tile of its own, the two taking turns down the CTA's tiles: one's epilogue runs while the
+    other's wgmmas do, CUTLASS's ping-pong kernel). A warpgroup covering more than 64 rows repeats its wgmma
+    down M. Cluster: `cluster_m` CTAs on consecutive row tiles of one column tile (each loads 1/cluster_m of
+    the B tile they share and multicasts it: B read from L2 once per cluster), or `cluster_n` CTAs on
+    consecutive column tiles of one row tile (sharing A the same way)."""
 
     block_m: int = 128
     block_n: int = 256
@@ -54,15 +63,27 @@ class GemmConfig:
     group_m: int = 0  # 0: raster_group's choice for the tile
     wgmma_in_flight: int = 0
     cluster_m: int = 1
+    cluster_n: int = 1
+    pingpong: bool = False
 
     @property
     def name(self) -> str:
         """`128x256x4`: block_m x block_n x stages (the autotuner's and the bench's label), `w1` appended when the
-        consumers keep a wgmma group in flight, `c2` for a cluster of two CTAs."""
+        consumers keep a wgmma group in flight, `c2x1` / `c1x2` for a cluster, `p` for ping-pong consumers,
+        `g<n>` for an explicit raster group."""
         depth = f"w{self.wgmma_in_flight}" if self.wgmma_in_flight else ""
-        cluster = f"c{self.cluster_m}" if self.cluster_m > 1 else ""
+        cluster = f"c{self.cluster_m}x{self.cluster_n}" if self.cluster_size > 1 else ""
         group = f"g{self.group_m}" if self.group_m else ""
-        return f"{self.block_m}x{self.block_n}x{self.stages}{depth}{cluster}{group}"
+        return f"{self.block_m}x{self.block_n}x{self.stages}{depth}{cluster}{'p' * self.pingpong}{group}"
+
+    @property
+    def cluster_size(self) -> int:
+        return self.cluster_m * self.cluster_n
+
+    @property
+    def tile_warpgroups(self) -> int:
+        """Consumer warpgroups sharing one tile."""
+        return 1 if self.pingpong else CONSUMER_THREADS // 128
 
     @property
     def raster_group(self) -> int:
@@ -72,52 +93,66 @@ class GemmConfig:
         and 1.26 GB from DRAM with g = 16, against 187 MB and 1.51 GB with g = 8 (ncu; cuBLAS 151 MB, 1.29 GB)."""
         if self.group_m:
             return self.group_m
-        # a cluster's unit is cluster_m row tiles, and a wave holds WAVE_CTAS / cluster_m units
+        # a cluster's unit is cluster_m x cluster_n tiles, a wave WAVE_CTAS / (cluster_m cluster_n) units; g rows
+        # of units against the wave's columns of units squares when g^2 = WAVE_CTAS bn / (bm cluster_m^2)
         return max(1, round((WAVE_CTAS * self.block_n / (self.block_m * self.cluster_m ** 2)) ** 0.5))
 
     @classmethod
     def from_name(cls, name: str) -> GemmConfig:
-        """The config a `name` spells (`128x128x6w1c2g8`)."""
-        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+))?(?:g(\d+))?", name)
+        """The config a `name` spells (`128x128x6w1c2x1g8`, `128x128x6w1p`; `c2` alone is `c2x1`)."""
+        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+)(?:x(\d+))?)?(p)?(?:g(\d+))?", name)
         if found is None:
             raise api_error(f"GemmConfig.from_name: {name!r}; block_m x block_n x stages, then optionally w<wgmma "
-                            f"groups in flight>, c<cluster CTAs> and g<raster group rows>, e.g. 128x128x6w1c2")
-        bm, bn, stages, depth, cluster, group = found.groups()
+                            f"groups in flight>, c<cluster M>x<cluster N>, p (ping-pong) and g<raster group rows>, "
+                            f"e.g. 128x128x6w1c2x1 or 128x128x6w1p")
+        bm, bn, stages, depth, cm, cn, pingpong, group = found.groups()
         return cls(int(bm), int(bn), int(stages), group_m=int(group or 0), wgmma_in_flight=int(depth or 0),
-                   cluster_m=int(cluster or 1))
+                   cluster_m=int(cm or 1), cluster_n=int(cn or 1), pingpong=bool(pingpong))
 
     def block_k(self, dtype: str) -> int:
         return 128 if dtype in FP8 else 64
 
     def check(self, dtype: str) -> None:
-        if self.block_m != 128:
-            raise api_error((
-                f"GemmConfig: block_m={self.block_m}; the cooperative kernel's two consumer warpgroups take 64 rows "
-                f"each (block_m=128)"))
+        rows = self.block_m // self.tile_warpgroups  # one consumer warpgroup's rows of a tile
+        if self.block_m % self.tile_warpgroups or rows % 64 or rows // 64 not in (1, 2):
+            legal = "64 or 128 (each warpgroup a whole tile)" if self.pingpong else "128 or 256 (64 or 128 rows per warpgroup)"
+            raise api_error(f"GemmConfig: block_m={self.block_m} with {'ping-pong' if self.pingpong else 'cooperative'} "
+                            f"consumers; block_m is {legal}")
         if self.block_n % BOX or not BOX <= self.block_n <= 256:
             raise api_error((
                 f"GemmConfig: block_n={self.block_n}; a multiple of {BOX} in [64, 256]"))
+        if rows * self.block_n // 128 > MAX_ACCUMULATORS:
+            raise api_error(f"GemmConfig: a {self.block_m}x{self.block_n} tile is {rows * self.block_n // 128} f32 "
+                            f"accumulators per consumer thread ({rows} rows per warpgroup); at most "
+                            f"{MAX_ACCUMULATORS} fit its {CONSUMER_REGISTERS} registers")
         if self.group_m < 0:
             raise api_error(f"GemmConfig: group_m={self.group_m}; rows of tiles per raster group, or 0 for the tile's own")
         if self.wgmma_in_flight not in (0, 1) or self.stages < 2:
             raise api_error((
                 f"GemmConfig: wgmma_in_flight={self.wgmma_in_flight} with stages={self.stages}; 0 or 1 (deeper, "
                 f"verify-pipeline cannot tell the older in-flight steps' stages apart), and at least 2 stages"))
-        if self.cluster_m not in (1, 2) or self.block_n // self.cluster_m % BOX:
+        cm, cn = self.cluster_m, self.cluster_n
+        if (cm, cn) not in ((1, 1), (2, 1), (1, 2)):
+            raise api_error(f"GemmConfig: cluster {cm}x{cn}; 1x1, 2x1 (sharing B) or 1x2 (sharing A)")
+        if self.block_n // cm % BOX or self.block_m // cn % BOX:
             raise api_error((
-                f"GemmConfig: cluster_m={self.cluster_m} with block_n={self.block_n}; 1 or 2, each CTA of a cluster "
-                f"multicasting a slice of B whose rows are a multiple of {BOX}"))
+                f"GemmConfig: cluster {cm}x{cn} with a {self.block_m}x{self.block_n} tile; each CTA multicasts a "
+                f"slice of the shared tile whose rows are a multiple of {BOX}"))
 
 
 # the shipped configs (the autotuner's candidates; each passes the ptxas gates in tests/unit/api/test_gemm_ptxas.py):
 # four tiles, each with and without a wgmma group kept in flight -- the first of a tile is the prior's choice
 # (on the H100: 128x256 gains nothing from it with 4 stages, of which the consumers then hold 2; 128x128 with 6
-# stages gains 5-7%) -- and the widest tile in clusters of two (B multicast: 3-8% faster on 4095 x 4104 x 4112,
-# 2-7% slower on the large squares; benchmarks/gemm_configs.py)
+# stages gains 5-7%) -- the widest tile in clusters of two (B multicast: 3-8% faster on 4095 x 4104 x 4112,
+# 2-7% slower on the large squares; benchmarks/gemm_configs.py), cuBLAS's 256x128 tile alone and in a 1x2
+# cluster multicasting A, and ping-pong consumers on 128x128 tiles (CUTLASS's; without a wgmma kept in flight
+# the tensor cores drain at every K step of the one warpgroup issuing: 0.72-0.80x cuBLAS at 4096^3/8192^3)
 TILES = (GemmConfig(128, 256, 4), GemmConfig(128, 128, 6, wgmma_in_flight=1), GemmConfig(128, 192, 4),
          GemmConfig(128, 64, 8, wgmma_in_flight=1))
 CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c in TILES) + (
-    GemmConfig(128, 256, 4, cluster_m=2), GemmConfig(128, 256, 4, wgmma_in_flight=1, cluster_m=2))
+    GemmConfig(128, 256, 4, cluster_m=2), GemmConfig(128, 256, 4, wgmma_in_flight=1, cluster_m=2),
+    GemmConfig(256, 128, 4), GemmConfig(256, 128, 4, cluster_n=2),
+    GemmConfig(128, 128, 6, wgmma_in_flight=1, pingpong=True))
 
 
 def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90a",
@@ -130,17 +165,26 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
     box_cols = box_columns(out_dtype)
     bm, bn, bk = config.block_m, config.block_n, config.block_k(dtype)
     fp8 = dtype in FP8
-    atom = mmatom.atom(target, "wgmma", m=64, n=bn, k=32 if fp8 else 16, a=dtype, b=dtype, d="f32")
-    tiled = mmatom.TiledMma(atom, atom_layout_mnk=(2, 1, 1), permutation=(bm, bn, bk))
+    wgs = config.tile_warpgroups
+    k_atom = 32 if fp8 else 16
+
+    def tiled_mma(rows: int, cols: int) -> mmatom.TiledMma:
+        atom = mmatom.atom(target, "wgmma", m=64, n=cols, k=k_atom, a=dtype, b=dtype, d="f32")
+        return mmatom.TiledMma(atom, atom_layout_mnk=(wgs, 1, 1), permutation=(rows, cols, bk))
+
+    tiled = tiled_mma(bm, bn)
     tile_a, tile_b = tiled.smem_desc_type("A"), tiled.smem_desc_type("B")
-    cluster = config.cluster_m
-    slice_b = bn // cluster  # the rows of B each CTA of a cluster loads and multicasts
-    tile_b_slice = tile_b if cluster == 1 else mmatom.TiledMma(
-        mmatom.atom(target, "wgmma", m=64, n=slice_b, k=32 if fp8 else 16, a=dtype, b=dtype, d="f32"),
-        atom_layout_mnk=(2, 1, 1), permutation=(bm, slice_b, bk)).smem_desc_type("B")
+    cm, cn = config.cluster_m, config.cluster_n
+    cluster = config.cluster_size
+    slice_a, slice_b = bm // cn, bn // cm  # the rows of A / B each CTA of a cluster loads (and multicasts)
+    # a slice's SMEM tile (rows x bk, the same canonical layout): what its TMA box lands as
+    tile_a_slice = tile_a if cn == 1 else mmatom.TiledMma(
+        mmatom.atom(target, "wgmma", m=64, n=bn, k=k_atom, a=dtype, b=dtype, d="f32"),
+        atom_layout_mnk=(1, 1, 1), permutation=(slice_a, bn, bk)).smem_desc_type("A")
+    tile_b_slice = tile_b if cm == 1 else tiled_mma(bm, slice_b).smem_desc_type("B")
     elem_bytes = 1 if fp8 else 2
     a_bytes, b_bytes = bm * bk * elem_bytes, bn * bk * elem_bytes
-    params = [("a", mmatom.TensorMapType(dtype, bm, bk, "128b")),
+    params = [("a", mmatom.TensorMapType(dtype, slice_a, bk, "128b")),
               ("b", mmatom.TensorMapType(dtype, slice_b, bk, "128b")),
               ("d", mmatom.TensorMapType(out_dtype, BOX, box_cols, "128b"))]
     if fp8:
@@ -150,14 +194,16 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
     smem_a = kb.smem(config.stages * a_bytes)
     smem_b = kb.smem(config.stages * b_bytes)
     staging = kb.smem(2 * 2 * BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
-    # a stage is free once every consumer thread (one CTA) or every consumer warp of every CTA of the cluster
-    # (each CTA's B slice lands in all of them) has released it
-    releases = CONSUMER_THREADS if cluster == 1 else CONSUMER_THREADS // 32 * cluster
+    # a stage is free once every thread of the warpgroups that read it (one CTA), or every such warp of every
+    # CTA of the cluster (each CTA's slice lands in all of them), has released it
+    readers = wgs * 128
+    releases = readers if cluster == 1 else readers // 32 * cluster
     ring = mmatom.Pipeline(kb, config.stages, consumers=releases, stage_bytes=a_bytes + b_bytes)
 
     tiles_m, tiles_n, k_tiles = -(-m // bm), -(-n // bn), -(-k // bk)
-    units_m = -(-tiles_m // cluster)  # a cluster takes `cluster` consecutive row tiles of one column tile
-    tiles = units_m * tiles_n * cluster
+    units_m, units_n = -(-tiles_m // cm), -(-tiles_n // cn)  # a cluster takes cm x cn neighbouring tiles
+    units = units_m * units_n
+    tiles = units * cluster
     tid = kb.tid()
     with kb.if_(kb.cmpi("eq", tid, 0)):
         ring.init()
@@ -168,31 +214,50 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
         kb.barrier()
 
     def tile_origin(t):
-        """Grouped raster over the clusters' units (a row tile, or `cluster` of them): group_m rows of units at
-        a time, down the rows then across (L2 reuse of B); this CTA's row tile within its unit."""
+        """Grouped raster over the clusters' units (a tile, or cm x cn of them): group_m rows of units at a
+        time, down the rows then across (L2 reuse of B); this CTA's tile within its unit."""
         group_m = config.raster_group
-        group = group_m * tiles_n
+        group = group_m * units_n
         first_m = kb.mul(kb.div(t, group), group_m)
         rows = kb.min(kb.sub(units_m, first_m), group_m)
         within = kb.rem(t, group)
-        unit_m = kb.add(first_m, kb.rem(within, rows))
-        row_tile = unit_m if cluster == 1 else kb.add(kb.mul(unit_m, cluster), rank)
-        return kb.mul(row_tile, bm), kb.mul(kb.div(within, rows), bn)
+        unit_m, unit_n = kb.add(first_m, kb.rem(within, rows)), kb.div(within, rows)
+        row_tile = kb.add(kb.mul(unit_m, cm), rank) if cm > 1 else unit_m
+        col_tile = kb.add(kb.mul(unit_n, cn), rank) if cn > 1 else unit_n
+        return kb.mul(row_tile, bm), kb.mul(col_tile, bn)
 
-    def tile_loop(it):
+    def tile_walk():
+        """(this CTA's first tile, the step to its next, the end): tiles in units of its cluster."""
         if cluster == 1:
-            return kb.for_range(kb.ctaid(), tiles, kb.nctaid(), [it])
-        return kb.for_range(kb.cluster_id(), units_m * tiles_n, kb.cluster_count(), [it])
+            return kb.ctaid(), kb.nctaid(), tiles
+        return kb.cluster_id(), kb.cluster_count(), units
+
+    def tile_loop(it, first=None, every: int = 1):
+        """This CTA's tiles, from its `first`-th (a value) on, taking one in `every`."""
+        start, step, total = tile_walk()
+        if first is not None:
+            start = kb.add(start, kb.mul(step, first))
+        return kb.for_range(start, total, kb.mul(step, every) if every > 1 else step, [it])
 
     def release(stage):
         """This consumer thread is done with `stage` (after the wgmma wait that covers its reads)."""
         if cluster == 1:
             ring.consumer_release(stage)
             return
-        with kb.if_(kb.elect()):  # one lane per warp, on every CTA whose slice of B the stage holds
+        with kb.if_(kb.elect()):  # one lane per warp, on every CTA whose slice the stage holds
             ring.consumer_release(stage)
             for peer in range(1, cluster):
                 kb.mbarrier_arrive(kb.mapa(ring.empty(stage), kb.rem(kb.add(rank, peer), cluster)))
+
+    def load(param, origin, k0, dst, bar, slice_rows: int, sliced: bool, box):
+        """One operand's box: the whole tile, or (a tile the cluster shares) this CTA's slice of it, landing at
+        the same place in every CTA of the cluster."""
+        if not sliced:
+            kb.tma_load(kb.param(param), origin, k0, dst, bar, box)
+            return
+        kb.tma_load(kb.param(param), kb.add(origin, kb.mul(rank, slice_rows)), k0,
+                    kb.offset(dst, kb.mul(rank, slice_rows * bk * elem_bytes)), bar, box,
+                    multicast=(1 << cluster) - 1)
 
     with kb.if_(kb.cmpi("eq", kb.warpgroup_id(), 0)) as producer:
         kb.setmaxnreg("decrease", PRODUCER_REGISTERS)
@@ -202,28 +267,37 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
                 with (k_loop := kb.for_range(0, k_tiles, 1, [it])) as (kt, (it_k,)):
                     stage = ring.producer_acquire(it_k)
                     k0 = kb.mul(kt, bk)
-                    kb.tma_load(kb.param("a"), m0, k0, kb.offset(smem_a, kb.mul(stage, a_bytes)), ring.full(stage),
-                                tile_a)
-                    b_stage = kb.offset(smem_b, kb.mul(stage, b_bytes))
-                    if cluster == 1:
-                        kb.tma_load(kb.param("b"), n0, k0, b_stage, ring.full(stage), tile_b)
-                    else:  # this CTA's slice of B, into the same place in every CTA of the cluster
-                        kb.tma_load(kb.param("b"), kb.add(n0, kb.mul(rank, slice_b)), k0,
-                                    kb.offset(b_stage, kb.mul(rank, slice_b * bk * elem_bytes)), ring.full(stage),
-                                    tile_b_slice, multicast=(1 << cluster) - 1)
+                    load("a", m0, k0, kb.offset(smem_a, kb.mul(stage, a_bytes)), ring.full(stage), slice_a, cn > 1,
+                         tile_a_slice)
+                    load("b", n0, k0, kb.offset(smem_b, kb.mul(stage, b_bytes)), ring.full(stage), slice_b, cm > 1,
+                         tile_b_slice)
                     k_loop.yield_(kb.add(it_k, 1))
                 tiles_loop.yield_(k_loop.results[0])
     with producer.otherwise():
         kb.setmaxnreg("increase", CONSUMER_REGISTERS)
-        half = kb.and_(kb.warpgroup_id(), 1)  # the rows a consumer warpgroup owns (as the wgmma tile places them)
+        consumer = kb.sub(kb.warpgroup_id(), 1)  # 0 or 1
+        # cooperative: the tile's rows this warpgroup owns (as the wgmma tile places them: warpgroup 1 of the
+        # CTA is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the tiles it takes
+        half = kb.and_(kb.warpgroup_id(), 1) if not config.pingpong else kb.const(0)
         issuer = kb.cmpi("eq", kb.and_(tid, 127), 0)
-        barrier_id = kb.add(half, 1)  # named barrier 1 or 2: one consumer warpgroup's 128 threads
-        boxes = kb.offset(staging, kb.mul(half, 2 * BOX_BYTES))
+        barrier_id = kb.add(consumer, 1)  # named barrier 1 or 2: one consumer warpgroup's 128 threads
+        boxes = kb.offset(staging, kb.mul(consumer, 2 * BOX_BYTES))
         if fp8:
             scale = kb.mulf(kb.load_scalar(kb.param("scale_a"), "f32"),
                             kb.load_scalar(kb.param("scale_b"), "f32"))
-        with (tiles_loop := tile_loop(kb.const(0))) as (t, (it,)):
+        if config.pingpong:  # warpgroup w takes this CTA's tiles w, w + 2, ...: ring iterations from w * k_tiles
+            tiles_loop = tile_loop(kb.mul(consumer, k_tiles), first=consumer, every=2)
+        else:
+            tiles_loop = tile_loop(kb.const(0))
+        with tiles_loop as (t, (it,)):
             m0, n0 = tile_origin(t)
+            if config.pingpong:
+                # a warpgroup starts a tile's K loop only after the other finished the previous tile's: the ring's
+                # full barriers are then at most one phase behind its first wait (a parity wait cannot tell a
+                # phase from the one two before it), and the two take turns on the tensor cores
+                first, step, total = tile_walk()
+                with kb.if_(kb.cmpi("sge", t, kb.add(first, step))):
+                    kb.named_barrier(kb.add(consumer, ORDER_BARRIER), CONSUMER_THREADS)
             acc = kb.fill(0.0, tiled.fragment_type("C"))
             depth = config.wgmma_in_flight
             with (k_loop := kb.for_range(0, k_tiles, 1, [it, acc])) as (kt, (it_k, c)):
@@ -241,6 +315,9 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
                 # the accumulator stays in flight into the next step's wgmma (a role change, no instruction)
                 k_loop.yield_(kb.add(it_k, 1), kb.convert(d, tiled.fragment_type("C")))
             it_next, acc = k_loop.results
+            if config.pingpong:  # the other warpgroup's next tile may start its K loop (if there is one)
+                with kb.if_(kb.cmpi("slt", kb.add(t, step), total)):
+                    kb.named_barrier_arrive(kb.sub(ORDER_BARRIER + 1, consumer), CONSUMER_THREADS)
             if depth:
                 kb.wgmma_wait(0)
                 release(ring.stage(kb.sub(it_next, 1)))  # the last step's stage, retired now
@@ -248,19 +325,23 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
             if fp8:
                 result = kb.map(result, lambda kb_, x, _v: kb_.mulf(x, scale))
             out = kb.convert(result, "bf16") if out_dtype == "bf16" else result
-            row0 = kb.add(m0, kb.mul(half, BOX))
-            for block in range(bn // box_cols):
-                box = kb.offset(boxes, (block % 2) * BOX_BYTES)
-                with kb.if_(issuer):
-                    kb.bulk_wait(1, read=True)  # the store that last read this box is done reading it
-                kb.named_barrier(barrier_id, 128)
-                kb.stmatrix_tile(out, block, box)
-                kb.fence_proxy_async()
-                kb.named_barrier(barrier_id, 128)
-                with kb.if_(issuer):
-                    kb.tma_store(box, kb.param("d"), row0, kb.add(n0, block * box_cols))
-                    kb.bulk_commit()
-            tiles_loop.yield_(it_next)
+            stored = 0
+            for repeat in range(bm // (64 * wgs)):  # this warpgroup's 64-row blocks: 64 * wgs * repeat further
+                row0 = kb.add(m0, kb.add(kb.mul(half, BOX), repeat * 64 * wgs))
+                for block in range(bn // box_cols):
+                    box = kb.offset(boxes, (stored % 2) * BOX_BYTES)
+                    stored += 1
+                    with kb.if_(issuer):
+                        kb.bulk_wait(1, read=True)  # the store that last read this box is done reading it
+                    kb.named_barrier(barrier_id, 128)
+                    kb.stmatrix_tile(out, block, box, repeat)
+                    kb.fence_proxy_async()
+                    kb.named_barrier(barrier_id, 128)
+                    with kb.if_(issuer):
+                        kb.tma_store(box, kb.param("d"), row0, kb.add(n0, block * box_cols))
+                        kb.bulk_commit()
+            # ping-pong: skip the other warpgroup's tile's ring iterations
+            tiles_loop.yield_(kb.add(it_next, k_tiles) if config.pingpong else it_next)
         with kb.if_(issuer):
             kb.bulk_wait(0)
     if cluster > 1:
@@ -269,12 +350,10 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
     return module, launch, tiles
 
 
-
-
 def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int) -> int:
     """The persistent grid: a CTA per SM, or fewer when there are fewer tiles; whole clusters."""
-    cluster = config.cluster_m
-    units = -(-m // (config.block_m * cluster)) * -(-n // config.block_n)
+    cluster = config.cluster_size
+    units = -(-m // (config.block_m * config.cluster_m)) * -(-n // (config.block_n * config.cluster_n))
     return min(units, sms // cluster) * cluster
 
 
@@ -363,7 +442,7 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     config = config or choose_config(m, n, k, dtype)
     kernel = gemm_kernel(m, n, a.shape[1], dtype=dtype, config=config, out_dtype=out_dtype)
     bk = config.block_k(dtype)
-    maps = [_tensor_map(a, config.block_m, bk), _tensor_map(b, config.block_n // config.cluster_m, bk),
+    maps = [_tensor_map(a, config.block_m // config.cluster_n, bk), _tensor_map(b, config.block_n // config.cluster_m, bk),
             _tensor_map(d, BOX, box_columns(out_dtype))]
     args = maps + ([scale_a, scale_b] if dtype in FP8 else [])
     launch = kernel.prepare(*args, grid=(persistent_ctas(config, m, n, _sm_count()),))

@@ -137,6 +137,11 @@ class HopperOps:
         kb.barrier()'s) wait for each other."""
         self.builder.insert(nvvm.BarrierOp(_int(self, barrier_id), self.const(threads)))
 
+    def named_barrier_arrive(self, barrier_id: SSAValue | int, threads: int) -> None:
+        """bar.arrive id, threads: this thread counts towards named barrier `id` of `threads` threads and goes on
+        (the threads that must wait use named_barrier on the same id and count)."""
+        self.builder.insert(nvvm.BarrierArriveOp(_int(self, barrier_id), self.const(threads)))
+
     # -- mbarriers ------------------------------------------------------------------------------------------
 
     def mbarrier_init(self, bar: SSAValue, count: int) -> None:
@@ -213,10 +218,10 @@ class HopperOps:
         """Generic-proxy SMEM writes (st.shared, stmatrix) become visible to TMA and wgmma."""
         self.builder.insert(nvvm.FenceProxyOp())
 
-    def stmatrix_tile(self, accumulator: SSAValue, block: int, dst: SSAValue) -> None:
+    def stmatrix_tile(self, accumulator: SSAValue, block: int, dst: SSAValue, repeat: int = 0) -> None:
         """Each warpgroup stores its 64 rows x columns [64*block, 64*block+64) of a 16-bit wgmma accumulator
         into its own 64x64 box at `dst`, swizzled 128B as a TMA box (mma.stmatrix_tile)."""
-        self.builder.insert(StoreTileToSmemOp(accumulator, block, dst))
+        self.builder.insert(StoreTileToSmemOp(accumulator, block, dst, repeat))
 
     def load_scalar(self, ptr: SSAValue, type_: Attribute | str, index: int = 0) -> SSAValue:
         """One element of global memory (e.g. a scale factor a kernel reads on the device); `type_` an xDSL

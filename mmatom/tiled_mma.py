@@ -167,8 +167,8 @@ class TiledMma:
             if role not in ("C", "D"):
                 raise api_error(f"TiledMma.fragment_type: a wgmma tile reads A and B from SMEM; role {role!r} has "
                                 f"no registers (use smem_desc_type)")
-            M, N, _ = self.tile_mnk
-            return FragmentType(role, self.atom.catalogue.d, wgmma_accumulator_layout(M, N))
+            M, N, _ = self.tile_mnk  # each warpgroup repeats its atom down M past its own 64 rows
+            return FragmentType(role, self.atom.catalogue.d, wgmma_accumulator_layout(M, N, self.atom_layout_mnk[0]))
         if role not in _MODES:
             raise api_error(f"TiledMma.fragment_type: role {role!r} is not one of A, B, C, D")
         rows, cols = _MODES[role]
@@ -194,7 +194,7 @@ class TiledMma:
 
     def mma_smem(self, kb: KernelBuilder, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
         """One step as a single `mma.wgmma_tile` (A and B descriptors of smem_desc_type, C of fragment_type):
-        each warpgroup issues the atoms along K; the verifier checks every atom's descriptor window."""
+        each warpgroup issues its M repeats' atoms along K; the verifier checks every atom's descriptor window."""
         self._require_wgmma("mma_smem")
         return kb.builder.insert(WgmmaTileOp(self.tile_mnk, a, b, c, self.fragment_type("D"))).results[0]
 

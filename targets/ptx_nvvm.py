@@ -1,4 +1,4 @@
-"""PTX for the nvvm ops that are one fixed instruction each: special registers, the CTA barrier, the async
+"""PTX for the nvvm ops that are one fixed instruction each: special registers, the CTA barriers, the async
 proxy fence and the wgmma fence / commit / wait."""
 
 from __future__ import annotations
@@ -21,6 +21,12 @@ def barrier(fn: PTXFunction, op: nvvm.BarrierOp) -> None:
         fn.emit(f"bar.sync {fn.operand(op.barrierId)};")
     else:
         fn.emit(f"bar.sync {fn.operand(op.barrierId)}, {fn.operand(op.numberOfThreads)};")
+
+
+@emits(nvvm.BarrierArriveOp)
+def barrier_arrive(fn: PTXFunction, op: nvvm.BarrierArriveOp) -> None:
+    bid = fn.operand(op.barrierId) if op.barrierId is not None else "0"
+    fn.emit(f"bar.arrive {bid}, {fn.operand(op.numberOfThreads)};")
 
 
 @emits(nvvm.FenceProxyOp)

@@ -106,23 +106,49 @@ def _a_m8(k: int, p: int) -> Layout:
     return _fit((4, 8), (p,), element, 8, lambda row, col: row + 8 * col)
 
 
-def _c_m16n8(warps: int = 1, n: int = 8) -> Layout:
-    m = 16 * warps
+def _c_m16n8(warps: int = 1, n: int = 8, repeats: int = 1) -> Layout:
+    m = 16 * warps * repeats
     def element(thr: int, v: int) -> tuple[int, int]:
         lane, w = thr % 32, thr // 32
         g, t = lane // 4, lane % 4
-        return 16 * w + g + 8 * ((v >> 1) & 1), 8 * (v >> 2) + 2 * t + (v & 1)
+        i, v = divmod(v, n // 2) if repeats > 1 else (0, v)  # the M repeat: 16 * warps rows further down
+        return 16 * warps * i + 16 * w + g + 8 * ((v >> 1) & 1), 8 * (v >> 2) + 2 * t + (v & 1)
     thr = (4, 8, warps) if warps > 1 else (4, 8)
     vals = (2, 2, n // 8) if warps > 1 else (2, 2)
+    if repeats > 1:
+        vals += (repeats,)
     return _fit(thr, vals, element, m, lambda row, col: row + m * col)
 
 
 @lru_cache(maxsize=64)
-def wgmma_accumulator_layout(m: int, n: int) -> Layout:
-    """The C/D TV layout of an M x N wgmma tile over M/64 warpgroups (warp w owns rows 16w..16w+15)."""
-    if m % 64:
-        raise FragmentError(f"a wgmma tile has M = 64 per warpgroup, not M={m}")
-    return _c_m16n8(warps=m // 16, n=n)
+def wgmma_accumulator_layout(m: int, n: int, warpgroups: int | None = None) -> Layout:
+    """The C/D TV layout of an M x N wgmma tile over `warpgroups` warpgroups (default M/64): warp w owns rows
+    16w..16w+15 of each 64 * warpgroups rows, and a warpgroup covering more than 64 rows repeats its atom
+    down M, the repeat after the atom's values (CuTe's order: warpgroup w's rows are 64w + 64 * warpgroups * i
+    for repeat i)."""
+    warpgroups = warpgroups or m // 64
+    if warpgroups < 1 or m % (64 * warpgroups):
+        raise FragmentError(f"a wgmma tile has M = 64 x warpgroups x repeats, not M={m} over {warpgroups} "
+                            f"warpgroup(s)")
+    return _c_m16n8(warps=4 * warpgroups, n=n, repeats=m // (64 * warpgroups))
+
+
+def wgmma_accumulator_tile(layout: Layout) -> tuple[int, int, int] | None:
+    """(M, N, warpgroups) of the wgmma accumulator tile whose TV layout is `layout`, or None if it is none:
+    the layout's threads give the warpgroups, its values N/2 times the M repeats."""
+    threads, values = layout[0].size(), layout[1].size()
+    if threads % 128:
+        return None
+    warpgroups = threads // 128
+    for repeats in (1, 2, 4):
+        if 2 * values % repeats or (2 * values // repeats) % 8:
+            continue
+        m, n = 64 * warpgroups * repeats, 2 * values // repeats
+        if n > 256:  # wider than any wgmma (and its layout slow to build)
+            continue
+        if str(wgmma_accumulator_layout(m, n, warpgroups)) == str(layout):
+            return m, n, warpgroups
+    return None
 
 
 def _c_m8n8() -> Layout:
@@ -300,7 +326,8 @@ def operand_extent(atom: Atom, role: str) -> tuple[int, int]:
     return m, n
 
 
-__all__ = ["FragmentError", "MetadataField", "sparse_metadata", "operand_extent", "threads", "tv_layouts", "crd2idx", "idx2crd"]
+__all__ = ["FragmentError", "MetadataField", "sparse_metadata", "operand_extent", "threads", "tv_layouts", "crd2idx", "idx2crd",
+           "wgmma_accumulator_layout", "wgmma_accumulator_tile"]
 
 
 def tile_tv_layout(atom: Atom, role: str, repeats: tuple[int, int]) -> Layout:

@@ -1,13 +1,17 @@
-"""A few GEMMs for compute-sanitizer (memcheck, racecheck, synccheck): every shipped config, bf16 and fp8, tails
-included. `compute-sanitizer --tool racecheck python -P tests/gpu/sanitize_gemm.py`."""
+"""A few GEMMs for compute-sanitizer (memcheck, racecheck, synccheck): every shipped config (or those named on
+the command line), bf16 and fp8, tails included, and a shape that gives each CTA two or three tiles (both
+ping-pong warpgroups, a second turn each). `compute-sanitizer --tool racecheck python -P tests/gpu/sanitize_gemm.py
+[128x128x6w1p ...]`."""
+import sys
+
 import torch, mmatom
-from mmatom.hopper_gemm import CONFIGS
-for config in CONFIGS:
+from mmatom.hopper_gemm import CONFIGS, GemmConfig
+for config in [GemmConfig.from_name(n) for n in sys.argv[1:]] or CONFIGS:
     for dtype in (torch.bfloat16, torch.float8_e4m3fn):
-        for m, n, k in ((256, 512, 192), (300, 520, 200)):
+        for m, n, k in ((256, 512, 192), (300, 520, 200), (2304, 2048, 64)):
             a = torch.randn(m, k, device="cuda").to(dtype); b = torch.randn(n, k, device="cuda").to(dtype)
             s = {} if dtype == torch.bfloat16 else {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")}
             d = mmatom.gemm(a, b, config=config, **s)
             torch.cuda.synchronize()
             ref = (a.float() @ b.float().T)
-            print(config.block_n, dtype, (m, n, k), "max abs err", (d.float() - ref).abs().max().item(), flush=True)
+            print(config.name, dtype, (m, n, k), "max abs err", (d.float() - ref).abs().max().item(), flush=True)

@@ -103,9 +103,11 @@ def test_b_as_k_by_n_and_async_stream():
 
 
 @pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
-@pytest.mark.parametrize("shape", [(1024, 1024, 1024), (300, 520, 200)], ids=str)
+@pytest.mark.parametrize("shape", [(1024, 1024, 1024), (300, 520, 200), (2304, 2048, 320)], ids=str)
 def test_every_shipped_config(shape, dtype):
-    """Each config the autotuner may pick computes the same GEMM (the prior and a stored choice pick any)."""
+    """Each config the autotuner may pick computes the same GEMM (the prior and a stored choice pick any).
+    2304 x 2048 gives every CTA two or three tiles of every config (both ping-pong warpgroups work, and take a
+    second turn), with a K that is not a whole number of stages."""
     import torch
 
     import mmatom

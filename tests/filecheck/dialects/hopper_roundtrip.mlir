@@ -74,6 +74,10 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     nvvm.barrier id = %id
     // CHECK-NEXT: nvvm.barrier
     nvvm.barrier
+    // CHECK-NEXT: nvvm.barrier.arrive id = %id number_of_threads = %nt
+    nvvm.barrier.arrive id = %id number_of_threads = %nt
+    // CHECK-NEXT: nvvm.barrier.arrive number_of_threads = %nt
+    nvvm.barrier.arrive number_of_threads = %nt
     // CHECK-NEXT: %t0 = "test.op"() : () -> !mma.tensor_map<e4m3, 256x128, sw128>
     %t0 = "test.op"() : () -> !mma.tensor_map<e4m3, 256x128, sw128>
     // CHECK-NEXT: %t1 = "test.op"() : () -> !mma.tensor_map<f32, 64x8, sw32>

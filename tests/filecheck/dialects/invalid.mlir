@@ -318,7 +318,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   %a = "test.op"() : () -> !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
   %b = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
   %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
-  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: M=192 is not legal; a tile spans one or two warpgroups, M = 64 or 128}}
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: M=192 is not legal; a tile is 64 rows per warpgroup (one or two), each repeating its atom down M: M = 64, 128, 256}}
   %d = mma.wgmma_tile <m192n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
 }
 
@@ -338,7 +338,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   %a = "test.op"() : () -> !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
   %b = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
   %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,16)):((128,1,16),(64,8,512))">
-  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: operand C layout ((4,8,4),(2,2,16)):((128,1,16),(64,8,512)) is not the 128x128 accumulator layout ((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))}}
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: operand C layout ((4,8,4),(2,2,16)):((128,1,16),(64,8,512)) is not a 128x128 accumulator layout (over 2 warpgroups: ((4,8,8),(2,2,16)):((256,1,16),(128,8,1024)); over 1 warpgroup: ((4,8,4),(2,2,16,2)):((256,1,16),(128,8,1024,64)))}}
   %d = mma.wgmma_tile <m128n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,4),(2,2,16)):((128,1,16),(64,8,512))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
 }
 
@@ -680,4 +680,26 @@ builtin.module attributes {mma.target = #mma.target<sm_75>} {
   %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))">
   // expected-error@+1 {{mma.sync_tile: mma.sync: target sm_75 does not support mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32; it needs sm_80 or later}}
   %d = mma.sync_tile <m32n16k32> atom <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),((2,2,2),2,2)):((64,1),((32,8,256),16,512))">, !mma.frag<B, f16, "((4,8),((2,2),2,2)):((32,1),((16,128),8,256))">, !mma.frag<C, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))"> -> !mma.frag<D, f32, "((4,8),((2,2),2,2)):((64,1),((32,8),16,256))">
+}
+
+// -----
+
+// one warpgroup repeating m64n256 down 128 rows would hold 256 accumulator registers per thread
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %a = "test.op"() : () -> !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">
+  %b = "test.op"() : () -> !mma.smem_desc<B, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,32),64):((64,512),1)">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,32,2)):((256,1,16),(128,8,1024,64))">
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: a 128x256 f32 accumulator over 1 warpgroup(s) is 256 registers per thread; a thread has at most 255 (more warpgroups or a narrower tile)}}
+  %d = mma.wgmma_tile <m128n256k64> %a, %b, %c : !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, !mma.smem_desc<B, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,32),64):((64,512),1)">, !mma.frag<C, f32, "((4,8,4),(2,2,32,2)):((256,1,16),(128,8,1024,64))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,32,2)):((256,1,16),(128,8,1024,64))">
+}
+
+// -----
+
+// C over one warpgroup, D over two: the same 128x128 tile split two ways
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %a = "test.op"() : () -> !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %b = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,16,2)):((256,1,16),(128,8,1024,64))">
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: operand D's layout ((4,8,8),(2,2,16)):((256,1,16),(128,8,1024)) spreads the tile over 2 warpgroup(s), C's over 1; D keeps C's registers, so the layouts agree}}
+  %d = mma.wgmma_tile <m128n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,4),(2,2,16,2)):((256,1,16),(128,8,1024,64))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
 }

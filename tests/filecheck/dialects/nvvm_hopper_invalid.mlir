@@ -309,3 +309,33 @@ llvm.func @mapa_result(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: 
 llvm.func @too_big_a_cluster() attributes {nvvm.kernel, nvvm.cluster_dim = array<i32: 3, 3>} {
   llvm.return
 }
+
+// -----
+
+// nvvm.barrier.arrive id = %id number_of_threads = %n (bar.arrive)
+
+llvm.func @barrier_arrive_id_range(%i: i32) {
+  %id = arith.constant 16 : i32
+  %n = arith.constant 256 : i32
+  // expected-error@+1 {{'nvvm.barrier.arrive' op nvvm.barrier.arrive: id 16 is not legal; a CTA has barriers 0 to 15}}
+  nvvm.barrier.arrive id = %id number_of_threads = %n
+  llvm.return
+}
+
+// -----
+
+llvm.func @barrier_arrive_threads(%i: i32) {
+  %id = arith.constant 3 : i32
+  %n = arith.constant 100 : i32
+  // expected-error@+1 {{'nvvm.barrier.arrive' op nvvm.barrier.arrive: number_of_threads 100 is not legal; it is a multiple of 32 (whole warps) in [32, 1024]}}
+  nvvm.barrier.arrive id = %id number_of_threads = %n
+  llvm.return
+}
+
+// -----
+
+llvm.func @barrier_arrive_threads_type(%l: i64) {
+  // expected-error@+1 {{'nvvm.barrier.arrive' op nvvm.barrier.arrive: number_of_threads must be i32, not i64}}
+  "nvvm.barrier.arrive"(%l) <{operandSegmentSizes = array<i32: 0, 1>}> : (i64) -> ()
+  llvm.return
+}

@@ -473,7 +473,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.func @k(%dst: !llvm.ptr<3>, %bar: !llvm.ptr<3>, %row: i32, %col: i32) attributes {nvvm.kernel} {
     %acc = "test.op"() : () -> !mma.frag<D, bf16, "((4,8),(2,2)):((32,1),(16,8))">
-    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: the source's layout ((4,8),(2,2)):((32,1),(16,8)) spans 32 threads; a wgmma accumulator tile of 64 or 128 rows spans 128 or 256 (one or two warpgroups)}}
+    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: the source's layout ((4,8),(2,2)):((32,1),(16,8)) spans 32 threads; a wgmma accumulator tile spans 128 or 256 (one or two warpgroups)}}
     mma.stmatrix_tile %acc[0 : i32] into %dst : !mma.frag<D, bf16, "((4,8),(2,2)):((32,1),(16,8))">
     llvm.return
   }
@@ -509,6 +509,18 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     %acc = "test.op"() : () -> !mma.frag<D, bf16, "((4,8,8),(2,2,32)):((256,1,16),(128,8,1024))">
     // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: column block 4 of a 128x256 tile is out of range; the block is in [0, 3] (4 blocks of 64 bf16 columns)}}
     mma.stmatrix_tile %acc[4 : i32] into %dst : !mma.frag<D, bf16, "((4,8,8),(2,2,32)):((256,1,16),(128,8,1024))">
+    llvm.return
+  }
+}
+
+// -----
+
+// a 128x64 tile over one warpgroup holds two repeats of 64 rows: repeat 2 does not exist
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  llvm.func @k(%dst: !llvm.ptr<3>) attributes {nvvm.kernel} {
+    %acc = "test.op"() : () -> !mma.frag<D, bf16, "((4,8,4),(2,2,8,2)):((256,1,16),(128,8,1024,64))">
+    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: repeat 2 of a 128x64 tile over 1 warpgroup(s) is out of range; each warpgroup holds 2 repeat(s) of 64 rows, [0, 1]}}
+    mma.stmatrix_tile %acc[0 : i32] repeat 2 : i32 into %dst : !mma.frag<D, bf16, "((4,8,4),(2,2,8,2)):((256,1,16),(128,8,1024,64))">
     llvm.return
   }
 }

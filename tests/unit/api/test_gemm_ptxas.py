@@ -32,15 +32,20 @@ def test_every_shipped_config_assembles_clean():
         assert ".minnctapersm 1" in ptx and "setmaxnreg.inc.sync.aligned.u32 232" in ptx, what
         # the epilogue: a 16-bit D staged with stmatrix.x4 (one per 16 columns of a warp's 16 rows), an f32 D with
         # one st.shared.v2.f32 per pair of columns of each of a thread's two rows
+        # (per 64-row repeat of a warpgroup that covers more rows)
+        repeats = config.block_m // (64 * config.tile_warpgroups)
         if out == "bf16":
-            assert ptx.count("stmatrix.sync.aligned.m8n8.x4") == config.block_n // 16, what
+            assert ptx.count("stmatrix.sync.aligned.m8n8.x4") == repeats * config.block_n // 16, what
         else:
-            assert ptx.count("st.shared.v2.f32") == config.block_n // 4 and "stmatrix" not in ptx, what
+            assert ptx.count("st.shared.v2.f32") == repeats * config.block_n // 4 and "stmatrix" not in ptx, what
+        # each warpgroup issues its repeats' wgmma atoms per K step (m64, N the tile's)
+        atoms = repeats * config.block_k(dtype) // (32 if dtype == "e4m3" else 16)
+        assert ptx.count(f"wgmma.mma_async.sync.aligned.m64n{config.block_n}k") == atoms, what
         # a pipelined consumer waits to depth 1 in its K loop; a cluster multicasts B and releases its peer's
         # stages with CTA-scope remote arrivals (a cluster-scope release costs a MEMBAR.GPU per K step)
         assert ("wgmma.wait_group.sync.aligned 1;" in ptx) == (config.wgmma_in_flight == 1), what
-        if config.cluster_m > 1:
-            assert f".reqnctapercluster {config.cluster_m}, 1, 1" in ptx and ".multicast::cluster" in ptx, what
+        if config.cluster_size > 1:
+            assert f".reqnctapercluster {config.cluster_size}, 1, 1" in ptx and ".multicast::cluster" in ptx, what
             assert "mbarrier.arrive.shared::cluster.b64" in ptx and "arrive.release.cluster" not in ptx, what
         else:
             assert ".explicitcluster" not in ptx and "mapa" not in ptx, what
@@ -67,8 +72,17 @@ def test_config_limits_are_compile_errors():
         mmatom.gemm_kernel(256, 256, 256, out_dtype="f16")
     with pytest.raises(mmatom.CompileError, match="wgmma_in_flight=2"):
         mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(wgmma_in_flight=2))
-    with pytest.raises(mmatom.CompileError, match="cluster_m=4"):
+    with pytest.raises(mmatom.CompileError, match="cluster 4x1"):
         mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(cluster_m=4))
+    with pytest.raises(mmatom.CompileError, match="cluster 2x2"):
+        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(cluster_m=2, cluster_n=2))
+    # ping-pong: one warpgroup holds the whole tile's accumulators
+    with pytest.raises(mmatom.CompileError, match="a 128x256 tile is 256 f32 accumulators per consumer thread"):
+        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(128, 256, pingpong=True))
+    with pytest.raises(mmatom.CompileError, match="block_m=256 with ping-pong consumers"):
+        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(256, 64, pingpong=True))
+    with pytest.raises(mmatom.CompileError, match="a 256x256 tile is 256 f32 accumulators"):
+        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(256, 256))
 
 
 def test_config_names_round_trip():
@@ -76,5 +90,7 @@ def test_config_names_round_trip():
     assert [c.name for c in CONFIGS][:2] == ["128x256x4", "128x128x6w1"]
     for config in CONFIGS:
         assert GemmConfig.from_name(config.name) == config
-    with pytest.raises(mmatom.CompileError, match="128x128x6w1c2"):
+    assert GemmConfig.from_name("128x256x4c2") == GemmConfig(128, 256, 4, cluster_m=2)  # the earlier spelling
+    assert GemmConfig.from_name("256x128x4c1x2").cluster_n == 2 and GemmConfig.from_name("128x128x6p").pingpong
+    with pytest.raises(mmatom.CompileError, match="128x128x6w1c2x1"):
         GemmConfig.from_name("128x128")
