@@ -3,6 +3,7 @@ pipeline of composable passes, each also available on its own with -p:
 
   verify-wgmma-lifecycle, verify-tmem-lifecycle   the async protocols, checked on the kernel as written
   verify-pipeline                                 TMA -> mbarrier -> wgmma stages, setmaxnreg budgets
+  verify-bulk-stores                              a TMA store's SMEM box is not rewritten before it is read
   arith-pow2-strength-reduce                      unsigned / and % by a power of two -> shift and mask
   mma-fragments-to-registers                      fragments carried by loops become their registers
   convert-mma-to-nvvm                             every mma op -> nvvm + arith + llvm
@@ -24,6 +25,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
+from mmatom.passes.bulk_store_lifecycle import VerifyBulkStores
 from mmatom.passes.pipeline_protocol import VerifyPipeline
 from mmatom.passes.strength_reduce import Pow2StrengthReduce
 from mmatom.passes.tmem_lifecycle import VerifyTmemLifecycle
@@ -34,7 +36,7 @@ from .finalize import FinalizeNvvm
 from .fragment_boundaries import FragmentsToRegisters
 from .reconcile import ReconcileFragmentCasts
 
-STEPS: tuple[ModulePass, ...] = (VerifyWgmmaLifecycle(), VerifyTmemLifecycle(), VerifyPipeline(),
+STEPS: tuple[ModulePass, ...] = (VerifyWgmmaLifecycle(), VerifyTmemLifecycle(), VerifyPipeline(), VerifyBulkStores(),
                                  Pow2StrengthReduce(), FragmentsToRegisters(), ConvertMmaToNvvm(), ReconcileFragmentCasts(), FinalizeNvvm())
 
 

@@ -325,14 +325,17 @@ def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90
             if fp8:
                 result = kb.map(result, lambda kb_, x, _v: kb_.mulf(x, scale))
             out = kb.convert(result, "bf16") if out_dtype == "bf16" else result
-            stored = 0
-            for repeat in range(bm // (64 * wgs)):  # this warpgroup's 64-row blocks: 64 * wgs * repeat further
+            repeats, blocks = bm // (64 * wgs), bn // box_cols
+            for repeat in range(repeats):  # this warpgroup's 64-row blocks: 64 * wgs * repeat further
                 row0 = kb.add(m0, kb.add(kb.mul(half, BOX), repeat * 64 * wgs))
-                for block in range(bn // box_cols):
+                for block in range(blocks):
+                    stored = repeat * blocks + block  # boxes alternate; each tile's stores start at box 0
                     box = kb.offset(boxes, (stored % 2) * BOX_BYTES)
-                    stored += 1
+                    # the store that last read this box is done reading it: the one before last, or (an odd
+                    # number of stores per tile, the tile's first) the previous tile's last store
+                    in_flight = 0 if stored == 0 and repeats * blocks % 2 else 1
                     with kb.if_(issuer):
-                        kb.bulk_wait(1, read=True)  # the store that last read this box is done reading it
+                        kb.bulk_wait(in_flight, read=True)
                     kb.named_barrier(barrier_id, 128)
                     kb.stmatrix_tile(out, block, box, repeat)
                     kb.fence_proxy_async()

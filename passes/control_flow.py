@@ -6,7 +6,9 @@ A checker describes its protocol as a `Dataflow[S]` over a state S (compared wit
 - `join(a, b)`           the state that covers both paths (a "may" join: anything in flight on either);
 - `bind(state, dests, srcs)`  dests now hold srcs' values: region edges (block arguments, results) rename
                               values, so what is in flight follows an accumulator through iter_args / yields;
-- `no_fixed_point(loop, head, next)`  the diagnostic when a loop's state keeps changing.
+- `no_fixed_point(loop, head, next)`  the diagnostic when a loop's state keeps changing;
+- optionally `assume(if_op)`  True / False when the checker follows one role of thread through the kernel
+                              and knows which branch of this scf.if that thread takes (else None: both).
 
 How regions run (`run_block`):
 - ops in order; a region op's regions inherit the state at the op, and after it the state joins what
@@ -76,7 +78,10 @@ def _terminator_operands(block: Block) -> Sequence[SSAValue]:
 
 def _run_if(flow: Dataflow[S], op: scf.IfOp, state: S) -> S:
     out = None
-    for region in (op.true_region, op.false_region):
+    assume = getattr(flow, "assume", None)
+    taken = assume(op) if assume is not None else None
+    regions = (op.true_region, op.false_region) if taken is None else (op.true_region if taken else op.false_region,)
+    for region in regions:
         if region.blocks:
             block = region.block
             branch = flow.bind(run_block(flow, block, state), op.results, _terminator_operands(block))

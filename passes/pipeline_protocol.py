@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
 from xdsl.dialects import arith, llvm, scf
-from xdsl.dialects.builtin import FileLineColLoc, ModuleOp
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, OpResult, SSAValue
 from xdsl.passes import ModulePass
 
@@ -45,7 +45,7 @@ from mmatom.dialects.launch_bounds import MINCTASM, launch_bounds
 
 from .addresses import Affine, affine
 from .control_flow import function_bodies, run_block
-from .errors import LifecycleError
+from .errors import LifecycleError, at_line
 
 NAME = "verify-pipeline"
 WARPGROUP = 128
@@ -319,14 +319,9 @@ class PipelineProtocol:
                     ", issued on an earlier trip round the loop on a stage that cannot be told apart from this one")
                 raise LifecycleError(op, (
                     f"{op.name}: releases the stage of full barrier {full.describe()} while {r.op.name}"
-                    f"{_at_line(r.op)} may still read it{which}; the producer can overwrite the stage under it -- "
+                    f"{at_line(r.op)} may still read it{which}; the producer can overwrite the stage under it -- "
                     f"retire that wgmma with {wait} before the release"))
         return replace(state, waited=state.waited - released) if released else state
-
-
-def _at_line(op: Operation) -> str:
-    loc = op.location
-    return f" (line {loc.line.data})" if isinstance(loc, FileLineColLoc) else ""
 
 
 # -- 4. registers -------------------------------------------------------------------------------------------------
