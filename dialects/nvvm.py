@@ -564,16 +564,21 @@ class BarrierOp(IRDLOperation):
         if self.barrierId is None and self.numberOfThreads is not None:
             raise VerifyException("nvvm.barrier: number_of_threads without an id; a named barrier is "
                                   "`nvvm.barrier id = %id number_of_threads = %n`")
-        for value, what in ((self.barrierId, "the id"), (self.numberOfThreads, "number_of_threads")):
-            if value is not None:
-                expect_type(self, value, i32, what)
-        bid = constant_value(self.barrierId) if self.barrierId is not None else 0
-        if bid is not None and not 0 <= bid <= 15:
-            raise VerifyException(f"nvvm.barrier: id {bid} is not legal; a CTA has barriers 0 to 15")
-        n = constant_value(self.numberOfThreads) if self.numberOfThreads is not None else None
-        if n is not None and (not 0 < n <= THREADS_PER_CTA or n % 32):
-            raise VerifyException(f"nvvm.barrier: number_of_threads {n} is not legal; it is a multiple of 32 (whole "
-                                  f"warps) in [32, {THREADS_PER_CTA}]")
+        _verify_named_barrier(self)
+
+
+def _verify_named_barrier(op: IRDLOperation) -> None:
+    """The id (0..15, default 0) and thread count (whole warps of one CTA) of nvvm.barrier / barrier.arrive."""
+    for value, what in ((op.barrierId, "the id"), (op.numberOfThreads, "number_of_threads")):
+        if value is not None:
+            expect_type(op, value, i32, what)
+    bid = constant_value(op.barrierId) if op.barrierId is not None else 0
+    if bid is not None and not 0 <= bid <= 15:
+        raise VerifyException(f"{op.name}: id {bid} is not legal; a CTA has barriers 0 to 15")
+    n = constant_value(op.numberOfThreads) if op.numberOfThreads is not None else None
+    if n is not None and (not 0 < n <= THREADS_PER_CTA or n % 32):
+        raise VerifyException(f"{op.name}: number_of_threads {n} is not legal; it is a multiple of 32 (whole "
+                              f"warps) in [32, {THREADS_PER_CTA}]")
 
 
 @irdl_op_definition
@@ -592,16 +597,7 @@ class BarrierArriveOp(IRDLOperation):
         super().__init__(operands=[[barrier_id] if barrier_id else [], threads])
 
     def verify_(self) -> None:
-        for value, what in ((self.barrierId, "the id"), (self.numberOfThreads, "number_of_threads")):
-            if value is not None:
-                expect_type(self, value, i32, what)
-        bid = constant_value(self.barrierId) if self.barrierId is not None else 0
-        if bid is not None and not 0 <= bid <= 15:
-            raise VerifyException(f"nvvm.barrier.arrive: id {bid} is not legal; a CTA has barriers 0 to 15")
-        n = constant_value(self.numberOfThreads)
-        if n is not None and (not 0 < n <= THREADS_PER_CTA or n % 32):
-            raise VerifyException(f"nvvm.barrier.arrive: number_of_threads {n} is not legal; it is a multiple of 32 "
-                                  f"(whole warps) in [32, {THREADS_PER_CTA}]")
+        _verify_named_barrier(self)
 
 
 # -- wgmma (sm_90a) and the async proxy fence ------------------------------------------------------

@@ -32,24 +32,18 @@ def _power_of_two(value) -> int | None:
     return n.bit_length() - 1 if n > 0 and n & (n - 1) == 0 else None
 
 
-class DivUIByPowerOfTwo(RewritePattern):
+class UnsignedByPowerOfTwo(RewritePattern):
+    """x / 2^k -> x >> k; x % 2^k -> x & (2^k - 1) (unsigned)."""
+
     @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: arith.DivUIOp, rewriter: PatternRewriter) -> None:
+    def match_and_rewrite(self, op: arith.DivUIOp | arith.RemUIOp, rewriter: PatternRewriter) -> None:
         k = _power_of_two(op.rhs)
         if k is None:
             return
-        shift = arith.ConstantOp(IntegerAttr(k, op.rhs.type))
-        rewriter.replace_matched_op([shift, arith.ShRUIOp(op.lhs, shift.result)])
-
-
-class RemUIByPowerOfTwo(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: arith.RemUIOp, rewriter: PatternRewriter) -> None:
-        k = _power_of_two(op.rhs)
-        if k is None:
-            return
-        mask = arith.ConstantOp(IntegerAttr((1 << k) - 1, op.rhs.type))
-        rewriter.replace_matched_op([mask, arith.AndIOp(op.lhs, mask.result)])
+        divide = isinstance(op, arith.DivUIOp)
+        operand = arith.ConstantOp(IntegerAttr(k if divide else (1 << k) - 1, op.rhs.type))
+        reduced = (arith.ShRUIOp if divide else arith.AndIOp)(op.lhs, operand.result)
+        rewriter.replace_matched_op([operand, reduced])
 
 
 @dataclass(frozen=True)
@@ -57,7 +51,7 @@ class Pow2StrengthReduce(ModulePass):
     name = "arith-pow2-strength-reduce"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([DivUIByPowerOfTwo(), RemUIByPowerOfTwo()]),
+        PatternRewriteWalker(GreedyRewritePatternApplier([UnsignedByPowerOfTwo()]),
                              apply_recursively=False).rewrite_module(op)
 
 
