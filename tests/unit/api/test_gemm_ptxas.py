@@ -44,6 +44,9 @@ def test_every_shipped_config_assembles_clean():
         # a pipelined consumer waits to depth 1 in its K loop; a cluster multicasts B and releases its peer's
         # stages with CTA-scope remote arrivals (a cluster-scope release costs a MEMBAR.GPU per K step)
         assert ("wgmma.wait_group.sync.aligned 1;" in ptx) == (config.wgmma_in_flight == 1), what
+        # ping-pong: the two consumer warpgroups take turns through named barriers 3 and 4 (256 threads)
+        turns = [line.split()[0] for line in ptx.splitlines() if line.strip().startswith("bar.") and "256;" in line]
+        assert turns == (["bar.sync", "bar.arrive"] if config.pingpong else []), what
         if config.cluster_size > 1:
             assert f".reqnctapercluster {config.cluster_size}, 1, 1" in ptx and ".multicast::cluster" in ptx, what
             assert "mbarrier.arrive.shared::cluster.b64" in ptx and "arrive.release.cluster" not in ptx, what
