@@ -80,7 +80,7 @@ def check_smem_layout(box: TmaBox, swizzle: str, layout: Layout | ComposedLayout
     the box was written to, element by element."""
     if swizzle != box.swizzle:
         raise TmaError(f"the tensor map swizzles {box.swizzle}, the SMEM tile {swizzle}")
-    if cols != box.cols or rows > box.rows or box.rows % rows:
+    if cols != box.cols or not 0 < rows <= box.rows or box.rows % rows:
         raise TmaError(f"the SMEM tile is {rows}x{cols}; a box of {box.rows}x{box.cols} holds whole tiles of "
                        f"{box.cols} columns and a divisor of {box.rows} rows")
     inner = layout.layout if isinstance(layout, ComposedLayout) else layout

@@ -34,6 +34,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
 from mmatom.atoms.chips import UnknownChip, chip
+from mmatom.atoms.limits import LimitError, check_smem_tile
 from mmatom.atoms.tma import MAP_BYTES, TmaError, check_smem_layout
 
 from mmatom.atoms.catalogue.fragments import wgmma_accumulator_layout, wgmma_accumulator_tile
@@ -177,7 +178,8 @@ class TmaLoadOp(IRDLOperation):
                                   f"contiguous columns along the tile's K (a k-major tile)")
         try:
             operand, layout = smem_operand(tile)
-        except VerifyException as err:
+            check_smem_tile(layout, operand.rows, operand.k, tile.elem.data, operand.elem_bits, "layout")
+        except (VerifyException, LimitError) as err:
             raise VerifyException(f"{self.name}: the SMEM tile: {err}") from None
         try:
             check_smem_layout(box, tile.swizzle.data, layout, operand.rows, operand.k)

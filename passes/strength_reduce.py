@@ -43,7 +43,7 @@ class UnsignedByPowerOfTwo(RewritePattern):
         divide = isinstance(op, arith.DivUIOp)
         operand = arith.ConstantOp(IntegerAttr(k if divide else (1 << k) - 1, op.rhs.type))
         reduced = (arith.ShRUIOp if divide else arith.AndIOp)(op.lhs, operand.result)
-        rewriter.replace_matched_op([operand, reduced])
+        rewriter.replace(op, [operand, reduced])
 
 
 @dataclass(frozen=True)

@@ -329,6 +329,18 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 
 // -----
 
+// a zero extent in the SMEM tile (fuzzing: it reached a modulo by zero in the box check)
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  llvm.func @k(%dst: !llvm.ptr<3>, %bar: !llvm.ptr<3>, %row: i32, %col: i32) attributes {nvvm.kernel} {
+    %m = "test.op"() : () -> !mma.tensor_map<bf16, 64x64, sw128>
+    // expected-error@+1 {{'mma.tma_load' op mma.tma_load: the SMEM tile: layout Sw<3,4,3> o 0 o ((8,0),64):((64,512),1) has extent 0 in mode (0,1); every mode of a tile spans at least one element}}
+    mma.tma_load %m[%row, %col] into %dst barrier %bar as !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,0),64):((64,512),1)"> : !mma.tensor_map<bf16, 64x64, sw128>
+    llvm.return
+  }
+}
+
+// -----
+
 // The rows of 8-row groups swapped: every element is in the box, at the wrong byte.
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.func @k(%dst: !llvm.ptr<3>, %bar: !llvm.ptr<3>, %row: i32, %col: i32) attributes {nvvm.kernel} {
