@@ -219,8 +219,8 @@ class HopperOps:
         self.builder.insert(nvvm.FenceProxyOp())
 
     def stmatrix_tile(self, accumulator: SSAValue, block: int, dst: SSAValue, repeat: int = 0) -> None:
-        """Each warpgroup stores its 64 rows x columns [64*block, 64*block+64) of a 16-bit wgmma accumulator
-        into its own 64x64 box at `dst`, swizzled 128B as a TMA box (mma.stmatrix_tile)."""
+        """Each warpgroup stores 64 of its rows (those of M repeat `repeat`) x one 128-byte block of columns
+        (`block`) of a wgmma accumulator into its own box at `dst`, swizzled 128B as a TMA box (mma.stmatrix_tile)."""
         self.builder.insert(StoreTileToSmemOp(accumulator, block, dst, repeat))
 
     def load_scalar(self, ptr: SSAValue, type_: Attribute | str, index: int = 0) -> SSAValue:

@@ -119,4 +119,10 @@ def _gep(op: llvm.GEPOp) -> Affine | None:
     return base.plus(index)
 
 
-__all__ = ["Affine", "affine"]
+def is_shared(ptr: SSAValue) -> bool:
+    """Whether `ptr` is a shared-memory pointer (!llvm.ptr<3>)."""
+    t = ptr.type
+    return isinstance(t, llvm.LLVMPointerType) and getattr(t.addr_space, "data", 0) == 3
+
+
+__all__ = ["Affine", "affine", "is_shared"]

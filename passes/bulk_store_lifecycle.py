@@ -30,7 +30,7 @@ from xdsl.passes import ModulePass
 
 from mmatom.dialects import mma, nvvm, nvvm_hopper
 
-from .addresses import Affine, affine
+from .addresses import Affine, affine, is_shared
 from .control_flow import function_bodies, run_block
 from .errors import LifecycleError, at_line
 
@@ -77,8 +77,7 @@ def _written(op: Operation) -> tuple[SSAValue, int] | None:
         return op.dst, STAGED_BOX_BYTES
     if isinstance(op, nvvm_hopper.StMatrixOp):
         return op.ptr, 0
-    if isinstance(op, llvm.StoreOp) and getattr(op.ptr.type, "addr_space", None) is not None \
-            and op.ptr.type.addr_space.data == 3:
+    if isinstance(op, llvm.StoreOp) and is_shared(op.ptr):
         bits = getattr(op.value.type, "bitwidth", 0) or 0
         return op.ptr, bits // 8
     if isinstance(op, mma.CopyToSmemOp):
@@ -110,8 +109,7 @@ class BulkStoreProtocol:
         if isinstance(op, mma.TmaStoreOp):
             size = op.map.type.box.bytes if isinstance(op.map.type, mma.TensorMapType) else 0
             entry = Pending(op, affine(op.src), size, UNCOMMITTED)
-            return replace(state, pending=_merge(state.pending, {op: entry}) if op in state.pending
-                           else {**state.pending, op: entry})
+            return replace(state, pending=_merge(state.pending, {op: entry}))  # re-issued round a loop: uncommitted
         if isinstance(op, nvvm_hopper.CpAsyncBulkCommitGroupOp):
             pending = {o: replace(p, newer_groups=p.newer_groups + 1) for o, p in state.pending.items()}
             return replace(state, pending=pending, groups=state.groups + 1)

@@ -32,6 +32,7 @@ from xdsl.passes import ModulePass
 
 from mmatom.dialects import mma, nvvm
 
+from .addresses import is_shared
 from .control_flow import function_bodies, run_block
 from .errors import LifecycleError
 
@@ -141,7 +142,7 @@ class WgmmaProtocol:
             return state
         if isinstance(op, nvvm.BarrierOp):
             return replace(state, smem_unsynced=())
-        if isinstance(op, mma.CopyToSmemOp) or (isinstance(op, llvm.StoreOp) and _shared(op.ptr)):
+        if isinstance(op, mma.CopyToSmemOp) or (isinstance(op, llvm.StoreOp) and is_shared(op.ptr)):
             return replace(state, smem_write=_union(state.smem_write, (op,)))
         if isinstance(op, WGMMA_OPS):
             return _issue(op, state)
@@ -160,11 +161,6 @@ class WgmmaProtocol:
                                      f"before it")
         written = {r for r in op.results if isinstance(r.type, mma.FragmentType)}
         return replace(state, unfenced=state.unfenced | written) if written else state
-
-
-def _shared(ptr: SSAValue) -> bool:
-    t = ptr.type
-    return isinstance(t, llvm.LLVMPointerType) and getattr(t.addr_space, "data", 0) == 3
 
 
 def _issue(op: Operation, state: State) -> State:
