@@ -703,3 +703,15 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: operand D's layout ((4,8,8),(2,2,16)):((256,1,16),(128,8,1024)) spreads the tile over 2 warpgroup(s), C's over 1; D keeps C's registers, so the layouts agree}}
   %d = mma.wgmma_tile <m128n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,4),(2,2,16,2)):((256,1,16),(128,8,1024,64))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
 }
+
+// -----
+
+// one warpgroup repeating down 256 rows reads repeat i at A + i * (repeat 1's offset): rows 128..191 here lie
+// 32 KiB in, not 16 KiB
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %a = "test.op"() : () -> !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,8,2,2),64):((64,512,4096,16384),1)">
+  %b = "test.op"() : () -> !mma.smem_desc<B, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,1),64):((64,512),1)">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,4)):((512,1,16),(256,8,64))">
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: A rows 128..191 (warpgroup 0, repeat 2) are not rows 0..63 shifted by 16384 bytes}}
+  %d = mma.wgmma_tile <m256n8k64> %a, %b, %c : !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,8,2,2),64):((64,512,4096,16384),1)">, !mma.smem_desc<B, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,1),64):((64,512),1)">, !mma.frag<C, f32, "((4,8,4),(2,2,4)):((512,1,16),(256,8,64))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,4)):((512,1,16),(256,8,64))">
+}
