@@ -232,6 +232,18 @@ def base_offset(start_address: int, swizzle: str) -> int:
     return 0 if swizzle == "none" else (start_address >> 7) & 7
 
 
+def check_pattern_start(offset: int, swizzle: str) -> None:
+    """An atom read at `offset` bytes into a tile (whose base sits on the swizzle's repeat boundary) through the
+    tile's descriptor advanced by `offset`: the descriptor's base offset stays 0, so the atom must start in
+    phase with the pattern -- rows 0 mod 8 of it (a shift along a 128-byte row, K steps, is fine)."""
+    width = SWIZZLE_BYTES[swizzle]
+    if width and offset // 128 % (width // 16):
+        raise DescriptorError(
+            f"starts at byte {offset}, row {offset // 128 % (width // 16)} of a {width}B swizzle pattern that "
+            f"repeats every {8 * width} bytes; an atom must start in phase (a multiple of {8 * width} bytes, plus "
+            f"less than 128 along a row)")
+
+
 def make_descriptor(layout: ComposedLayout | Layout, op: SmemOperand, start_address: int, arch: str = "sm90") -> int:
     """Check `layout` against `op` and pack the descriptor the tensor core needs to read it."""
     lbo, sbo = check_layout(layout, op)

@@ -20,7 +20,7 @@ from mmatom.atoms.catalogue.fragments import (operand_extent, tile_tv_layout, tv
 from mmatom.atoms.catalogue.model import REGISTER, SMEM_DESC, TMEM
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED
 from mmatom.atoms.catalogue.wgmma import dense_k, imm_trans
-from mmatom.atoms.descriptors import DescriptorError, SmemOperand, check_layout, sub_tile
+from mmatom.atoms.descriptors import DescriptorError, SmemOperand, check_layout, check_pattern_start, sub_tile
 
 from . import mma_types as d
 from .mma_types import module_target
@@ -353,6 +353,7 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
                 try:
                     off, sub = sub_tile(full, 0, atom_rows, j * k, k, bits)
                     check_layout(sub, SmemOperand(atom_rows, k, bits, t.major.data, t.swizzle.data))
+                    check_pattern_start(off, t.swizzle.data)
                 except DescriptorError as err:
                     raise DescriptorError(f"operand {role}, K step {j} (k {j * k}..{(j + 1) * k - 1}): {err}") from None
                 offsets.append(off)
@@ -371,6 +372,7 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
                 off, sub = sub_tile(full_a, 64 * blk, 64, j * k, k, bits)
                 try:
                     check_layout(sub, SmemOperand(64, k, bits, a_t.major.data, a_t.swizzle.data))
+                    check_pattern_start(off, a_t.swizzle.data)
                 except DescriptorError as err:
                     raise DescriptorError(f"operand A rows {64 * blk}..{64 * blk + 63}, K step {j}: {err}") from None
                 if off != w * wg_bytes + i * rep_bytes + steps[0][j]:

@@ -43,7 +43,7 @@ from .words import word_enum
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.atoms.catalogue.elements import BITS
 from mmatom.atoms.tma import BOX_MAX, TMA_SWIZZLES, TmaBox, TmaError
-from mmatom.atoms.descriptors import MAJORS, SWIZZLE_BYTES, DescriptorError, SmemOperand, check_layout, sub_tile
+from mmatom.atoms.descriptors import MAJORS, SWIZZLE_BYTES, DescriptorError, SmemOperand, check_layout, check_pattern_start, sub_tile
 
 # descriptor swizzle modes as written in IR (an identifier cannot start with a digit)
 SWIZZLE_SYNTAX = {"none": "none", "32b": "sw32", "64b": "sw64", "128b": "sw128", "128b_base32b": "sw128_base32b"}
@@ -532,7 +532,9 @@ def descriptor_view(t: SmemDescType):
             raise whole
         window = SmemOperand(op.rows, k_atom, op.elem_bits, op.major, op.swizzle)
         for j in range(op.k // k_atom):
-            check_layout(sub_tile(layout, 0, op.rows, j * k_atom, k_atom, op.elem_bits)[1], window)
+            offset, sub = sub_tile(layout, 0, op.rows, j * k_atom, k_atom, op.elem_bits)
+            check_layout(sub, window)
+            check_pattern_start(offset, op.swizzle)
         return window, sub_tile(layout, 0, op.rows, 0, k_atom, op.elem_bits)[1]
 
 TARGET_ATTR = "mma.target"

@@ -715,3 +715,15 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: A rows 128..191 (warpgroup 0, repeat 2) are not rows 0..63 shifted by 16384 bytes}}
   %d = mma.wgmma_tile <m256n8k64> %a, %b, %c : !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,8,2,2),64):((64,512,4096,16384),1)">, !mma.smem_desc<B, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,1),64):((64,512),1)">, !mma.frag<C, f32, "((4,8,4),(2,2,4)):((512,1,16),(256,8,64))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,4)):((512,1,16),(256,8,64))">
 }
+
+// -----
+
+// the descriptor's base offset stays 0, so every atom starts in phase with the 128B swizzle: A's second 64-row
+// block at byte 8320 is row 1 of a 1024-byte pattern (8192 would be in phase)
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %a = "test.op"() : () -> !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,8,2),64):((64,512,4160),1)">
+  %b = "test.op"() : () -> !mma.smem_desc<B, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,1),64):((64,512),1)">
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,8),(2,2)):((256,1,16),(128,8))">
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: operand A rows 64..127, K step 0: starts at byte 8320, row 1 of a 128B swizzle pattern that repeats every 1024 bytes; an atom must start in phase (a multiple of 1024 bytes, plus less than 128 along a row)}}
+  %d = mma.wgmma_tile <m128n8k64> %a, %b, %c : !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,8,2),64):((64,512,4160),1)">, !mma.smem_desc<B, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,1),64):((64,512),1)">, !mma.frag<C, f32, "((4,8,8),(2,2)):((256,1,16),(128,8))"> -> !mma.frag<D, f32, "((4,8,8),(2,2)):((256,1,16),(128,8))">
+}
