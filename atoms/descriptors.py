@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from mmatom.layout import ComposedLayout, Layout, Swizzle, composition
 
 from .limits import LimitError, check_smem_tile
@@ -109,17 +111,19 @@ def _k_rows_per_atom(op: SmemOperand) -> int:
     return 4 if op.swizzle == "128b_base32b" else 8
 
 
-def _byte_addresses(layout: ComposedLayout | Layout, op: SmemOperand) -> list[int]:
-    """Swizzled byte address of every element, in (row, k) colexicographic order."""
+def _byte_addresses(layout: ComposedLayout | Layout, op: SmemOperand) -> np.ndarray:
+    """Swizzled byte address of every element, in (row, k) colexicographic order (as one array: a tile's
+    thousands of elements are a compile's hot spot one by one)."""
     inner = layout.layout if isinstance(layout, ComposedLayout) else layout
     sw = layout.swizzle if isinstance(layout, ComposedLayout) else Swizzle(0, 4, 3)
     off = layout.offset if isinstance(layout, ComposedLayout) else 0
     if _rank2(inner):
-        rows_at, cols_at = inner[0].offsets(), inner[1].offsets()
-        elems = [off + rows_at[row] + cols_at[kk] for kk in range(op.k) for row in range(op.rows)]
+        rows_at = np.asarray(inner[0].offsets()[:op.rows], dtype=np.int64)
+        cols_at = np.asarray(inner[1].offsets()[:op.k], dtype=np.int64)
+        elems = off + rows_at[None, :] + cols_at[:, None]  # [k, row]: row fastest when flattened
     else:
-        elems = [off + e for e in inner.offsets()]
-    return [sw(e * op.elem_bits // 8) for e in elems]
+        elems = off + np.asarray(inner.offsets(), dtype=np.int64)
+    return sw(elems.ravel() * op.elem_bits // 8)
 
 
 def _rank2(layout: Layout) -> bool:
@@ -166,9 +170,9 @@ def check_layout(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[int,
             raise DescriptorError(f"{name}={v} bytes is not a non-negative multiple of 16")
     canon = canonical_layout(op, lbo, sbo)
     addresses = _byte_addresses(layout, op)
-    if op.elem_bits >= 8 and len(set(addresses)) != len(addresses):
+    if op.elem_bits >= 8 and len(np.unique(addresses)) != len(addresses):
         raise DescriptorError(f"SMEM layout {layout} maps elements of the tile to overlapping addresses")
-    if _byte_addresses(canon, op) != addresses:
+    if not np.array_equal(_byte_addresses(canon, op), addresses):
         raise DescriptorError(
             f"SMEM layout {layout} is not the canonical {op.major.upper()}-major {op.swizzle} layout "
             f"{canon} (LBO={lbo}, SBO={sbo} bytes)")
