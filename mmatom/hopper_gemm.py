@@ -146,13 +146,16 @@ class GemmConfig:
 # stages gains 5-7%) -- the widest tile in clusters of two (B multicast: 3-8% faster on 4095 x 4104 x 4112,
 # 2-7% slower on the large squares; benchmarks/gemm_configs.py), cuBLAS's 256x128 tile alone and in a 1x2
 # cluster multicasting A, and ping-pong consumers on 128x128 tiles (CUTLASS's; without a wgmma kept in flight
-# the tensor cores drain at every K step of the one warpgroup issuing: 0.72-0.80x cuBLAS at 4096^3/8192^3)
+# the tensor cores drain at every K step of the one warpgroup issuing: 0.72-0.80x cuBLAS at 4096^3/8192^3), and
+# 64-row ping-pong tiles for small M (64 x 8192 x 8192: a 128-row tile spends half of each A load and wgmma on
+# TMA's zero rows; 64x128x8w1p 1.00x / 1.02x cuBLAS bf16 / fp8 there, against 0.82x / 0.89x for 128x64x8)
 TILES = (GemmConfig(128, 256, 4), GemmConfig(128, 128, 6, wgmma_in_flight=1), GemmConfig(128, 192, 4),
          GemmConfig(128, 64, 8, wgmma_in_flight=1))
+ROW64_TILE = GemmConfig(64, 128, 8, wgmma_in_flight=1, pingpong=True)
 CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c in TILES) + (
     GemmConfig(128, 256, 4, cluster_m=2), GemmConfig(128, 256, 4, wgmma_in_flight=1, cluster_m=2),
     GemmConfig(256, 128, 4), GemmConfig(256, 128, 4, cluster_n=2),
-    GemmConfig(128, 128, 6, wgmma_in_flight=1, pingpong=True))
+    GemmConfig(128, 128, 6, wgmma_in_flight=1, pingpong=True), ROW64_TILE)
 
 
 def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90a",
@@ -398,8 +401,9 @@ def _aligned_columns(x, elem_bytes: int):
     if x.is_contiguous() and x.shape[1] % align == 0:
         return x
     cols = -(-x.shape[1] // align) * align
-    padded = torch.zeros((x.shape[0], cols), dtype=x.dtype, device=x.device)
+    padded = torch.empty((x.shape[0], cols), dtype=x.dtype, device=x.device)
     padded[:, : x.shape[1]] = x
+    padded[:, x.shape[1]:].zero_()  # only the pad columns: the whole buffer zeroed first is one more pass over it
     return padded
 
 
@@ -518,7 +522,7 @@ def gpu_name() -> str:
 def choose_config(m: int, n: int, k: int, dtype: str) -> GemmConfig:
     """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else a prior: the
     widest shipped tile among those whose waves of tiles over the SMs waste least (a narrow tile when there are
-    few tiles, e.g. small M)."""
+    few tiles, e.g. small M; a 64-row tile for M <= 64)."""
     found = gemm_choices.stored(gemm_choices.problem_key(gpu_name(), dtype, m, n, k))
     if found is not None:
         try:
@@ -532,8 +536,8 @@ def choose_config(m: int, n: int, k: int, dtype: str) -> GemmConfig:
         tiles = -(-m // c.block_m) * -(-n // c.block_n)
         return round(m * n / (-(-tiles // sms) * sms * c.block_m * c.block_n), 1), c.block_n
 
-    return max(TILES, key=fill)
+    return max(TILES + (ROW64_TILE,) * (m <= 64), key=fill)  # 64-row tiles where 128-row ones are half padding
 
 
-__all__ = ["CONFIGS", "TILES", "GemmConfig", "build_gemm", "choose_config", "gemm", "forget_kernels", "forget_prepared_calls", "gemm_kernel",
+__all__ = ["CONFIGS", "ROW64_TILE", "TILES", "GemmConfig", "build_gemm", "choose_config", "gemm", "forget_kernels", "forget_prepared_calls", "gemm_kernel",
            "gpu_name"]

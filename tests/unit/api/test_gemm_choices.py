@@ -7,7 +7,7 @@ import pytest
 
 import mmatom
 from mmatom import gemm_choices, hopper_gemm
-from mmatom.hopper_gemm import CONFIGS, GemmConfig, choose_config
+from mmatom.hopper_gemm import CONFIGS, ROW64_TILE, GemmConfig, choose_config
 
 
 @pytest.fixture
@@ -23,7 +23,8 @@ def h100(tmp_path, monkeypatch):
 
 def test_prior_prefers_the_widest_tile_that_fills_the_sms(h100):
     assert choose_config(8192, 8192, 8192, "bf16") == GemmConfig(128, 256, 4)  # 2048 tiles: every tile fills
-    assert choose_config(64, 8192, 8192, "bf16").block_n == 64  # 128 tiles of 128x64, not 32 of 128x256
+    assert choose_config(128, 8192, 8192, "bf16").block_n == 64  # 128 tiles of 128x64, not 32 of 128x256
+    assert choose_config(64, 8192, 8192, "bf16") == ROW64_TILE  # 128-row tiles would be half TMA's zero rows
     assert choose_config(1024, 1024, 1024, "bf16").block_n == 64
 
 
