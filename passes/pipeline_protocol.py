@@ -24,6 +24,9 @@ forms, addresses.py, so `ring.full(stage)` built twice is one barrier):
    of an SM for `nvvm.minctasm` CTAs. The role of each warpgroup is read from the scf.if guards around the
    setmaxregister ops, evaluated for every thread index; guards that depend on anything else are not checked.
 
+5. phases: each ring wait's counter visits every iteration once, in order, from 0, or takes turns with the
+   consumer it skips past (passes/ring_phases.py: a parity wait cannot tell a phase from the one two before it).
+
 SMEM and register totals per kernel are also checked by the launch-bounds verifier; this pass checks what
 needs the kernel's body.
 """
@@ -34,9 +37,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
-from xdsl.dialects import arith, llvm, scf
+from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, OpResult, SSAValue
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from mmatom.atoms.limits import REGISTER_FILE as REGISTERS_PER_SM
@@ -46,6 +49,8 @@ from mmatom.dialects.launch_bounds import MINCTASM, launch_bounds
 from .addresses import Affine, affine
 from .control_flow import function_bodies, run_block
 from .errors import LifecycleError, at_line
+from .ring_phases import check_ring_phases
+from .thread_eval import ThreadEval
 
 NAME = "verify-pipeline"
 WARPGROUP = 128
@@ -326,50 +331,6 @@ class PipelineProtocol:
 
 # -- 4. registers -------------------------------------------------------------------------------------------------
 
-INT_OPS = {arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b, arith.MuliOp: lambda a, b: a * b,
-           arith.AndIOp: lambda a, b: a & b, arith.OrIOp: lambda a, b: a | b, arith.XOrIOp: lambda a, b: a ^ b,
-           arith.ShRUIOp: lambda a, b: a >> b, arith.ShLIOp: lambda a, b: a << b,
-           arith.DivUIOp: lambda a, b: a // b if b else None, arith.RemUIOp: lambda a, b: a % b if b else None}
-CMP = {"eq": int.__eq__, "ne": int.__ne__, "ult": int.__lt__, "ule": int.__le__, "ugt": int.__gt__,
-       "uge": int.__ge__, "slt": int.__lt__, "sle": int.__le__, "sgt": int.__gt__, "sge": int.__ge__}
-
-
-def _evaluate(v: SSAValue, tid: int, memo: dict) -> int | None:
-    """v for the thread `tid` when v depends only on constants and %tid.x (else None)."""
-    if v in memo:
-        return memo[v]
-    result = None
-    if isinstance(v, OpResult):
-        op = v.op
-        if isinstance(op, arith.ConstantOp):
-            result = getattr(op.value.value, "data", None)
-        elif isinstance(op, nvvm.SREG_OPS["tid.x"]):
-            result = tid
-        elif type(op) in INT_OPS:
-            a, b = _evaluate(op.lhs, tid, memo), _evaluate(op.rhs, tid, memo)
-            result = None if a is None or b is None else INT_OPS[type(op)](a, b)
-        elif isinstance(op, arith.CmpiOp):
-            a, b = _evaluate(op.lhs, tid, memo), _evaluate(op.rhs, tid, memo)
-            name = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-            result = None if a is None or b is None else int(CMP[name](a, b))
-    memo[v] = result
-    return result
-
-
-def _runs(op: Operation, tid: int, memo: dict) -> bool | None:
-    """Whether thread `tid` reaches `op` through the scf.if guards around it (None: a guard is not known)."""
-    while (parent := op.parent_op()) is not None and not isinstance(parent, llvm.FuncOp):
-        if isinstance(parent, scf.IfOp):
-            cond = _evaluate(parent.cond, tid, memo)
-            if cond is None:
-                return None
-            in_then = op.parent_region() is parent.true_region
-            if bool(cond) != in_then:
-                return False
-        op = parent
-    return True
-
-
 def _check_registers(func: llvm.FuncOp, body: Block) -> None:
     setters = [op for op in body.walk() if isinstance(op, nvvm_hopper.SetMaxRegisterOp)]
     if not setters:
@@ -382,12 +343,12 @@ def _check_registers(func: llvm.FuncOp, body: Block) -> None:
     threads = bounds.threads
     if threads is None:
         return
-    memos = [dict() for _ in range(threads)]
+    threads_eval = ThreadEval()
     per_thread: list[Operation | None] = []
     for tid in range(threads):
         mine = None
         for op in setters:
-            runs = _runs(op, tid, memos[tid])
+            runs = threads_eval.runs(op, tid)
             if runs is None:
                 return  # a role chosen by something other than the thread index: not checked
             if runs:
@@ -424,6 +385,8 @@ def check_function(func: llvm.FuncOp, body: Block) -> None:
     stages = _stages(body)
     if stages:
         run_block(PipelineProtocol(stages), body, State())
+        check_ring_phases(func, body, [(s.full, s.c) for s in stages],
+                          [(s.empty, s.e) for s in stages if s.empty is not None])
     _check_registers(func, body)
 
 

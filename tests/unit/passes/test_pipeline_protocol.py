@@ -94,3 +94,60 @@ def test_misaligned_tma_destination():
     load.operands[3] = moved.result
     with pytest.raises(LifecycleError, match="not 1024-byte aligned"):
         _verify(module)
+
+
+PINGPONG = next(c for c in CONFIGS if c.pingpong and c.block_m == 128)
+
+
+def test_pingpong_consumers_without_turns_race_on_the_parity():
+    """The first ping-pong kernel (session 10): each consumer warpgroup takes every other tile's ring
+    iterations, and without the named-barrier turns warpgroup 1's first wait for fill n passed on fill n - 2
+    (NaNs on the H100). The check sees the skipping counter and no turns around the K loop."""
+    module = _gemm(config=PINGPONG)
+    for op in _ops(module, nvvm.BarrierArriveOp) + [op for op in _ops(module, nvvm.BarrierOp)
+                                                    if op.numberOfThreads is not None and op.barrierId is not None
+                                                    and _constant(op.numberOfThreads) == 256]:
+        op.detach()
+    with pytest.raises(LifecycleError, match=r"the ring counter of barrier @smem .* is carried round the enclosing "
+                                             r"loop as 8 \+ .*, not the count the inner loop reached, so it skips the "
+                                             r"fills between; a parity wait cannot tell a phase from the one two"):
+        _verify(module)
+
+
+def test_pingpong_turns_must_pair_the_two_warpgroups():
+    """Turns on one barrier id each warpgroup both syncs and arrives on order nothing between the two."""
+    module = _gemm(config=PINGPONG)
+    arrive = _ops(module, nvvm.BarrierArriveOp)[0]
+    sync = next(op for op in _ops(module, nvvm.BarrierOp) if op.numberOfThreads is not None
+                and _constant(op.numberOfThreads) == 256)
+    arrive.operands[0] = sync.barrierId
+    with pytest.raises(LifecycleError, match="order this loop after the consumer that waits the skipped fills"):
+        _verify(module)
+
+
+def test_consumer_counter_must_step_by_one():
+    module = _gemm()
+    wait = _ops(module, nvvm.MBarrierTryWaitParityOp)[1]
+    k_loop = wait.parent_op()
+    yield_ = k_loop.body.block.last_op
+    two = arith.ConstantOp(IntegerAttr(2, i32))
+    step = arith.AddiOp(k_loop.body.block.args[1], two.result)
+    yield_.parent_block().insert_ops_before([two, step], yield_)
+    yield_.operands[0] = step.result
+    with pytest.raises(LifecycleError, match=r"advances by 2 per trip, not 1"):
+        _verify(module)
+
+
+def test_producer_counter_must_not_restart_per_tile():
+    module = _gemm()
+    wait = _ops(module, nvvm.MBarrierTryWaitParityOp)[0]  # the producer's empty wait
+    k_loop = wait.parent_op()
+    zero = arith.ConstantOp(IntegerAttr(0, i32))
+    k_loop.parent_block().insert_op_before(zero, k_loop)
+    k_loop.operands[3] = zero.result  # the K loop's iter_arg init: 0 on every tile
+    with pytest.raises(LifecycleError, match="restarts at 0 at every trip of an enclosing loop.*walk every iteration"):
+        _verify(module)
+
+
+def _constant(v):
+    return v.op.value.value.data if isinstance(v.op, arith.ConstantOp) else None

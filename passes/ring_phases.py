@@ -1,0 +1,163 @@
+"""Ring phases: a parity wait only tells a phase from its neighbours (check 5 of `verify-pipeline`).
+
+`nvvm.mbarrier.try_wait.parity` on a ring barrier returns once the phase with the given parity has completed --
+it cannot tell phase q from q - 2. A thread waiting for fill n of a stage is therefore only right if fill n - 1
+of that stage has completed, which holds when the thread waited for it itself: its ring counter (stage =
+it % N, parity = (it / N) % 2) visits every iteration once, in order, from 0. This pass follows each ring wait's
+counter through the loops that carry it and reports where it does not:
+
+- the counter advances by other than 1 per trip, or the wait sits under a condition inside its loop;
+- it is an induction variable that does not start at 0 with step 1, or restarts at every trip of an outer loop;
+- it enters a loop at a value that is neither 0 (outermost) nor where the thread's previous waits stopped, or
+  leaves a loop carried as anything but the count it reached (skipping iterations: e.g. ping-pong consumers,
+  each taking every other tile's iterations).
+
+A consumer that skips is accepted only when its loop takes turns with another consumer's: a named barrier
+(`nvvm.barrier id = X`) before the loop on which the other consumer warpgroup arrives (`nvvm.barrier.arrive id
+= X`) after its own loop, every consumer thread counted -- then the fills it skipped were waited on, in order,
+by the warpgroup it follows. The pass evaluates the barrier ids per thread (they may depend only on %tid.x and
+constants); it does not check that the iterations skipped are exactly the other warpgroup's. Counters it cannot
+follow (computed otherwise than as a loop's induction variable or carried value) are not checked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.dialects import arith, llvm, scf
+from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
+
+from mmatom.dialects import nvvm
+from mmatom.dialects.launch_bounds import launch_bounds
+
+from .addresses import Affine, affine
+from .errors import LifecycleError
+from .thread_eval import ThreadEval
+
+NAME = "verify-pipeline"
+WARPGROUP = 128
+
+
+def check_ring_phases(func: llvm.FuncOp, body: Block, fulls: Sequence[tuple[Affine, int]],
+                      empties: Sequence[tuple[Affine, int]]) -> None:
+    """Check every parity wait on a ring barrier (`fulls` / `empties`: (barrier 0, bytes per stage))."""
+    for wait in (op for op in body.walk() if isinstance(op, nvvm.MBarrierTryWaitParityOp)):
+        bar = affine(wait.addr)
+        consumer = _on_ring(bar, fulls)
+        if not consumer and not _on_ring(bar, empties):
+            continue
+        counter = _counter(bar)
+        if counter is None:
+            continue
+        skip = _skip(counter, wait)
+        if skip is None:
+            continue
+        loop, reason = skip
+        if consumer and _takes_turns(func, wait, loop):
+            continue
+        fix = ("order this loop after the consumer that waits the skipped fills: a named barrier before it "
+               "(`nvvm.barrier id = X`) that the other consumer warpgroup arrives on after its own loop "
+               "(`nvvm.barrier.arrive id = X`)") if consumer else "walk every iteration of the ring, from 0, in order"
+        raise LifecycleError(wait, (
+            f"{wait.name}: the ring counter of barrier {bar.describe()} {reason}; a parity wait cannot tell a phase "
+            f"from the one two before it, so this wait may pass on a fill two behind the one it wants -- {fix}"))
+
+
+def _on_ring(bar: Affine, rings: Sequence[tuple[Affine, int]]) -> bool:
+    return any((bar.base, bar.const) == (b.base, b.const) and len(bar.terms) == 1 and bar.terms[0][1] == c
+               for b, c in rings)
+
+
+def _counter(bar: Affine) -> SSAValue | None:
+    """`it` where the barrier's stage leaf is it % N (None: a stage computed some other way)."""
+    stage = bar.terms[0][0]
+    if isinstance(stage, OpResult) and isinstance(stage.op, (arith.RemUIOp, arith.RemSIOp)):
+        return stage.op.lhs
+    return None
+
+
+def _loop_of(op: Operation) -> scf.ForOp | None:
+    """The scf.for nearest around `op` inside its function."""
+    while (parent := op.parent_op()) is not None and not isinstance(parent, llvm.FuncOp):
+        if isinstance(parent, scf.ForOp):
+            return parent
+        op = parent
+    return None
+
+
+def _skip(it: SSAValue, wait: Operation) -> tuple[scf.ForOp, str] | None:
+    """(the loop, why) when the counter `it` of `wait` may skip or repeat iterations; None when it visits each
+    once, in order, from 0 (or cannot be followed)."""
+    if not isinstance(it, BlockArgument) or not isinstance(loop := it.block.parent_op(), scf.ForOp):
+        return None
+    if wait.parent_block() is not loop.body.block:
+        return loop, "advances on trips of its loop that do not wait (the wait is under a condition inside it)"
+    if it.index == 0:  # the induction variable
+        lb, step = affine(loop.lb), affine(loop.step)
+        if step != Affine(None, 1, ()):
+            return loop, f"is an induction variable with step {step.describe()}, not 1"
+        if lb != Affine(None, 0, ()):
+            return loop, f"is an induction variable starting at {lb.describe()}, not 0"
+        if _loop_of(loop) is not None:
+            return loop, "is an induction variable that restarts at 0 at every trip of an enclosing loop"
+        return None
+    j = it.index - 1
+    step = affine(loop.body.block.last_op.operands[j]).plus(affine(it).scaled(-1))
+    if step != Affine(None, 1, ()):
+        return loop, f"advances by {step.describe()} per trip, not 1"
+    inner = loop
+    while True:  # follow the count out through the loops that carry it
+        value, outer = inner.iter_args[j], _loop_of(inner)
+        if affine(value) == Affine(None, 0, ()):
+            if outer is not None:
+                return loop, "restarts at 0 at every trip of an enclosing loop while the barriers' phases go on"
+            return None
+        if not (outer is not None and isinstance(value, BlockArgument) and value.block.parent_op() is outer
+                and value.index > 0):
+            return loop, (f"enters its loop at {affine(value).describe()}: neither 0 nor where the thread's "
+                          f"previous waits stopped, so it skips the fills between")
+        carried = outer.body.block.last_op.operands[value.index - 1]
+        if affine(carried) != affine(inner.results[j]):
+            return loop, (f"is carried round the enclosing loop as {affine(carried).describe()}, not the count the "
+                          f"inner loop reached, so it skips the fills between")
+        inner, j = outer, value.index - 1
+
+
+def _takes_turns(func: llvm.FuncOp, wait: Operation, loop: scf.ForOp) -> bool:
+    """Whether `loop` (a consumer's) sits between a named barrier sync before it and a named barrier arrive
+    after it, in its block, that pair every consumer warpgroup with another: warpgroup w syncs on the id some
+    other warpgroup w' arrives on, with every consumer thread counted."""
+    block = loop.parent_block()
+    ops = list(block.ops)
+    at = ops.index(loop)
+    syncs = [op for before in ops[:at] for op in before.walk() if isinstance(op, nvvm.BarrierOp)
+             and op.barrierId is not None and op.numberOfThreads is not None]
+    arrives = [op for after in ops[at + 1:] for op in after.walk() if isinstance(op, nvvm.BarrierArriveOp)
+               and op.barrierId is not None]
+    threads = launch_bounds(func).threads
+    if not syncs or not arrives or threads is None:
+        return False
+    sync, arrive = syncs[-1], arrives[0]
+    consumers: dict[int, set] = {}
+    per_thread = ThreadEval()
+    operands = (sync.barrierId, sync.numberOfThreads, arrive.barrierId, arrive.numberOfThreads)
+    for tid in range(threads):
+        if not per_thread.runs(wait, tid):
+            continue  # not a thread that waits here (or a guard not known: then nothing pairs)
+        ids = tuple(per_thread.value(v, tid) for v in operands)
+        if None in ids:
+            return False
+        consumers.setdefault(tid // WARPGROUP, set()).add(ids)
+    count = sum(WARPGROUP for _ in consumers)
+    if len(consumers) < 2 or any(len(v) != 1 for v in consumers.values()):
+        return False
+    roles = {wg: next(iter(v)) for wg, v in consumers.items()}
+    for wg, (sync_id, sync_n, arrive_id, arrive_n) in roles.items():
+        if sync_n != count or arrive_n != count or sync_id == arrive_id:
+            return False
+        if not any(other[2] == sync_id for w, other in roles.items() if w != wg):
+            return False
+    return True
+
+
+__all__ = ["check_ring_phases"]
