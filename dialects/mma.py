@@ -53,6 +53,7 @@ from xdsl.traits import (
 from xdsl.utils.exceptions import VerifyException
 
 from mmatom.atoms.catalogue.elements import BITS, storage_element
+from mmatom.atoms.chips import chip
 from mmatom.atoms.catalogue.fragments import tv_layouts
 from mmatom.atoms.catalogue.tmem import LANES, TMEM_TARGETS, check_alloc_columns
 from mmatom.atoms.descriptors import DescriptorError
@@ -584,6 +585,9 @@ CONVERTIBLE = frozenset([("f32", "f16"), ("f32", "bf16"), ("f16", "f32"), ("bf16
                          ("f64", "f32"), ("s32", "f32"), ("f32", "s32"), ("f16", "bf16"), ("bf16", "f16")])
 
 
+BF16_CVT_ARCH = 80  # cvt to .bf16: sm_80 and later (bf16 -> f32 is a bit shift)
+
+
 @irdl_op_definition
 class ConvertOp(IRDLOperation):
     """Elementwise type conversion of a fragment: value (t, v) of the result is value (t, v) of the source,
@@ -606,6 +610,10 @@ class ConvertOp(IRDLOperation):
             legal = ", ".join(f"{a}->{b}" for a, b in sorted(CONVERTIBLE))
             raise VerifyException(f"mma.convert: {pair[0]} -> {pair[1]} is not a supported conversion; "
                                   f"supported: {legal} (or the same type)")
+        target = module_target(self)
+        if pair[1] == "bf16" != pair[0] and target is not None and chip(target).arch < BF16_CVT_ARCH:
+            raise VerifyException(f"mma.convert: {pair[0]} -> bf16 needs sm_{BF16_CVT_ARCH} or later (PTX cvt has no "
+                                  f".bf16 result before); the module targets {target}")
         try:
             src_tv, dst_tv = src.layout.data, dst.layout.data
         except NotationError as err:

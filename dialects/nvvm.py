@@ -25,6 +25,7 @@ from typing import ClassVar
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
     DictionaryAttr,
     Float16Type,
     Float32Type,
@@ -67,6 +68,7 @@ from mmatom.atoms.catalogue import Atom, AtomError, family, resolve
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
 from mmatom.atoms.catalogue.tmem import ldst_num
 from mmatom.atoms.catalogue.wgmma import imm_trans
+from mmatom.atoms.chips import chip
 from mmatom.atoms.limits import THREADS_PER_CTA
 
 from .mma_types import MnkShape, module_target
@@ -1338,14 +1340,106 @@ class ExtractElementOp(IRDLOperation):
         printer.print_attribute(self.vector.type)
 
 
+# -- packed conversions (sm_80+) ----------------------------------------------------------------------
+
+
+FPRoundingMode = word_enum("FPRoundingMode", ("none", "rn", "rm", "rp", "rz", "rna"))
+
+
+@irdl_attr_definition
+class FPRoundingModeAttr(WordAttr, EnumAttribute[FPRoundingMode]):
+    name = "nvvm.fp_rnd_mode"
+
+
+SaturationMode = word_enum("SaturationMode", ("none", "satfinite"))
+
+
+@irdl_attr_definition
+class SaturationModeAttr(WordAttr, EnumAttribute[SaturationMode]):
+    name = "nvvm.sat_mode"
+
+
+PACKED_CVT_ARCH = 80  # cvt.<f16x2|bf16x2>.f32: sm_80 and later
+
+
+class _ConvertF32x2Op(IRDLOperation):
+    """Two f32 values rounded to a 16-bit float pair in one register: `srcA` to the upper half, `srcB` to the
+    lower (PTX `cvt.frnd2{.relu}{.satfinite}.<f16x2|bf16x2>.f32 d, a, b`; rounding rn or rz)."""
+
+    ELEMENT: ClassVar[type]  # the pair's element type
+    srcA = operand_def(Float32Type)
+    srcB = operand_def(Float32Type)
+    dst = result_def(VectorType)
+    rnd = prop_def(FPRoundingModeAttr)
+    sat = opt_prop_def(SaturationModeAttr)
+    relu = opt_prop_def(IntegerAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = "$srcA `,` $srcB attr-dict `:` type($dst)"
+
+    ROUNDINGS: ClassVar[tuple[str, ...]] = ("rn", "rz")
+
+    def __init__(self, src_a: SSAValue, src_b: SSAValue, rnd: str = "rn", relu: bool = False,
+                 satfinite: bool = False):
+        props: dict[str, Attribute] = {"rnd": FPRoundingModeAttr(rnd)}
+        if relu:
+            props["relu"] = IntegerAttr(1, i1)
+        if satfinite:
+            props["sat"] = SaturationModeAttr("satfinite")
+        super().__init__(operands=[src_a, src_b], result_types=[VectorType(self.ELEMENT(), [2])],
+                         properties=props)
+
+    @property
+    def pair(self) -> str:
+        return "f16x2" if self.ELEMENT is Float16Type else "bf16x2"
+
+    def verify_(self) -> None:
+        t = self.dst.type
+        if not (isinstance(t, VectorType) and isinstance(t.element_type, self.ELEMENT) and tuple(t.get_shape()) == (2,)):
+            raise VerifyException(f"{self.name}: result type {t} is not legal; it is vector<2x{self.pair[:-2]}>")
+        target = module_target(self)
+        if target is not None and chip(target).arch < PACKED_CVT_ARCH:
+            raise VerifyException(f"{self.name}: cvt.{self.pair}.f32 needs sm_{PACKED_CVT_ARCH} or later; the module "
+                                  f"targets {target}")
+        rnd = self.rnd.data
+        if rnd not in self.ROUNDINGS:
+            raise VerifyException(f"{self.name}: rounding mode {rnd} is not legal; cvt.{self.pair}.f32 rounds "
+                                  f"{' or '.join(self.ROUNDINGS)}")
+        if self.relu is not None and self.relu.value.data not in (0, 1, -1):
+            raise VerifyException(f"{self.name}: relu is a bool (true or false)")
+
+    @property
+    def applies_relu(self) -> bool:
+        return self.relu is not None and self.relu.value.data != 0
+
+    @property
+    def satfinite(self) -> bool:
+        return self.sat is not None and self.sat.data == "satfinite"
+
+
+@irdl_op_definition
+class ConvertF32x2ToF16x2Op(_ConvertF32x2Op):
+    """`%d = nvvm.convert.f32x2.to.f16x2 %a, %b {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xf16>` (upstream)."""
+
+    name = "nvvm.convert.f32x2.to.f16x2"
+    ELEMENT: ClassVar[type] = Float16Type
+
+
+@irdl_op_definition
+class ConvertF32x2ToBF16x2Op(_ConvertF32x2Op):
+    """`%d = nvvm.convert.f32x2.to.bf16x2 %a, %b {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>` (upstream)."""
+
+    name = "nvvm.convert.f32x2.to.bf16x2"
+    ELEMENT: ClassVar[type] = BFloat16Type
+
+
 NVVM = Dialect(
     "nvvm",
     [MmaOp, MmaSpOp, MmaBlockScaleOp, MmaSpBlockScaleOp, BarrierOp, BarrierArriveOp, *SREG_OPS.values(), WgmmaMmaAsyncOp, WgmmaFenceAlignedOp, WgmmaGroupSyncAlignedOp,
      WgmmaWaitGroupSyncOp, FenceProxyOp, InlinePtxOp, Tcgen05AllocOp, Tcgen05DeallocOp, Tcgen05RelinquishOp,
      Tcgen05CommitOp, Tcgen05FenceOp, Tcgen05WaitOp, Tcgen05LdOp, Tcgen05StOp, *TCGEN05_MMA_OPS, MBarrierInitOp,
-     MBarrierTryWaitParityOp, ExtractElementOp, *HOPPER_OPS],
+     MBarrierTryWaitParityOp, ExtractElementOp, ConvertF32x2ToF16x2Op, ConvertF32x2ToBF16x2Op, *HOPPER_OPS],
     [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
      WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr, BlockScaleFormatAttr, BlockScaleKindAttr,
      ScaleVecSizeAttr, CTAGroupAttr, Tcgen05MmaKindAttr, Tcgen05BlockScaleAttr, Tcgen05LdStShapeAttr,
-     Tcgen05FenceAttr, Tcgen05WaitAttr, *HOPPER_ATTRS],
+     Tcgen05FenceAttr, Tcgen05WaitAttr, FPRoundingModeAttr, SaturationModeAttr, *HOPPER_ATTRS],
 )

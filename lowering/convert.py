@@ -3,7 +3,9 @@ mma.extract / mma.insert (one element of the thread's fragment) with the same un
 
 Registers follow `registers.py`: f16 pairs travel as vector<2xf16>, bf16 pairs in an i32, f32/f64/s32 one
 per register. Packing goes through i32 words and 16-bit bitcasts, so the IR stays in arith/llvm ops
-that upstream MLIR and the PTX target both take. bf16 -> f32 is exact as a 16-bit shift of the bits.
+that upstream MLIR and the PTX target both take. bf16 -> f32 is exact as a 16-bit shift of the bits; f32 (or a
+16-bit float, through f32 exactly) -> f16/bf16 rounds a pair at a time on sm_80+
+(nvvm.convert.f32x2.to.<f16x2|bf16x2>), one value at a time before.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ from xdsl.dialects.builtin import bf16, f16, f32, f64, i16, i32
 from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from mmatom.dialects import mma
+from mmatom.atoms.chips import chip
+from mmatom.dialects import mma, nvvm
+from mmatom.dialects.mma_types import module_target
 
 from .fragments import as_fragment, fragment_registers
 from .ir_builder import OpList
@@ -66,15 +70,26 @@ def _convert(ops: OpList, v: SSAValue, src: str, dst: str) -> SSAValue:
     return ops.add(arith.TruncFOp(v, SCALAR[dst]))
 
 
+def _convert_pairs(ops: OpList, values: list[SSAValue], dst: str) -> list[SSAValue]:
+    """f32 values rounded to f16/bf16 pairs, one `cvt.rn.<f16x2|bf16x2>.f32` per register (the value of the
+    upper half first) -- half the conversions of one cvt each, and no repacking."""
+    pair = nvvm.ConvertF32x2ToBF16x2Op if dst == "bf16" else nvvm.ConvertF32x2ToF16x2Op
+    return [ops.bitcast(ops.add(pair(hi, lo)), register_type(dst)) for lo, hi in zip(values[::2], values[1::2])]
+
+
 class LowerConvert(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.ConvertOp, rewriter: PatternRewriter) -> None:
         src, dst = op.source.type.elem.data, op.res.type.elem.data
         ops = OpList()
         scalars = _unpack(ops, fragment_registers(op.source, op), src)
-        converted = [_convert(ops, v, src, dst) for v in scalars]
-        result = as_fragment(ops, _pack(ops, converted, dst), op.res.type)
-        rewriter.replace(op, ops.ops, [result])
+        target = module_target(op)
+        packed = target is not None and chip(target).arch >= nvvm.PACKED_CVT_ARCH
+        if packed and dst in PAIRED and src != dst and src in ("f32", *PAIRED):  # to f32 exactly, one rounding per pair
+            regs = _convert_pairs(ops, [_convert(ops, v, src, "f32") for v in scalars], dst)
+        else:
+            regs = _pack(ops, [_convert(ops, v, src, dst) for v in scalars], dst)
+        rewriter.replace(op, ops.ops, [as_fragment(ops, regs, op.res.type)])
 
 
 class LowerExtract(RewritePattern):

@@ -54,8 +54,9 @@ def reg_class(t: Attribute) -> RegClass:
         return F64
     if isinstance(t, (Float16Type, BFloat16Type)):
         return B16
-    if isinstance(t, VectorType) and isinstance(t.element_type, Float16Type) and tuple(t.get_shape()) == (2,):
-        return B32
+    if isinstance(t, VectorType) and isinstance(t.element_type, (Float16Type, BFloat16Type)) and \
+            tuple(t.get_shape()) == (2,):
+        return B32  # a 16-bit float pair packed in one register
     if isinstance(t, llvm.LLVMPointerType):
         return B32 if addr_space(t) == 6 else B64  # a TMEM address is 32 bits
     raise KeyError(t)

@@ -29,6 +29,18 @@ def barrier_arrive(fn: PTXFunction, op: nvvm.BarrierArriveOp) -> None:
     fn.emit(f"bar.arrive {bid}, {fn.operand(op.numberOfThreads)};")
 
 
+SATFINITE_PAIR_PTX = (8, 1)  # ptxas: "Modifier '.satfinite' on 'cvt.bf16x2.f32' requires PTX ISA .version 8.1"
+
+
+@emits(nvvm.ConvertF32x2ToF16x2Op, nvvm.ConvertF32x2ToBF16x2Op)
+def convert_f32x2(fn: PTXFunction, op: nvvm.ConvertF32x2ToF16x2Op | nvvm.ConvertF32x2ToBF16x2Op) -> None:
+    """cvt.rn.bf16x2.f32 d, a, b: a to d's upper half, b to its lower."""
+    mods = f".{op.rnd.data}{'.relu' * op.applies_relu}{'.satfinite' * op.satfinite}"
+    if op.satfinite:
+        fn.versions.append(SATFINITE_PAIR_PTX)
+    fn.emit(f"cvt{mods}.{op.pair}.f32 {fn.define(op.dst)}, {fn.reg(op.srcA)}, {fn.reg(op.srcB)};")
+
+
 @emits(nvvm.FenceProxyOp)
 def fence_proxy(fn: PTXFunction, op: nvvm.FenceProxyOp) -> None:
     kind = op.kind.data

@@ -253,6 +253,15 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
 
 // -----
 
+// PTX's cvt has no .bf16 result before sm_80
+builtin.module attributes {mma.target = #mma.target<sm_75>} {
+  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
+  // expected-error@+1 {{'mma.convert' op mma.convert: f32 -> bf16 needs sm_80 or later (PTX cvt has no .bf16 result before); the module targets sm_75}}
+  %h = mma.convert %c : !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<A, bf16, "((4,8),(2,2)):((32,1),(16,8))">
+}
+
+// -----
+
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
   %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
   // expected-error@+1 {{'mma.convert' op mma.convert: result layout ((4,8),(2,2,2)):((32,1),(16,8,128)) is not the source layout ((4,8),(2,2)):((32,1),(16,8)); a conversion keeps each thread's elements in place, so the TV layouts must be the same map}}

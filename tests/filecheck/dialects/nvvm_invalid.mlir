@@ -175,3 +175,37 @@ llvm.func @tcgen05_block_scaled_kind(%d: !llvm.ptr<6>, %a: i64, %b: i64, %acc: i
   nvvm.tcgen05.mma %d, %a, %b, %idesc, %acc {ctaGroup = #nvvm.cta_group<cta_1>, kind = #nvvm.tcgen05_mma_kind<mxf4>} : (!llvm.ptr<6>, i64, i64, i32, i1)
   llvm.return
 }
+
+// -----
+
+llvm.func @convert_pair_rounding(%c: f32) {
+  // expected-error@+1 {{'nvvm.convert.f32x2.to.bf16x2' op nvvm.convert.f32x2.to.bf16x2: rounding mode rm is not legal; cvt.bf16x2.f32 rounds rn or rz}}
+  %0 = nvvm.convert.f32x2.to.bf16x2 %c, %c {rnd = #nvvm.fp_rnd_mode<rm>} : vector<2xbf16>
+  llvm.return
+}
+
+// -----
+
+llvm.func @convert_pair_result(%c: f32) {
+  // expected-error@+1 {{'nvvm.convert.f32x2.to.f16x2' op nvvm.convert.f32x2.to.f16x2: result type vector<2xbf16> is not legal; it is vector<2xf16>}}
+  %0 = nvvm.convert.f32x2.to.f16x2 %c, %c {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+  llvm.return
+}
+
+// -----
+
+llvm.func @convert_pair_relu(%c: f32) {
+  // expected-error@+1 {{'nvvm.convert.f32x2.to.bf16x2' op nvvm.convert.f32x2.to.bf16x2: relu is a bool (true or false)}}
+  %0 = nvvm.convert.f32x2.to.bf16x2 %c, %c {relu = 2 : i32, rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+  llvm.return
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_75>} {
+  llvm.func @convert_pair_target(%c: f32) {
+    // expected-error@+1 {{'nvvm.convert.f32x2.to.bf16x2' op nvvm.convert.f32x2.to.bf16x2: cvt.bf16x2.f32 needs sm_80 or later; the module targets sm_75}}
+    %0 = nvvm.convert.f32x2.to.bf16x2 %c, %c {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+    llvm.return
+  }
+}

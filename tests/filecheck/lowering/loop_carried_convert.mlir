@@ -93,23 +93,10 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // CHECK-NEXT: [[D_4:%[0-9A-Za-z_.$-]+]] = llvm.extractvalue [[D]][3] : !llvm.struct<(f32, f32, f32, f32)>
 // CHECK-NEXT: scf.yield [[D_1]], [[D_2]], [[D_3]], [[D_4]] : f32, f32, f32, f32
 // CHECK-NEXT: }
-// CHECK-NEXT: [[H:%[0-9A-Za-z_.$-]+]] = arith.truncf [[ACC]] : f32 to bf16
-// CHECK-NEXT: [[H_1:%[0-9A-Za-z_.$-]+]] = arith.truncf [[ACC_1]] : f32 to bf16
-// CHECK-NEXT: [[H_2:%[0-9A-Za-z_.$-]+]] = arith.truncf [[ACC_2]] : f32 to bf16
-// CHECK-NEXT: [[H_3:%[0-9A-Za-z_.$-]+]] = arith.truncf [[ACC_3]] : f32 to bf16
-// CHECK-NEXT: [[H_4:%[0-9A-Za-z_.$-]+]] = arith.bitcast [[H]] : bf16 to i16
-// CHECK-NEXT: [[H_5:%[0-9A-Za-z_.$-]+]] = arith.extui [[H_4]] : i16 to i32
-// CHECK-NEXT: [[H_6:%[0-9A-Za-z_.$-]+]] = arith.bitcast [[H_1]] : bf16 to i16
-// CHECK-NEXT: [[H_7:%[0-9A-Za-z_.$-]+]] = arith.extui [[H_6]] : i16 to i32
-// CHECK-NEXT: [[H_8:%[0-9A-Za-z_.$-]+]] = arith.constant 16 : i32
-// CHECK-NEXT: [[H_9:%[0-9A-Za-z_.$-]+]] = arith.shli [[H_7]], [[H_8]] : i32
-// CHECK-NEXT: [[H_10:%[0-9A-Za-z_.$-]+]] = arith.ori [[H_5]], [[H_9]] : i32
-// CHECK-NEXT: [[H_11:%[0-9A-Za-z_.$-]+]] = arith.bitcast [[H_2]] : bf16 to i16
-// CHECK-NEXT: [[H_12:%[0-9A-Za-z_.$-]+]] = arith.extui [[H_11]] : i16 to i32
-// CHECK-NEXT: [[H_13:%[0-9A-Za-z_.$-]+]] = arith.bitcast [[H_3]] : bf16 to i16
-// CHECK-NEXT: [[H_14:%[0-9A-Za-z_.$-]+]] = arith.extui [[H_13]] : i16 to i32
-// CHECK-NEXT: [[H_15:%[0-9A-Za-z_.$-]+]] = arith.shli [[H_14]], [[H_8]] : i32
-// CHECK-NEXT: [[H_16:%[0-9A-Za-z_.$-]+]] = arith.ori [[H_12]], [[H_15]] : i32
+// CHECK-NEXT: [[H:%[0-9A-Za-z_.$-]+]] = nvvm.convert.f32x2.to.bf16x2 [[ACC_1]], [[ACC]] {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+// CHECK-NEXT: [[H_1:%[0-9A-Za-z_.$-]+]] = llvm.bitcast [[H]] : vector<2xbf16> to i32
+// CHECK-NEXT: [[H_2:%[0-9A-Za-z_.$-]+]] = nvvm.convert.f32x2.to.bf16x2 [[ACC_3]], [[ACC_2]] {rnd = #nvvm.fp_rnd_mode<rn>} : vector<2xbf16>
+// CHECK-NEXT: [[H_3:%[0-9A-Za-z_.$-]+]] = llvm.bitcast [[H_2]] : vector<2xbf16> to i32
 // CHECK-NEXT: [[V0:%[0-9A-Za-z_.$-]+]] = nvvm.read.ptx.sreg.laneid : i32
 // CHECK-NEXT: [[V1:%[0-9A-Za-z_.$-]+]] = arith.constant 3 : i32
 // CHECK-NEXT: [[V2:%[0-9A-Za-z_.$-]+]] = arith.andi [[V0]], [[V1]] : i32
@@ -124,13 +111,13 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // CHECK-NEXT: [[V11:%[0-9A-Za-z_.$-]+]] = arith.shli [[V10]], [[V3]] : i32
 // CHECK-NEXT: [[V12:%[0-9A-Za-z_.$-]+]] = arith.extui [[V11]] : i32 to i64
 // CHECK-NEXT: [[V13:%[0-9A-Za-z_.$-]+]] = llvm.getelementptr [[PD]]{{\[}}[[V12]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-// CHECK-NEXT: llvm.store [[H_10]], [[V13]] : i32, !llvm.ptr<1>
+// CHECK-NEXT: llvm.store [[H_1]], [[V13]] : i32, !llvm.ptr<1>
 // CHECK-NEXT: [[V14:%[0-9A-Za-z_.$-]+]] = arith.constant 64 : i32
 // CHECK-NEXT: [[V15:%[0-9A-Za-z_.$-]+]] = arith.addi [[V10]], [[V14]] : i32
 // CHECK-NEXT: [[V16:%[0-9A-Za-z_.$-]+]] = arith.shli [[V15]], [[V3]] : i32
 // CHECK-NEXT: [[V17:%[0-9A-Za-z_.$-]+]] = arith.extui [[V16]] : i32 to i64
 // CHECK-NEXT: [[V18:%[0-9A-Za-z_.$-]+]] = llvm.getelementptr [[PD]]{{\[}}[[V17]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-// CHECK-NEXT: llvm.store [[H_16]], [[V18]] : i32, !llvm.ptr<1>
+// CHECK-NEXT: llvm.store [[H_3]], [[V18]] : i32, !llvm.ptr<1>
 // CHECK-NEXT: llvm.return
 // CHECK-NEXT: }
 // CHECK-NEXT: }
