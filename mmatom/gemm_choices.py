@@ -43,10 +43,12 @@ def stored(key: str) -> dict | None:
     return _MEMORY[key]
 
 
-def store(key: str, config: Any, timings_us: dict[str, float]) -> None:
-    """Record `config` (a GemmConfig) as the choice for `key`, merged into the file (read again first, so
-    processes tuning different shapes keep each other's choices)."""
-    entry = {"config": asdict(config), "timings_us": timings_us, "date": time.strftime("%Y-%m-%d %H:%M")}
+def store(key: str, config: Any, timings_us: dict[str, float], final_us: dict[str, float] | None = None) -> None:
+    """Record `config` (a GemmConfig) as the choice for `key` with the timings it was chosen from (every
+    candidate's screening median; the finalists' sustained-burst medians), merged into the file (read again
+    first, so processes tuning different shapes keep each other's choices)."""
+    entry = {"config": asdict(config), "timings_us": timings_us, "final_us": final_us or {},
+             "date": time.strftime("%Y-%m-%d %H:%M")}
     data = _read()
     data[key] = entry
     atomic_write(tuning_file(), json.dumps(data, indent=1, sort_keys=True).encode())
