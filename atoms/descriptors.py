@@ -123,7 +123,7 @@ def _byte_addresses(layout: ComposedLayout | Layout, op: SmemOperand) -> np.ndar
         elems = off + rows_at[None, :] + cols_at[:, None]  # [k, row]: row fastest when flattened
     else:
         elems = off + np.asarray(inner.offsets(), dtype=np.int64)
-    return sw(elems.ravel() * op.elem_bits // 8)
+    return sw.apply(elems.ravel() * op.elem_bits // 8)
 
 
 def _rank2(layout: Layout) -> bool:

@@ -94,9 +94,9 @@ def check_smem_layout(box: TmaBox, swizzle: str, layout: Layout | ComposedLayout
     # every element at once (a 128x128 fp8 box is 16384 of them: a compile's hot spot element by element)
     rows_at = np.asarray(inner[0].offsets()[:rows], dtype=np.int64)[:, None]
     cols_at = np.asarray(inner[1].offsets()[:cols], dtype=np.int64)[None, :]
-    smem = sw((offset + rows_at + cols_at) * size)
-    tma = box.swizzle_fn()(np.arange(rows, dtype=np.int64)[:, None] * box.row_bytes
-                           + np.arange(cols, dtype=np.int64)[None, :] * size)
+    smem = sw.apply((offset + rows_at + cols_at) * size)
+    tma = box.swizzle_fn().apply(np.arange(rows, dtype=np.int64)[:, None] * box.row_bytes
+                                 + np.arange(cols, dtype=np.int64)[None, :] * size)
     wrong = np.argwhere(smem != tma)
     if len(wrong):
         r, c = (int(i) for i in wrong[0])

@@ -1,10 +1,13 @@
 """The layout algebra against brute-force definitions, on random layouts (hypothesis)."""
 
+import numpy as np
+import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from mmatom.layout import (
     Layout,
     LayoutError,
+    NotationError,
     Swizzle,
     ComposedLayout,
     coalesce,
@@ -179,6 +182,23 @@ def test_swizzle_is_an_involution_on_its_bits(b, m, s, x):
     low, high = (x >> m) & ((1 << b) - 1), (x >> (m + s)) & ((1 << b) - 1)
     assert (sw(x) >> m) & ((1 << b) - 1) == low ^ high
     assert sw(x) & ~(((1 << b) - 1) << m) == x & ~(((1 << b) - 1) << m)
+
+
+@SETTINGS
+@given(st.integers(0, 3), st.integers(0, 60), st.integers(-5, 5),
+       st.lists(st.integers(0, (1 << 63) - 1), min_size=1, max_size=16))
+def test_swizzle_apply_is_call_on_each_offset(b, m, s, xs):
+    """The array form (numpy, or exact Python ints past 62 bits) equals the scalar one."""
+    if abs(s) < b or b + m + abs(s) > 64:
+        return
+    sw = Swizzle(b, m, s)
+    got = sw.apply(np.array(xs, dtype=np.int64))
+    assert [int(v) for v in got] == [sw(x) for x in xs]
+
+
+def test_swizzle_reaching_past_64_bits_is_refused():
+    with pytest.raises(NotationError, match=r"Swizzle<3,100,3> reaches bit 106; an offset has 64 bits"):
+        parse_any_layout("Sw<3,100,3> o 0 o (8,64):(64,1)")
 
 
 def test_composed_layout_notation_and_evaluation():
