@@ -50,10 +50,9 @@ from .addresses import Affine, affine
 from .control_flow import function_bodies, run_block
 from .errors import LifecycleError, at_line
 from .ring_phases import check_ring_phases
-from .thread_eval import ThreadEval
+from .thread_eval import WARPGROUP, ThreadEval
 
 NAME = "verify-pipeline"
-WARPGROUP = 128
 WGMMA_OPS = (mma.WgmmaOp, mma.WgmmaTileOp)
 UNCOMMITTED = -1
 

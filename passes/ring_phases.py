@@ -32,10 +32,7 @@ from mmatom.dialects.launch_bounds import launch_bounds
 
 from .addresses import Affine, affine
 from .errors import LifecycleError
-from .thread_eval import ThreadEval
-
-NAME = "verify-pipeline"
-WARPGROUP = 128
+from .thread_eval import WARPGROUP, ThreadEval
 
 
 def check_ring_phases(func: llvm.FuncOp, body: Block, fulls: Sequence[tuple[Affine, int]],
@@ -148,7 +145,7 @@ def _takes_turns(func: llvm.FuncOp, wait: Operation, loop: scf.ForOp) -> bool:
         if None in ids:
             return False
         consumers.setdefault(tid // WARPGROUP, set()).add(ids)
-    count = sum(WARPGROUP for _ in consumers)
+    count = WARPGROUP * len(consumers)
     if len(consumers) < 2 or any(len(v) != 1 for v in consumers.values()):
         return False
     roles = {wg: next(iter(v)) for wg, v in consumers.items()}

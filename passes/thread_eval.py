@@ -11,6 +11,7 @@ from xdsl.ir import Operation, OpResult, SSAValue
 
 from mmatom.dialects import nvvm
 
+WARPGROUP = 128  # threads of a warpgroup: the unit a role (and a setmaxnreg, a named-barrier turn) is taken by
 INT_OPS = {arith.AddiOp: lambda a, b: a + b, arith.SubiOp: lambda a, b: a - b, arith.MuliOp: lambda a, b: a * b,
            arith.AndIOp: lambda a, b: a & b, arith.OrIOp: lambda a, b: a | b, arith.XOrIOp: lambda a, b: a ^ b,
            arith.ShRUIOp: lambda a, b: a >> b, arith.ShLIOp: lambda a, b: a << b,
@@ -81,4 +82,4 @@ class ThreadEval:
         return lambda tid: None
 
 
-__all__ = ["ThreadEval"]
+__all__ = ["WARPGROUP", "ThreadEval"]
