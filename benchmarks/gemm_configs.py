@@ -11,7 +11,7 @@ import subprocess
 import torch
 
 import mmatom
-from mmatom.hopper_gemm import CONFIGS, GemmConfig
+from mmatom.kernels.gemm import CONFIGS, GemmConfig
 from mmatom.tools.mmatom_bench import timed
 
 REPEATS = 7

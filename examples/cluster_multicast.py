@@ -20,27 +20,27 @@ def build_cluster_multicast():
     kb = mmatom.KernelBuilder("cluster_multicast", [("x", mmatom.TensorMapType("bf16", BOX_ROWS // 2, BOX_COLS)),
                                                     ("d", mmatom.TensorMapType("bf16", BOX_ROWS, BOX_COLS))],
                               "sm_90a", threads=128, cluster=(2, 1, 1))
-    box = kb.smem(2 * HALF_BYTES)
+    halves = kb.smem_tiles(2, half)  # the box as the two CTAs' halves, one landing from each
     bars = kb.smem(16, align=8)
-    full, done = bars, kb.offset(bars, 8)
-    rank, leader = kb.cluster_rank(), kb.cmpi("eq", kb.tid(), 0)
+    full, done = bars, bars + 8
+    rank, leader = kb.cluster.rank(), kb.tid() == 0
     with kb.if_(leader):
-        kb.mbarrier_init(full, 1)
-        kb.mbarrier_init(done, 1)
-        kb.fence_mbarrier_init()
-    kb.cluster_sync()  # both CTAs' barriers exist before either multicasts into the other
+        kb.mbarrier.init(full, 1)
+        kb.mbarrier.init(done, 1)
+        kb.mbarrier.fence_init()
+    kb.cluster.sync()  # both CTAs' barriers exist before either multicasts into the other
     with kb.if_(leader):
-        kb.mbarrier_arrive_expect_tx(full, 2 * HALF_BYTES)  # this CTA's half and the peer's
-        kb.tma_load(kb.param("x"), kb.mul(rank, BOX_ROWS // 2), 0, kb.offset(box, kb.mul(rank, HALF_BYTES)), full,
-                    half, multicast=0b11)  # CTA mask: both CTAs of the cluster
-    kb.mbarrier_wait(full, 0)
+        kb.mbarrier.arrive_expect_tx(full, 2 * HALF_BYTES)  # this CTA's half and the peer's
+        kb.tma.load(kb.param("x"), rank * (BOX_ROWS // 2), 0, halves[rank], full,
+                    multicast=0b11)  # CTA mask: both CTAs of the cluster
+    kb.mbarrier.wait(full, 0)
     with kb.if_(leader):
-        kb.tma_store(box, kb.param("d"), kb.mul(rank, BOX_ROWS), 0)
-        kb.bulk_commit()
-        kb.bulk_wait(0)
-        with kb.if_(kb.cmpi("eq", rank, 1)):
-            kb.mbarrier_arrive(kb.mapa(done, 0), scope="cluster")  # a remote arrival on CTA 0's barrier
-        with kb.if_(kb.cmpi("eq", rank, 0)):
-            kb.mbarrier_wait(done, 0)
-    kb.cluster_sync()  # no CTA leaves while its peer may still signal or write its shared memory
+        kb.tma.store(halves[0], kb.param("d"), rank * BOX_ROWS, 0)
+        kb.tma.commit_group()
+        kb.tma.wait_group(0)
+        with kb.if_(rank == 1):
+            kb.mbarrier.arrive(kb.cluster.map_shared(done, 0), scope="cluster")  # a remote arrival on CTA 0's barrier
+        with kb.if_(rank == 0):
+            kb.mbarrier.wait(done, 0)
+    kb.cluster.sync()  # no CTA leaves while its peer may still signal or write its shared memory
     return kb.finish()

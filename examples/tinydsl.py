@@ -28,10 +28,9 @@ def matmul(M: int, N: int, K: int, target: str = "sm_80", a: str = "bf16", acc: 
     return mmatom.compile(module), launch, grid
 
 
-def _relu(kb: mmatom.KernelBuilder, x, value_index):
+def _relu(x):
     """max(x, 0) on one accumulator element (the epilogue sees each value of the thread's fragment)."""
-    zero = kb.const(0.0, x.type)
-    return kb.select(kb.cmpf("ogt", x, zero), x, zero)
+    return mmatom.select(x > 0.0, x, 0.0)
 
 
 def _register_matmul(M, N, K, target, a, acc, out, relu):
@@ -41,15 +40,15 @@ def _register_matmul(M, N, K, target, a, acc, out, relu):
     kb = mmatom.KernelBuilder("matmul", [("a", "ptr"), ("b", "ptr"), ("d", "ptr")], target, threads=tiled.threads)
     warp, cta_m, cta_n = kb.warp_id(), kb.ctaid("x"), kb.ctaid("y")
     # where this warp's first atom starts in A, B and D (element offsets)
-    a0 = kb.add(kb.mul(cta_m, 64 * K), kb.layout(tiled.origin_layout("A", K), warp))
-    b0 = kb.add(kb.mul(cta_n, 64 * K), kb.layout(tiled.origin_layout("B", K), warp))
-    d0 = kb.add(kb.add(kb.mul(cta_m, 64 * N), kb.mul(cta_n, 64)), kb.layout(tiled.origin_layout("D", N), warp))
+    a0 = cta_m * (64 * K) + kb.layout(tiled.origin_layout("A", K), warp)
+    b0 = cta_n * (64 * K) + kb.layout(tiled.origin_layout("B", K), warp)
+    d0 = cta_m * (64 * N) + cta_n * 64 + kb.layout(tiled.origin_layout("D", N), warp)
     # a warp's 32x32 tile: 2 atoms along M, 32 rows apart (warps interleave, CuTe's default), 4 along N, 16 apart
     a_tile, b_tile = f"((16,2),16):(({K},{32 * K}),1)", f"((8,4),16):(({K},{16 * K}),1)"
     d_tile = f"((16,2),(8,4)):(({N},{32 * N}),(1,16))"
     with (loop := kb.for_range(0, K, 16, [kb.fill(0.0, tiled.fragment_type("C"))])) as (k, (c,)):
-        a_frag = kb.load_fragment(kb.param("a"), a_tile, tiled.fragment_type("A"), kb.add(a0, k))
-        b_frag = kb.load_fragment(kb.param("b"), b_tile, tiled.fragment_type("B"), kb.add(b0, k))
+        a_frag = kb.load_fragment(kb.param("a"), a_tile, tiled.fragment_type("A"), a0 + k)
+        b_frag = kb.load_fragment(kb.param("b"), b_tile, tiled.fragment_type("B"), b0 + k)
         d = tiled.mma_tile(kb, a_frag, b_frag, c)  # one op: 2 x 4 m16n8k16 atoms
         loop.yield_(kb.convert(d, tiled.fragment_type("C")))
     result = kb.convert(loop.results[0], tiled.fragment_type("D"))
@@ -64,22 +63,21 @@ def _wgmma_matmul(M, N, K, target, a, acc, out, relu):
     tiled = mmatom.TiledMma(atom, atom_layout_mnk=(2, 1, 1), permutation=(128, 128, 64))
     tiles_m, tiles_n, _ = tiled.tiles((M, N, K))
     kb = mmatom.KernelBuilder("matmul", [("a", "ptr"), ("b", "ptr"), ("d", "ptr")], target, threads=tiled.threads)
-    tile_a, tile_b = tiled.smem_desc_type("A"), tiled.smem_desc_type("B")
-    smem_a, smem_b = kb.smem(128 * 64 * 2), kb.smem(128 * 64 * 2)
+    tile_a, tile_b = kb.smem_tiles(1, tiled.smem_desc_type("A"))[0], kb.smem_tiles(1, tiled.smem_desc_type("B"))[0]
     cta_m, cta_n = kb.ctaid("x"), kb.ctaid("y")
-    a0, b0 = kb.mul(cta_m, 128 * K), kb.mul(cta_n, 128 * K)
+    a0, b0 = cta_m * (128 * K), cta_n * (128 * K)
     with (loop := kb.for_range(0, K, 64, [kb.fill(0.0, tiled.fragment_type("C"))])) as (k, (c,)):
-        kb.copy_to_smem(kb.param("a"), f"(128,64):({K},1)", smem_a, tile_a, kb.add(a0, k))
-        kb.copy_to_smem(kb.param("b"), f"(128,64):({K},1)", smem_b, tile_b, kb.add(b0, k))
-        kb.wgmma_fence()
-        d = tiled.mma_smem(kb, kb.make_desc(smem_a, tile_a), kb.make_desc(smem_b, tile_b), c)
-        kb.wgmma_commit()
-        kb.wgmma_wait(0)
-        kb.barrier()  # every warpgroup is done reading SMEM before the next K step overwrites it
+        kb.copy_to_smem(kb.param("a"), f"(128,64):({K},1)", tile_a, offset=a0 + k)
+        kb.copy_to_smem(kb.param("b"), f"(128,64):({K},1)", tile_b, offset=b0 + k)
+        kb.wgmma.fence()
+        d = tiled.mma_smem(kb, tile_a.desc(), tile_b.desc(), c)
+        kb.wgmma.commit_group()
+        kb.wgmma.wait_group(0)
+        kb.sync.barrier()  # every warpgroup is done reading SMEM before the next K step overwrites it
         loop.yield_(kb.convert(d, tiled.fragment_type("C")))
     result = kb.convert(loop.results[0], tiled.fragment_type("D"))
     result = kb.convert(kb.map(result, _relu) if relu else result, out)
-    d0 = kb.add(kb.mul(cta_m, 128 * N), kb.mul(cta_n, 128))
+    d0 = cta_m * (128 * N) + cta_n * 128
     kb.store_fragment(result, kb.param("d"), f"(128,128):({N},1)", d0)
     module, launch = kb.finish()
     return module, launch, (tiles_m, tiles_n)

@@ -1,9 +1,13 @@
 """mmatom: a compiler for NVIDIA tensor-core MMA atoms (SM70..SM121), on xDSL.
 
 The public API (everything a DSL needs is in `__all__`; docs/api.md has one example per name):
-atoms (`atom`, `atoms`, `Atom`), layouts (`Layout`, the CuTe algebra, `emit_layout`), kernels (`KernelBuilder`,
-`LaunchConfig`, `TiledMma`), compilation (`compile`, `assemble`, `Kernel`, `KernelMetadata`) and the one error
-type, `CompileError`.
+atoms (`atom`, `atoms`, `Atom`), layouts (`Layout`, the CuTe algebra, `emit_layout`), kernels (`KernelBuilder` and
+its `Value`s, `TiledMma`, `SmemRing`, `TileScheduler`, `ceil_div` / `min_value` / `max_value` / `select`), compilation
+(`compile`, `assemble`, `Kernel`, `KernelMetadata`) and the one error type, `CompileError`.
+
+Kernels built on this API live in `mmatom.kernels` (the H100 GEMM: `mmatom.kernels.gemm`). `mmatom.gemm`,
+`mmatom.gemm_kernel`, `mmatom.gemm_autotune` and `mmatom.GemmConfig` name them, imported on first use: `import
+mmatom` loads the compiler only.
 """
 
 __version__ = "0.1.0"
@@ -24,14 +28,28 @@ from mmatom.lookup import Atom, atom, atoms  # noqa: E402
 from mmatom.lowering.layout_arith import emit_layout  # noqa: E402
 from mmatom.tiled_mma import TiledMma  # noqa: E402
 from mmatom.dialects.mma_types import TensorMapType  # noqa: E402
-from mmatom.pipeline import Pipeline  # noqa: E402
+from mmatom.smem import SmemTile, SmemTiles  # noqa: E402
+from mmatom.smem_ring import SmemRing  # noqa: E402
+from mmatom.scheduler import TileScheduler  # noqa: E402
+from mmatom.values import Value, ceil_div, max_value, min_value, select  # noqa: E402
 from mmatom.device import device_info, tensor_map  # noqa: E402
-from mmatom.hopper_gemm import GemmConfig, gemm, gemm_kernel  # noqa: E402
-from mmatom.gemm_autotune import gemm_autotune  # noqa: E402
+
+# the GEMM application's entry points, imported from mmatom.kernels.gemm on first use (PEP 562)
+_KERNEL_ENTRY_POINTS = {"gemm", "gemm_kernel", "gemm_autotune", "GemmConfig"}
+
+
+def __getattr__(name: str):
+    if name in _KERNEL_ENTRY_POINTS:
+        from mmatom.kernels import gemm as gemm_package  # noqa: PLC0415 - the application loads on first use
+
+        return getattr(gemm_package, name)
+    raise AttributeError(f"module 'mmatom' has no attribute {name!r}")
+
 
 __all__ = [
-    "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "Pipeline", "Swizzle", "TensorMapType",
-    "GemmConfig", "TiledMma", "__version__", "assemble", "atom", "atoms", "compile", "compile_generated", "complement",
-    "composition", "device_info", "emit_layout", "gemm", "gemm_autotune", "gemm_kernel", "tensor_map",
-    "logical_divide", "logical_product", "zipped_divide",
+    "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "SmemRing",
+    "SmemTile", "SmemTiles", "Swizzle", "TensorMapType", "TileScheduler", "TiledMma", "Value", "__version__",
+    "assemble", "atom", "atoms", "ceil_div", "compile", "compile_generated", "complement", "composition",
+    "device_info", "emit_layout", "logical_divide", "logical_product", "max_value", "min_value", "select",
+    "tensor_map", "zipped_divide",
 ]

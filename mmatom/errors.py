@@ -9,7 +9,8 @@ from xdsl.utils.exceptions import DiagnosticException
 
 from mmatom.dialects.source import Diagnostic
 
-_LIBRARIES = ("mmatom", "xdsl")  # frames of these are not the DSL's
+_LIBRARIES = ("mmatom", "xdsl")  # frames of these are not the DSL's ...
+_APPLICATIONS = "mmatom.kernels"  # ... except the kernels written on the API: their lines are the DSL's
 
 
 class CompileError(DiagnosticException):
@@ -22,13 +23,14 @@ class CompileError(DiagnosticException):
         self.diagnostics = diagnostics
 
 
-def caller_diagnostic(message: str) -> Diagnostic:
-    """`message` located at the innermost caller outside mmatom (the DSL's own line and column). Walks raw frames
-    (inspect.stack would read every frame's source: ~1 ms a call, and the builder locates every op)."""
+def caller_diagnostic(message: str, kernels_are_dsl: bool = False) -> Diagnostic:
+    """`message` located at the innermost caller outside mmatom (the DSL's own line and column; with
+    `kernels_are_dsl`, a line of mmatom.kernels counts as the DSL's: where the builder locates a kernel's ops). Walks
+    raw frames (inspect.stack would read every frame's source: ~1 ms a call, and the builder locates every op)."""
     frame = sys._getframe(1)
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
-        if module.split(".")[0] not in _LIBRARIES:
+        if module.split(".")[0] not in _LIBRARIES or (kernels_are_dsl and module.startswith(_APPLICATIONS)):
             col = 1
             for i, pos in enumerate(frame.f_code.co_positions()):
                 if i == frame.f_lasti // 2:
@@ -44,4 +46,13 @@ def api_error(message: str) -> CompileError:
     return CompileError([caller_diagnostic(message)])
 
 
-__all__ = ["CompileError", "api_error", "caller_diagnostic"]
+def require_torch(who: str):
+    """The torch module, for the host side of a kernel (torch is optional: `pip install mmatom[torch]`)."""
+    try:
+        import torch  # noqa: PLC0415 - optional, imported where a caller needs it
+    except ModuleNotFoundError:
+        raise api_error(f"{who} takes torch tensors, and torch is not installed: pip install 'mmatom[torch]'") from None
+    return torch
+
+
+__all__ = ["CompileError", "api_error", "caller_diagnostic", "require_torch"]

@@ -1,20 +1,24 @@
 """KernelBuilder: how a DSL writes a kernel in Python, op by op, without spelling IR text.
 
     kb = mmatom.KernelBuilder("tile", [("a", "ptr"), ("b", "ptr"), ("d", "ptr")], "sm_80", threads=128)
-    warp = kb.warp_id()
+    row = kb.ctaid("x") * 64 + kb.warp_id() * 16       # Values take Python's operators (mmatom/values.py)
+    with kb.if_(kb.tid() == 0): ...
+    kb.wgmma.fence(); kb.tma.load(...); kb.mbarrier.wait(...)   # one namespace per hardware unit (mmatom/arch.py)
     ...
     module, launch = kb.finish()       # verified; launch.block == (128, 1, 1)
     kernel = mmatom.compile(module)
 
 Every op it creates is located at the DSL line that called the builder (so a verifier error names the DSL's
 file:line), the kernel declares its thread count (`nvvm.reqntid`, PTX `.reqntid`) and its dynamic shared memory
-(`mma.shared_bytes`), and `.builder` is a plain xDSL Builder for any op the helpers do not cover.
+(`mma.shared_bytes`), and `.builder` is a plain xDSL Builder for any op the helpers do not cover (`kb.wrap(ssa)`
+turns its results into Values, `value.ssa` is a Value's xDSL value).
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm, math, scf
@@ -23,8 +27,6 @@ from xdsl.dialects.builtin import (
     DenseArrayBase,
     DictionaryAttr,
     FileLineColLoc,
-    Float32Type,
-    FloatAttr,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -54,6 +56,7 @@ from mmatom.dialects.mma import (
     MakeDescOp,
     SmemDescType,
     StoreFragmentOp,
+    StoreTileToSmemOp,
     SyncOp,
 )
 from mmatom.atoms.tma import MAP_BYTES
@@ -63,13 +66,23 @@ from mmatom.dialects.source import verify_located
 from mmatom.layout import ComposedLayout, Layout, parse_any_layout
 from mmatom.lowering.layout_arith import emit_layout
 
+from mmatom.dialects.nvvm import MMALayoutAttr
+from mmatom.dialects import nvvm_hopper
+
+from .arch import Cluster, Mbarrier, Sync, Tma, Wgmma
+from .control_flow import If, Loop
 from .errors import CompileError, api_error, caller_diagnostic
-from .kernel_hopper import HopperOps
 from .lookup import Atom
+from .scheduler import TileScheduler
+from .smem import SmemTiles, allocate_tiles
+from .smem_ring import SmemRing
+from .values import Value, constant_attr
 
 PARAM_TYPES: dict[str, Attribute] = {"ptr": llvm.LLVMPointerType(IntAttr(1)), "i32": i32, "i64": i64, "f32": f32,
                                      "f64": f64}
+SCALAR_TYPES = {"f32": f32, "i32": i32}
 SMEM_SYMBOL = "smem"
+Operand = Value | SSAValue | int | float
 
 
 @dataclass(frozen=True)
@@ -81,40 +94,7 @@ class LaunchConfig:
     shared_bytes: int
 
 
-@dataclass
-class Loop:
-    """`scf.for` being built: `with loop as (i, carried): ...; loop.yield_(*values)`; then `loop.results`."""
-
-    kb: KernelBuilder
-    op: scf.ForOp
-    _outer: InsertPoint | None = field(default=None, repr=False)
-    _yielded: bool = False
-
-    def __enter__(self) -> tuple[SSAValue, tuple[SSAValue, ...]]:
-        self._outer = self.kb.builder.insertion_point
-        self.kb.builder.insertion_point = InsertPoint.at_end(self.op.body.block)
-        return self.op.body.block.args[0], tuple(self.op.body.block.args[1:])
-
-    def yield_(self, *values: SSAValue) -> None:
-        carried = self.op.body.block.args[1:]
-        if len(values) != len(carried):
-            raise api_error(f"for_range carries {len(carried)} values; yield_ got {len(values)}")
-        self.kb.builder.insert(scf.YieldOp(*values))
-        self._yielded = True
-
-    def __exit__(self, kind, value, traceback) -> None:
-        if kind is None and not self._yielded:
-            if len(self.op.body.block.args) > 1:
-                raise api_error("a for_range that carries values must end with loop.yield_(...)")
-            self.kb.builder.insert(scf.YieldOp())
-        self.kb.builder.insertion_point = self._outer
-
-    @property
-    def results(self) -> tuple[SSAValue, ...]:
-        return tuple(self.op.results)
-
-
-class KernelBuilder(HopperOps):
+class KernelBuilder:
     """One kernel (`llvm.func` with `nvvm.kernel`) of `threads` threads for `target`, parameters in order;
     `cluster=(2, 1, 1)` makes it a thread-block-cluster kernel (launched in clusters of that shape)."""
 
@@ -126,22 +106,11 @@ class KernelBuilder(HopperOps):
             raise api_error(str(err)) from None
         if not 1 <= threads <= THREADS_PER_CTA:
             raise api_error(f"KernelBuilder: threads={threads}; a CTA has 1 to {THREADS_PER_CTA} threads")
-        types, maps = [], {}
-        for i, (pname, ptype) in enumerate(params):
-            if isinstance(ptype, TensorMapType):  # passed by value; the body sees it through mma.as_tensor_map
-                maps[i] = ptype
-                types.append(llvm.LLVMPointerType())
-                continue
-            if isinstance(ptype, str):
-                if ptype not in PARAM_TYPES:
-                    raise api_error(f"KernelBuilder: parameter '{pname}' has type '{ptype}'; expected one of "
-                                    f"{', '.join(PARAM_TYPES)} or an xDSL type")
-                ptype = PARAM_TYPES[ptype]
-            types.append(ptype)
+        types, maps = _param_types(params)
         self.name, self.target, self.threads, self.min_ctas_per_sm = name, target, threads, min_ctas_per_sm
-        self.cluster = None if cluster is None else tuple(cluster) + (1,) * (3 - len(cluster))
+        self.cluster_shape = None if cluster is None else tuple(cluster) + (1,) * (3 - len(cluster))
         self.block = Block(arg_types=types)
-        self.params = {pname: arg for (pname, _), arg in zip(params, self.block.args)}
+        self.params = {pname: Value(self, arg) for (pname, _), arg in zip(params, self.block.args)}
         for (pname, _), arg in zip(params, self.block.args):
             arg.name_hint = pname
         self.builder = Builder(InsertPoint.at_end(self.block))
@@ -149,87 +118,88 @@ class KernelBuilder(HopperOps):
         self._tensor_maps = sorted(maps)
         for i, map_type in maps.items():
             name = params[i][0]
-            self.params[name] = self.builder.insert(AsTensorMapOp(self.block.args[i], map_type)).res
+            self.params[name] = self.wrap(self.builder.insert(AsTensorMapOp(self.block.args[i], map_type)).res)
         self._shared_bytes = 0
         self._smem_base: SSAValue | None = None
         self._finished = False
+        self.mbarrier, self.tma, self.wgmma = Mbarrier(self), Tma(self), Wgmma(self)
+        self.sync, self.cluster = Sync(self), Cluster(self)
 
     # -- values ---------------------------------------------------------------------------------------------
 
-    def param(self, name: str) -> SSAValue:
+    def wrap(self, ssa: SSAValue) -> Value:
+        """An xDSL value (e.g. the result of an op built with `.builder`) as a Value of this kernel."""
+        return Value(self, ssa)
+
+    def ssa(self, x: Operand, type_: Attribute = i32) -> SSAValue:
+        """The xDSL value of `x`: a Value's, or a new constant of `type_` for a Python number."""
+        if isinstance(x, Value):
+            return x.ssa
+        if isinstance(x, SSAValue):
+            return x
+        if isinstance(x, (int, float)) and not isinstance(x, bool):
+            return self.const(x, type_).ssa
+        raise api_error(f"{x!r} is neither a kernel value nor a Python number")
+
+    def param(self, name: str) -> Value:
         if name not in self.params:
             raise api_error(f"kernel '{self.name}' has no parameter '{name}'; it has {', '.join(self.params)}")
         return self.params[name]
 
-    def const(self, value: int | float, type_: Attribute = i32) -> SSAValue:
-        attr = FloatAttr(value, type_) if isinstance(type_, (Float32Type,)) or type_ == f64 else \
-            IntegerAttr(value, type_)
-        return self.builder.insert(arith.ConstantOp(attr)).result
+    def const(self, value: int | float, type_: Attribute = i32) -> Value:
+        """A constant of `type_` (i32 unless said; f32/f64 for floats)."""
+        if isinstance(value, float) and type_ == i32:
+            type_ = f32
+        return self.wrap(self.builder.insert(arith.ConstantOp(constant_attr(value, type_))).result)
 
-    def add(self, a: SSAValue | int, b: SSAValue | int) -> SSAValue:
-        """a + b (i32 constants made as needed)."""
-        a, b = (self.const(v) if isinstance(v, int) else v for v in (a, b))
-        return self.builder.insert(arith.AddiOp(a, b)).result
+    def fma(self, a: Operand, b: Operand, c: Operand) -> Value:
+        """a * b + c on floats, rounded once (math.fma)."""
+        a = self.ssa(a, f32)
+        return self.wrap(self.builder.insert(math.FmaOp(a, self.ssa(b, a.type), self.ssa(c, a.type))).result)
 
-    def mul(self, a: SSAValue | int, b: SSAValue | int) -> SSAValue:
-        a, b = (self.const(v) if isinstance(v, int) else v for v in (a, b))
-        return self.builder.insert(arith.MuliOp(a, b)).result
-
-    # scalar arithmetic for epilogues (arith/math ops the PTX target emits); `kb.builder` builds any other op
-
-    def addf(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.builder.insert(arith.AddfOp(a, b)).result
-
-    def mulf(self, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.builder.insert(arith.MulfOp(a, b)).result
-
-    def negf(self, a: SSAValue) -> SSAValue:
-        return self.builder.insert(arith.NegfOp(a)).result
-
-    def fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
-        """a * b + c, rounded once."""
-        return self.builder.insert(math.FmaOp(a, b, c)).result
-
-    def exp2(self, a: SSAValue) -> SSAValue:
+    def exp2(self, a: Operand) -> Value:
         """2^a, approximate (PTX ex2.approx.f32)."""
-        return self.builder.insert(math.Exp2Op(a)).result
+        return self.wrap(self.builder.insert(math.Exp2Op(self.ssa(a, f32))).result)
 
-    def cmpf(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
-        """An i1 from arith.cmpf (`"ogt"`, `"olt"`, `"oeq"`, ... as in MLIR)."""
-        return self.builder.insert(arith.CmpfOp(a, b, predicate)).result
+    def special_register(self, reg: str) -> Value:
+        """A PTX special register by its nvvm name (`tid.x`, `ctaid.y`, `cluster.ctarank`, ...), i32."""
+        if reg not in nvvm.SREG_OPS:
+            raise api_error(f"special_register: {reg!r}; one of {', '.join(sorted(nvvm.SREG_OPS))}")
+        return self.wrap(self.builder.insert(nvvm.SREG_OPS[reg]()).res)
 
-    def select(self, condition: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
-        return self.builder.insert(arith.SelectOp(condition, a, b)).result
-
-    def _sreg(self, reg: str) -> SSAValue:
-        return self.builder.insert(nvvm.SREG_OPS[reg]()).res
-
-    def tid(self, dim: str = "x") -> SSAValue:
+    def tid(self, dim: str = "x") -> Value:
         """The thread index in the CTA (`%tid.x`), i32."""
-        return self._sreg(f"tid.{dim}")
+        return self.special_register(f"tid.{dim}")
 
-    def ctaid(self, dim: str = "x") -> SSAValue:
+    def ctaid(self, dim: str = "x") -> Value:
         """The CTA index in the grid (`%ctaid.x`), i32."""
-        return self._sreg(f"ctaid.{dim}")
+        return self.special_register(f"ctaid.{dim}")
 
-    def warp_id(self) -> SSAValue:
+    def nctaid(self, dim: str = "x") -> Value:
+        """The grid's extent in CTAs (`%nctaid.x`), i32."""
+        return self.special_register(f"nctaid.{dim}")
+
+    def warp_id(self) -> Value:
         """tid.x / 32 (the warp's index in the CTA, i32)."""
-        return self.builder.insert(arith.ShRUIOp(self.tid(), self.const(5))).result
+        return self.tid() >> 5
 
-    def warpgroup_id(self) -> SSAValue:
+    def warpgroup_id(self) -> Value:
         """tid.x / 128."""
-        return self.builder.insert(arith.ShRUIOp(self.tid(), self.const(7))).result
+        return self.tid() >> 7
 
-    def layout(self, layout: Layout | ComposedLayout | str, coords) -> SSAValue:
+    def layout(self, layout: Layout | ComposedLayout | str, coords) -> Value:
         """`layout(coords)` on runtime values (see mmatom.emit_layout)."""
         if isinstance(layout, str):
             layout = parse_any_layout(layout)
+        coords = [self.ssa(c) for c in coords] if isinstance(coords, (list, tuple)) else self.ssa(coords)
         try:
-            return emit_layout(self.builder, layout, coords)
+            return self.wrap(emit_layout(self.builder, layout, coords))
         except ValueError as err:
             raise api_error(f"layout {layout}: {err}") from None
 
-    def smem(self, nbytes: int, align: int = 1024) -> SSAValue:
+    # -- shared memory ---------------------------------------------------------------------------------------
+
+    def smem(self, nbytes: int, align: int = 1024) -> Value:
         """A region of this kernel's dynamic shared memory (`!llvm.ptr<3>`), `align`-byte aligned; the kernel
         declares the total (`mma.shared_bytes`), at most 227 KiB."""
         if nbytes <= 0 or align <= 0 or align & (align - 1):
@@ -240,104 +210,137 @@ class KernelBuilder(HopperOps):
                             f"{SMEM_BYTES} ({SMEM_BYTES // 1024} KiB)")
         self._shared_bytes = offset + nbytes
         if self._smem_base is None:
-            self._smem_base = self.builder.insert(
-                llvm.AddressOfOp(SMEM_SYMBOL, llvm.LLVMPointerType(IntAttr(3)))).result
-        if offset == 0:
-            return self._smem_base
-        return self.builder.insert(llvm.GEPOp(self._smem_base, [offset], pointee_type=IntegerType(8),
-                                              result_type=llvm.LLVMPointerType(IntAttr(3)))).result
+            self._smem_base = self.wrap(self.builder.insert(
+                llvm.AddressOfOp(SMEM_SYMBOL, llvm.LLVMPointerType(IntAttr(3)))).result)
+        return self._smem_base + offset
+
+    def smem_tiles(self, shape: int | tuple[int, ...], tile: SmemDescType | int) -> SmemTiles:
+        """`shape` SMEM tiles of `tile` (an `!mma.smem_desc` type, or a byte count for raw boxes), indexed
+        `tiles[i]` / `tiles[i, j]` by ints or Values (mmatom/smem.py)."""
+        return allocate_tiles(self, shape, tile)
+
+    def smem_ring(self, stages: int, consumers: int, **tiles: SmemDescType) -> SmemRing:
+        """An N-stage ring of the named SMEM tiles with full/empty mbarriers (mmatom/smem_ring.py)."""
+        return SmemRing(self, stages, consumers, tiles)
+
+    def tile_scheduler(self, tiles_m: int, tiles_n: int, cluster: tuple[int, int] = (1, 1),
+                       group_m: int = 1) -> TileScheduler:
+        """A persistent, grouped-raster walk over output tiles (mmatom/scheduler.py)."""
+        return TileScheduler(self, tiles_m, tiles_n, cluster, group_m)
 
     # -- control flow ---------------------------------------------------------------------------------------
 
-    def for_range(self, lo: SSAValue | int, hi: SSAValue | int, step: SSAValue | int,
-                  iter_args: Sequence[SSAValue] = ()) -> Loop:
-        """`scf.for` from lo to hi by step (i32), carrying `iter_args` (fragments included)."""
-        bounds = [self.const(v) if isinstance(v, int) else v for v in (lo, hi, step)]
-        body = Block(arg_types=[bounds[0].type, *(v.type for v in iter_args)])
-        op = scf.ForOp(*bounds, list(iter_args), Region(body))
+    def for_range(self, lo: Operand, hi: Operand, step: Operand, iter_args: Sequence[Operand] = ()) -> Loop:
+        """`scf.for` from lo to hi by step (i32), carrying `iter_args` (Python ints become i32; fragments too)."""
+        bounds = [self.ssa(v) for v in (lo, hi, step)]
+        carried = [self.ssa(v) for v in iter_args]
+        body = Block(arg_types=[bounds[0].type, *(v.type for v in carried)])
+        op = scf.ForOp(*bounds, carried, Region(body))
         self.builder.insert(op)
         return Loop(self, op)
 
-    def barrier(self) -> None:
-        """bar.sync 0: every thread of the CTA."""
-        self.builder.insert(nvvm.BarrierOp())
+    def if_(self, condition: Value) -> If:
+        """`scf.if condition` (no results): `with kb.if_(c) as branch: ...`, `with branch.otherwise(): ...`."""
+        op = scf.IfOp(self.ssa(condition), [], Region(Block()), Region())
+        self.builder.insert(op)
+        return If(self, op)
 
     # -- fragments and atoms --------------------------------------------------------------------------------
 
-    def load_fragment(self, ptr: SSAValue, layout: str, frag_type: FragmentType,
-                      offset: SSAValue | None = None) -> SSAValue:
+    def load_fragment(self, ptr: Operand, layout: str, frag_type: FragmentType, offset: Operand | None = None) -> Value:
         """The atom operand's registers from a global tile (`layout` maps tile coordinates to element offsets
         from `ptr` + `offset` elements)."""
-        return self.builder.insert(LoadFragmentOp(ptr, layout, frag_type, offset)).results[0]
+        offset = None if offset is None else self.ssa(offset)
+        return self.wrap(self.builder.insert(LoadFragmentOp(self.ssa(ptr), layout, frag_type, offset)).results[0])
 
-    def store_fragment(self, value: SSAValue, ptr: SSAValue, layout: str, offset: SSAValue | None = None) -> None:
-        self.builder.insert(StoreFragmentOp(value, ptr, layout, offset))
+    def store_fragment(self, value: Operand, ptr: Operand, layout: str, offset: Operand | None = None) -> None:
+        offset = None if offset is None else self.ssa(offset)
+        self.builder.insert(StoreFragmentOp(self.ssa(value), self.ssa(ptr), layout, offset))
 
-    def fill(self, value: float, frag_type: FragmentType) -> SSAValue:
+    def fill(self, value: float, frag_type: FragmentType) -> Value:
         element = self.const(value, f32 if frag_type.elem.data in ("f32", "f16", "bf16") else i32)
-        return self.builder.insert(FillOp(element, frag_type)).results[0]
+        return self.wrap(self.builder.insert(FillOp(element.ssa, frag_type)).results[0])
 
-    def convert(self, value: SSAValue, to: FragmentType | str) -> SSAValue:
+    def convert(self, value: Operand, to: FragmentType | str) -> Value:
         """Element conversion and/or a role change (D -> C to carry an accumulator); `to` a fragment type, or an
         element type name ("bf16") to convert the elements and keep role and layout."""
+        value = self.ssa(value)
         if isinstance(to, str):
             if not isinstance(value.type, FragmentType):
                 raise api_error(f"convert: {value.type} is not a fragment")
             to = FragmentType(value.type.role.data, to, value.type.layout.data)
-        return self.builder.insert(ConvertOp(value, to)).results[0]
+        return self.wrap(self.builder.insert(ConvertOp(value, to)).results[0])
 
-    def extract(self, fragment: SSAValue, value: int) -> SSAValue:
+    def extract(self, fragment: Operand, value: int) -> Value:
         """This thread's value `value` of a fragment, as a scalar (f32, f16, bf16, f64 or i32): what an epilogue
         reads. Which tile element it is: the fragment's TV layout (or TiledMma.partition_C)."""
-        return self.builder.insert(ExtractOp(fragment, value)).results[0]
+        return self.wrap(self.builder.insert(ExtractOp(self.ssa(fragment), value)).results[0])
 
-    def insert(self, scalar: SSAValue, fragment: SSAValue, value: int) -> SSAValue:
+    def insert(self, scalar: Operand, fragment: Operand, value: int) -> Value:
         """The fragment with this thread's value `value` replaced by `scalar`."""
-        return self.builder.insert(InsertOp(scalar, fragment, value)).results[0]
+        fragment = self.ssa(fragment)
+        if not isinstance(scalar, (Value, SSAValue)):  # a number: a constant of the fragment's element type
+            scalar = self.const(scalar, ExtractOp(fragment, value).results[0].type)
+        scalar = self.ssa(scalar)
+        return self.wrap(self.builder.insert(InsertOp(scalar, fragment, value)).results[0])
 
-    def map(self, fragment: SSAValue, fn) -> SSAValue:
-        """The fragment with `fn(kb, scalar, value_index)` applied to each of this thread's values (arith/math ops
-        built by `fn` at the builder's insertion point)."""
-        values = fragment.type.layout.data[1].size()
-        for v in range(values):
-            fragment = self.insert(fn(self, self.extract(fragment, v), v), fragment, v)
+    def map(self, fragment: Operand, fn) -> Value:
+        """The fragment with `fn(x)` -- or `fn(x, index)`, index the value's place in the fragment -- applied to
+        each of this thread's values (Values: operators, kb.fma, kb.exp2, mmatom.select ...)."""
+        fragment = self.wrap(self.ssa(fragment))
+        with_index = len(inspect.signature(fn).parameters) >= 2
+        for v in range(fragment.type.layout.data[1].size()):
+            x = self.extract(fragment, v)
+            fragment = self.insert(fn(x, v) if with_index else fn(x), fragment, v)
         return fragment
 
-    def mma(self, atom: Atom, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+    def mma(self, atom: Atom, a: Operand, b: Operand, c: Operand) -> Value:
         """One register atom (mma.sync family): D = A * B + C."""
         if atom.op != "mma.sync":
             raise api_error(f"KernelBuilder.mma issues mma.sync atoms; {atom.ptx} is {atom.op} (use the builder "
                             f"for its own ops)")
         typed = atom.catalogue  # the resolved MmaSyncAtom
-        op = SyncOp(atom.mnk, a, b, c, atom.fragment_type("D"), layout=typed.layout, satfinite=typed.satfinite,
-                    kind=typed.kind, bitop=typed.bitop, rounding=typed.rounding)
-        return self.builder.insert(op).results[0]
+        op = SyncOp(atom.mnk, self.ssa(a), self.ssa(b), self.ssa(c), atom.fragment_type("D"), layout=typed.layout,
+                    satfinite=typed.satfinite, kind=typed.kind, bitop=typed.bitop, rounding=typed.rounding)
+        return self.wrap(self.builder.insert(op).results[0])
 
-    # -- shared memory and wgmma (sm_90a) -------------------------------------------------------------------
+    # -- shared memory, wgmma and epilogue stores (sm_90a) ---------------------------------------------------
 
-    def copy_to_smem(self, src: SSAValue, layout: str, dst: SSAValue, tile: SmemDescType,
-                     offset: SSAValue | None = None) -> None:
+    def copy_to_smem(self, src: Operand, layout: str, dst, tile: SmemDescType | None = None,
+                     offset: Operand | None = None) -> None:
         """Every thread of the kernel copies the global tile (`layout` from `src` + `offset` elements) into SMEM
-        at `dst`, laid out and swizzled as `tile` says; then an async-proxy fence and a CTA barrier, so wgmma
-        (the async proxy) sees it."""
-        self.builder.insert(CopyToSmemOp(src, layout, dst, tile, self.threads, offset))
-        self.builder.insert(nvvm.FenceProxyOp())
-        self.barrier()
+        at `dst` (an SmemTile, or a pointer and its `tile` type), laid out and swizzled as its type says; then an
+        async-proxy fence and a CTA barrier, so wgmma (the async proxy) sees it."""
+        ptr, tile = (dst.ptr, dst.desc_type) if hasattr(dst, "desc_type") else (dst, tile)
+        if tile is None:
+            raise api_error("copy_to_smem: the destination's SMEM layout is unknown; pass an SmemTile or a tile type")
+        offset = None if offset is None else self.ssa(offset)
+        self.builder.insert(CopyToSmemOp(self.ssa(src), layout, self.ssa(ptr), tile, self.threads, offset))
+        self.sync.fence_proxy_async()
+        self.sync.barrier()
 
-    def make_desc(self, ptr: SSAValue, desc_type: SmemDescType) -> SSAValue:
-        """The wgmma/tcgen05 matrix descriptor of the SMEM tile at `ptr`."""
-        return self.builder.insert(MakeDescOp(ptr, desc_type)).results[0]
+    def make_desc(self, ptr: Operand, desc_type: SmemDescType) -> Value:
+        """The wgmma/tcgen05 matrix descriptor of the SMEM tile at `ptr` (SmemTile.desc() for a tile)."""
+        return self.wrap(self.builder.insert(MakeDescOp(self.ssa(ptr), desc_type)).results[0])
 
-    def wgmma_fence(self) -> None:
-        """wgmma.fence: before the first wgmma that reads registers written since."""
-        self.builder.insert(nvvm.WgmmaFenceAlignedOp())
+    def stmatrix_tile(self, accumulator: Operand, block: int, dst, repeat: int = 0) -> None:
+        """Each warpgroup stores 64 of its rows (those of M repeat `repeat`) x one 128-byte block of columns
+        (`block`) of a wgmma accumulator into its own box at `dst` (an SmemTile or a pointer), swizzled 128B as a
+        TMA box (mma.stmatrix_tile)."""
+        ptr = dst.ptr if hasattr(dst, "ptr") else dst
+        self.builder.insert(StoreTileToSmemOp(self.ssa(accumulator), block, self.ssa(ptr), repeat))
 
-    def wgmma_commit(self) -> None:
-        self.builder.insert(nvvm.WgmmaGroupSyncAlignedOp())
+    def stmatrix(self, ptr: Operand, registers: Sequence[Operand], transpose: bool = False) -> None:
+        """The warp stores len(registers) (1, 2 or 4) 8x8 b16 matrices; see nvvm.stmatrix."""
+        self.builder.insert(nvvm_hopper.StMatrixOp(self.ssa(ptr), [self.ssa(r) for r in registers],
+                                                   MMALayoutAttr("col" if transpose else "row")))
 
-    def wgmma_wait(self, pending: int = 0) -> None:
-        """Wait until at most `pending` committed wgmma groups are in flight."""
-        self.builder.insert(nvvm.WgmmaWaitGroupSyncOp(pending))
+    def load_scalar(self, ptr: Operand, type_: Attribute | str, index: int = 0) -> Value:
+        """One element of global memory (e.g. a scale factor a kernel reads on the device); `type_` an xDSL
+        type or "f32", "i32"."""
+        type_ = SCALAR_TYPES.get(type_, type_) if isinstance(type_, str) else type_
+        ptr = self.wrap(self.ssa(ptr)) + index * (type_.bitwidth // 8)
+        return self.wrap(self.builder.insert(llvm.LoadOp(ptr.ssa, type_)).dereferenced_value)
 
     # -- the kernel -----------------------------------------------------------------------------------------
 
@@ -360,8 +363,8 @@ class KernelBuilder(HopperOps):
             func.attributes[MINCTASM] = IntegerAttr(self.min_ctas_per_sm, i32)
         if self._shared_bytes:
             func.attributes[SHARED_BYTES] = IntegerAttr(self._shared_bytes, i32)
-        if self.cluster is not None:
-            func.attributes[CLUSTER_DIM] = DenseArrayBase.from_list(i32, list(self.cluster))
+        if self.cluster_shape is not None:
+            func.attributes[CLUSTER_DIM] = DenseArrayBase.from_list(i32, list(self.cluster_shape))
         func.location = _dsl_location()
         ops: list[Operation] = []
         if self._smem_base is not None:
@@ -374,8 +377,26 @@ class KernelBuilder(HopperOps):
         return module, LaunchConfig((self.threads, 1, 1), self._shared_bytes)
 
 
+def _param_types(params: Sequence[tuple[str, str | Attribute]]) -> tuple[list[Attribute], dict[int, TensorMapType]]:
+    """The kernel's argument types, and which arguments are tensor maps (passed by value as an opaque pointer; the
+    body sees them through mma.as_tensor_map)."""
+    types, maps = [], {}
+    for i, (pname, ptype) in enumerate(params):
+        if isinstance(ptype, TensorMapType):
+            maps[i] = ptype
+            types.append(llvm.LLVMPointerType())
+            continue
+        if isinstance(ptype, str):
+            if ptype not in PARAM_TYPES:
+                raise api_error(f"KernelBuilder: parameter '{pname}' has type '{ptype}'; expected one of "
+                                f"{', '.join(PARAM_TYPES)} or an xDSL type")
+            ptype = PARAM_TYPES[ptype]
+        types.append(ptype)
+    return types, maps
+
+
 def _dsl_location() -> FileLineColLoc:
-    d = caller_diagnostic("")
+    d = caller_diagnostic("", kernels_are_dsl=True)
     return FileLineColLoc(StringAttr(d.file or "<python>"), IntAttr(d.line), IntAttr(d.col))
 
 
@@ -384,4 +405,4 @@ def _locate_at_dsl_line(op: Operation) -> None:
         op.location = _dsl_location()
 
 
-__all__ = ["KernelBuilder", "LaunchConfig", "Loop"]
+__all__ = ["If", "KernelBuilder", "LaunchConfig", "Loop"]

@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from math import prod
 
-from xdsl.ir import SSAValue
 
 from mmatom.atoms.catalogue.elements import BITS
 from mmatom.atoms.catalogue.fragments import tile_tv_layout, wgmma_accumulator_layout
@@ -29,6 +28,7 @@ from mmatom.layout import Layout
 from .errors import api_error
 from .kernel_builder import KernelBuilder
 from .lookup import Atom
+from .values import Value
 
 
 _MODES = {"A": (0, 2), "B": (1, 2), "C": (0, 1), "D": (0, 1)}  # the (row, col) modes of each operand in (M, N, K)
@@ -183,23 +183,24 @@ class TiledMma:
         """One thread group's tile: the atom times the repeats (M, N, K)."""
         return tuple(a * r for a, r in zip(self.atom.mnk, self.repeats))
 
-    def mma_tile(self, kb: KernelBuilder, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+    def mma_tile(self, kb: KernelBuilder, a: Value, b: Value, c: Value) -> Value:
         """One step of one thread group as a single `mma.sync_tile` (operands of `fragment_type`), lowered to its
         repeats x atoms with the K steps chained."""
         if self.atom.op != "mma.sync":
             raise api_error(f"TiledMma.mma_tile is for mma.sync atoms; this one tiles {self.atom.ptx}")
-        op = SyncTileOp(self.group_tile_mnk, self.atom.mnk, a, b, c, self.fragment_type("D"),
+        op = SyncTileOp(self.group_tile_mnk, self.atom.mnk, kb.ssa(a), kb.ssa(b), kb.ssa(c), self.fragment_type("D"),
                         satfinite=bool(self.atom.catalogue.satfinite))
-        return kb.builder.insert(op).results[0]
+        return kb.wrap(kb.builder.insert(op).results[0])
 
-    def mma_smem(self, kb: KernelBuilder, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+    def mma_smem(self, kb: KernelBuilder, a: Value, b: Value, c: Value) -> Value:
         """One step as a single `mma.wgmma_tile` (A and B descriptors of smem_desc_type, C of fragment_type):
         each warpgroup issues its M repeats' atoms along K; the verifier checks every atom's descriptor window."""
         self._require_wgmma("mma_smem")
-        return kb.builder.insert(WgmmaTileOp(self.tile_mnk, a, b, c, self.fragment_type("D"))).results[0]
+        op = WgmmaTileOp(self.tile_mnk, kb.ssa(a), kb.ssa(b), kb.ssa(c), self.fragment_type("D"))
+        return kb.wrap(kb.builder.insert(op).results[0])
 
-    def mma(self, kb: KernelBuilder, a: Sequence[SSAValue], b: Sequence[SSAValue],
-            c: Sequence[Sequence[SSAValue]]) -> list[list[SSAValue]]:
+    def mma(self, kb: KernelBuilder, a: Sequence[Value], b: Sequence[Value],
+            c: Sequence[Sequence[Value]]) -> list[list[Value]]:
         """One K step of one atom group: `a[i]` the A fragment of M repeat i, `b[j]` the B fragment of N repeat j,
         `c[i][j]` the accumulators; returns the D fragments d[i][j] (rm x rn atoms)."""
         rm, rn, _ = self.repeats

@@ -25,8 +25,8 @@ from pathlib import Path
 
 import mmatom
 from mmatom import compile_cache
-from mmatom.gemm_autotune import gemm_autotune
-from mmatom.hopper_gemm import choose_config, forget_kernels, gemm_kernel
+from mmatom.kernels.gemm import gemm_autotune
+from mmatom.kernels.gemm import choose_config, forget_kernels, gemm_kernel
 from mmatom.targets import runtime
 
 SHAPE_SETS = {

@@ -5,7 +5,7 @@ ping-pong warpgroups, a second turn each). `compute-sanitizer --tool racecheck p
 import sys
 
 import torch, mmatom
-from mmatom.hopper_gemm import CONFIGS, GemmConfig
+from mmatom.kernels.gemm import CONFIGS, GemmConfig
 for config in [GemmConfig.from_name(n) for n in sys.argv[1:]] or CONFIGS:
     for dtype in (torch.bfloat16, torch.float8_e4m3fn):
         for m, n, k in ((256, 512, 192), (300, 520, 200), (2304, 2048, 64)):

@@ -111,7 +111,7 @@ def test_every_shipped_config(shape, dtype):
     import torch
 
     import mmatom
-    from mmatom.hopper_gemm import CONFIGS
+    from mmatom.kernels.gemm import CONFIGS
     m, n, k = shape
     tdtype = torch.bfloat16 if dtype == "bf16" else torch.float8_e4m3fn
     a = torch.randn(m, k, device="cuda").to(tdtype)
@@ -137,8 +137,8 @@ def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
     import torch
 
     import mmatom
-    from mmatom import gemm_choices
-    from mmatom.hopper_gemm import CONFIGS, choose_config
+    from mmatom.kernels.gemm import choices as gemm_choices
+    from mmatom.kernels.gemm import CONFIGS, choose_config
     monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
     gemm_choices.forget()
     best = mmatom.gemm_autotune(512, 768, 256, rounds=3, burst_ms=2.0)
@@ -160,7 +160,7 @@ def test_repeated_calls_replay_the_packed_launch():
     import torch
 
     import mmatom
-    from mmatom import hopper_gemm
+    from mmatom.kernels.gemm import host as hopper_gemm
     a = torch.randn(384, 256, device="cuda").to(torch.bfloat16)
     b = torch.randn(640, 256, device="cuda").to(torch.bfloat16)
     out = torch.full((384, 640), float("nan"), device="cuda", dtype=torch.bfloat16)

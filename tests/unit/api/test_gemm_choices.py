@@ -6,16 +6,16 @@ from __future__ import annotations
 import pytest
 
 import mmatom
-from mmatom import gemm_choices, hopper_gemm
-from mmatom.hopper_gemm import CONFIGS, ROW64_TILE, GemmConfig, choose_config
+from mmatom.kernels.gemm import CONFIGS, ROW64_TILE, GemmConfig, build_gemm, choose_config
+from mmatom.kernels.gemm import choices as gemm_choices
 
 
 @pytest.fixture
 def h100(tmp_path, monkeypatch):
     """A cache dir of its own and the H100's identity (no GPU needed to choose a config)."""
     monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(hopper_gemm, "gpu_name", lambda: "NVIDIA H100 80GB HBM3 (132 SMs)")
-    monkeypatch.setattr(hopper_gemm, "_sm_count", lambda: 132)
+    monkeypatch.setattr(gemm_choices, "gpu_name", lambda: "NVIDIA H100 80GB HBM3 (132 SMs)")
+    monkeypatch.setattr(gemm_choices, "sm_count", lambda: 132)
     gemm_choices.forget()
     yield tmp_path
     gemm_choices.forget()
@@ -55,7 +55,7 @@ def test_compile_generated_finds_the_kernel_without_building_it(h100):
 
     def build():
         built.append(1)
-        module, _, _ = hopper_gemm.build_gemm(256, 256, 128)
+        module, _, _ = build_gemm(256, 256, 128)
         return module
 
     key = ["test.gemm", 256, 256, 128]

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import mmatom
-from mmatom.hopper_gemm import CONFIGS, build_gemm
+from mmatom.kernels.gemm import CONFIGS, build_gemm
 
 pytestmark = pytest.mark.ptxas
 CASES = [(config, dtype, shape, out) for config in CONFIGS for dtype in ("bf16", "e4m3")
@@ -89,7 +89,7 @@ def test_config_limits_are_compile_errors():
 
 
 def test_config_names_round_trip():
-    from mmatom.hopper_gemm import GemmConfig
+    from mmatom.kernels.gemm import GemmConfig
     assert [c.name for c in CONFIGS][:2] == ["128x256x4", "128x128x6w1"]
     for config in CONFIGS:
         assert GemmConfig.from_name(config.name) == config

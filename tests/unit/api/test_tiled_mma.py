@@ -56,7 +56,7 @@ def test_a_tile_of_atoms_builds_and_compiles():
     b0 = kb.layout(tiled.origin_layout("B", 16), warp)
     rm, rn, _ = tiled.repeats
     a = [kb.load_fragment(kb.param("a"), "(16,16):(16,1)", ATOM.fragment_type("A"),
-                          kb.add(a0, tiled.repeat_offset("A", 16, i))) for i in range(rm)]
+                          a0 + tiled.repeat_offset("A", 16, i)) for i in range(rm)]
     b = [kb.load_fragment(kb.param("b"), "(8,16):(16,1)", ATOM.fragment_type("B"), b0) for _ in range(rn)]
     c = [[kb.fill(0.0, ATOM.fragment_type("C")) for _ in range(rn)] for _ in range(rm)]
     d = tiled.mma(kb, a, b, c)

@@ -11,7 +11,7 @@ from xdsl.dialects.builtin import IntegerAttr, IntegerType, i32
 from mmatom.dialects import nvvm, nvvm_hopper
 from mmatom.dialects.launch_bounds import MINCTASM
 from mmatom.dialects.mma import TmaLoadOp
-from mmatom.hopper_gemm import CONFIGS, build_gemm
+from mmatom.kernels.gemm import CONFIGS, build_gemm
 from mmatom.passes.errors import LifecycleError
 from mmatom.passes.pipeline_protocol import VerifyPipeline
 

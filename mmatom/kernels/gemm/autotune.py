@@ -16,9 +16,12 @@ from __future__ import annotations
 import statistics
 from dataclasses import replace
 
-from . import gemm_choices
-from .errors import api_error
-from .hopper_gemm import CONFIGS, ELEM_BYTES, FP8, GemmConfig, forget_prepared_calls, gemm, gpu_name
+from mmatom.errors import api_error, require_torch
+
+from . import choices
+from .choices import gpu_name
+from .config import CONFIGS, ELEM_BYTES, FP8, GemmConfig
+from .host import forget_prepared_calls, gemm
 
 TORCH_DTYPES = {"bf16": "bfloat16", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
 
@@ -29,7 +32,6 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tu
     """The fastest of `candidates` for D (m x n) = A (m x k) . B (n x k)^T on the current GPU (stored as the
     choice for this problem unless store=False): `rounds` bursts of ~`burst_ms` each screen them all, then
     `final_rounds` of ~`final_burst_ms` decide between the `finalists` fastest."""
-    import torch  # noqa: PLC0415 - torch is optional: only the host side needs it
     if dtype not in ELEM_BYTES:
         raise api_error(f"gemm_autotune: dtype {dtype!r}; one of {', '.join(ELEM_BYTES)}")
     if not candidates:
@@ -37,43 +39,56 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tu
     if min(rounds, finalists, final_rounds) < 1 or min(burst_ms, final_burst_ms) <= 0:
         raise api_error(f"gemm_autotune: rounds={rounds}, finalists={finalists}, final_rounds={final_rounds}, "
                         f"burst_ms={burst_ms}, final_burst_ms={final_burst_ms}; each must be positive")
+    timer = _BurstTimer(_candidate_calls(m, n, k, dtype, candidates))
+    screen = timer.medians(list(timer.calls), rounds, burst_ms, 1000)
+    final = timer.medians(sorted(screen, key=screen.get)[:finalists], final_rounds, final_burst_ms, 5000)
+    best = next(c for c in candidates if c.name == min(final, key=final.get))
+    if store:
+        choices.store(choices.problem_key(gpu_name(), dtype, m, n, k), best, screen, final)
+        forget_prepared_calls()  # calls packed with the earlier choice
+    return replace(best)
+
+
+def _candidate_calls(m: int, n: int, k: int, dtype: str, candidates) -> dict:
+    """One mmatom.gemm call per candidate, by name, on shared random operands."""
+    torch = require_torch("mmatom.gemm_autotune")
     tdtype = getattr(torch, TORCH_DTYPES[dtype])
     a = torch.randn(m, k, device="cuda").to(tdtype)
     b = torch.randn(n, k, device="cuda").to(tdtype)
     d = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
     scales = {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")} if dtype in FP8 \
         else {}
-    calls = {c.name: (c, lambda c=c: gemm(a, b, out=d, config=c, **scales)) for c in candidates}
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    return {c.name: (lambda c=c: gemm(a, b, out=d, config=c, **scales)) for c in candidates}
 
-    def burst_us(fn, count: int) -> float:
-        start.record()
+
+class _BurstTimer:
+    """Times calls in bursts between CUDA events, in interleaved rounds (the clock moves with power)."""
+
+    def __init__(self, calls: dict):
+        torch = require_torch("mmatom.gemm_autotune")
+        self.calls = calls
+        self.start, self.end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        self.once = {}
+        for name, fn in calls.items():  # compile + warm up
+            fn()
+            self.once[name] = self.burst_us(fn, 3)
+
+    def burst_us(self, fn, count: int) -> float:
+        self.start.record()
         for _ in range(count):
             fn()
-        end.record()
-        end.synchronize()
-        return start.elapsed_time(end) * 1e3 / count
+        self.end.record()
+        self.end.synchronize()
+        return self.start.elapsed_time(self.end) * 1e3 / count
 
-    once = {}
-    for name, (_, fn) in calls.items():  # compile + warm up
-        fn()
-        once[name] = burst_us(fn, 3)
-
-    def medians(names, rounds_: int, ms: float, cap: int) -> dict[str, float]:
-        counts = {name: max(3, min(cap, int(ms * 1e3 / max(once[name], 1.0)))) for name in names}
+    def medians(self, names, rounds: int, ms: float, cap: int) -> dict[str, float]:
+        """Each name's median over `rounds` bursts of ~`ms` (at most `cap` calls a burst)."""
+        counts = {name: max(3, min(cap, int(ms * 1e3 / max(self.once[name], 1.0)))) for name in names}
         times: dict[str, list[float]] = {name: [] for name in names}
-        for _ in range(rounds_):
+        for _ in range(rounds):
             for name in names:
-                times[name].append(burst_us(calls[name][1], counts[name]))
+                times[name].append(self.burst_us(self.calls[name], counts[name]))
         return {name: statistics.median(ts) for name, ts in times.items()}
-
-    screen = medians(list(calls), rounds, burst_ms, 1000)
-    final = medians(sorted(screen, key=screen.get)[:finalists], final_rounds, final_burst_ms, 5000)
-    best = calls[min(final, key=final.get)][0]
-    if store:
-        gemm_choices.store(gemm_choices.problem_key(gpu_name(), dtype, m, n, k), best, screen, final)
-        forget_prepared_calls()  # calls packed with the earlier choice
-    return replace(best)
 
 
 __all__ = ["gemm_autotune"]

@@ -1,6 +1,6 @@
 """The GEMM autotuner's persistent choices: one config per (GPU, dtype, M, N, K), in
 $MMATOM_CACHE_DIR/gemm_tuning.json (default ~/.cache/mmatom/gemm_tuning.json), and the prior used before a
-problem has been tuned. The tuner itself is mmatom.gemm_autotune (gemm_autotune.py); mmatom.gemm reads here.
+problem has been tuned. The tuner itself is mmatom.gemm_autotune (autotune.py); mmatom.gemm reads here.
 """
 
 from __future__ import annotations
@@ -9,10 +9,14 @@ import json
 import os
 import time
 from dataclasses import asdict
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+import mmatom
 from mmatom.targets.runtime import atomic_write
+
+from .config import ROW64_TILE, TILES, GemmConfig
 
 
 def tuning_file() -> Path:
@@ -60,4 +64,36 @@ def forget() -> None:
     _MEMORY.clear()
 
 
-__all__ = ["forget", "problem_key", "store", "stored", "tuning_file"]
+@lru_cache(maxsize=1)
+def gpu_name() -> str:
+    """What the autotuner's choices are stored per: the GPU's name and SM count."""
+    info = mmatom.device_info()
+    return f"{info.name()} ({info.sm_count} SMs)"
+
+
+@lru_cache(maxsize=1)
+def sm_count() -> int:
+    return mmatom.device_info().sm_count
+
+
+def choose_config(m: int, n: int, k: int, dtype: str) -> GemmConfig:
+    """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else a prior: the
+    widest shipped tile among those whose waves of tiles over the SMs waste least (a narrow tile when there are
+    few tiles, e.g. small M; a 64-row tile for M <= 64)."""
+    found = stored(problem_key(gpu_name(), dtype, m, n, k))
+    if found is not None:
+        try:
+            return GemmConfig(**found["config"])
+        except TypeError:
+            pass  # written by another version of GemmConfig: use the prior
+    sms = sm_count()
+
+    def fill(c: GemmConfig) -> tuple[float, int]:
+        """(the share of the SMs' waves of tiles that is useful output, to 0.1; then the wider tile)"""
+        tiles = -(-m // c.block_m) * -(-n // c.block_n)
+        return round(m * n / (-(-tiles // sms) * sms * c.block_m * c.block_n), 1), c.block_n
+
+    return max(TILES + (ROW64_TILE,) * (m <= 64), key=fill)  # 64-row tiles where 128-row ones are half padding
+
+
+__all__ = ["choose_config", "forget", "gpu_name", "problem_key", "sm_count", "store", "stored", "tuning_file"]

@@ -1,0 +1,179 @@
+"""The hardware units a kernel drives, one namespace each, named as the PTX instructions they emit:
+
+    kb.mbarrier.init / arrive / arrive_expect_tx / wait / fence_init     mbarrier.*, fence.mbarrier_init
+    kb.tma.load / store / commit_group / wait_group                      cp.async.bulk.tensor, cp.async.bulk.*_group
+    kb.wgmma.fence / commit_group / wait_group                           wgmma.fence, wgmma.commit_group, wait_group
+    kb.sync.barrier / named_barrier / named_barrier_arrive               bar.sync 0, bar.sync id, bar.arrive id
+    kb.sync.fence_proxy_async / elect / setmaxnreg                       fence.proxy.async, elect.sync, setmaxnreg
+    kb.cluster.rank / id / count / sync / map_shared                     %cluster_ctarank, %clusterid, barrier.cluster, mapa
+
+Every op is located at the DSL's line like the rest of the builder; operands are Values, SSAValues or Python ints.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from xdsl.dialects.builtin import IntegerType
+
+from mmatom.dialects import nvvm, nvvm_hopper
+from mmatom.dialects.mma import TmaLoadOp, TmaStoreOp
+from mmatom.dialects.mma_types import TensorMapType
+
+from .errors import api_error
+from .smem import SmemTile
+from .values import Value
+
+if TYPE_CHECKING:
+    from .kernel_builder import KernelBuilder
+
+WAIT_TICKS = 10_000_000  # try_wait's time hint (ns) before it returns false and the loop retries
+
+
+class _Unit:
+    def __init__(self, kb: KernelBuilder):
+        self.kb = kb
+
+    def _insert(self, op):
+        return self.kb.builder.insert(op)
+
+
+class Mbarrier(_Unit):
+    """mbarrier.*: SMEM barriers that count thread arrivals and the bytes of asynchronous copies (TMA)."""
+
+    def init(self, bar, count: int) -> None:
+        """mbarrier.init: the barrier completes a phase after `count` arrivals (and the bytes posted to it)."""
+        self._insert(nvvm.MBarrierInitOp.build(operands=[self.kb.ssa(bar), self.kb.ssa(count)]))
+
+    def fence_init(self) -> None:
+        """fence.mbarrier_init: after the inits, before another thread or the TMA unit uses the barriers (then a
+        CTA or cluster barrier)."""
+        self._insert(nvvm_hopper.FenceMbarrierInitOp())
+
+    def arrive(self, bar, scope: str | None = None) -> None:
+        """This thread's arrival (release at CTA scope; `scope="cluster"` also publishes its earlier writes to the
+        peer CTA that waits on a remote barrier -- costly: ptxas fences the GPU's memory first)."""
+        self._insert(nvvm_hopper.MBarrierArriveOp(self.kb.ssa(bar), scope))
+
+    def arrive_expect_tx(self, bar, nbytes) -> None:
+        """An arrival that also posts `nbytes` the barrier's current phase waits to see land."""
+        self._insert(nvvm_hopper.MBarrierArriveExpectTxOp(self.kb.ssa(bar), self.kb.ssa(nbytes)))
+
+    def wait(self, bar, parity) -> None:
+        """mbarrier.try_wait.parity in a loop: until the barrier's phase of this parity (0/1) has completed."""
+        kb = self.kb
+        self._insert(nvvm.MBarrierTryWaitParityOp.build(operands=[kb.ssa(bar), kb.ssa(parity), kb.ssa(WAIT_TICKS)]))
+
+
+class Tma(_Unit):
+    """cp.async.bulk.tensor: boxes of a tensor map between global memory and SMEM, and their bulk groups."""
+
+    def load(self, tensor_map, row, col, dst: SmemTile, bar, multicast: Value | int | None = None) -> None:
+        """The box of `tensor_map` whose first element is (row, col) into the SMEM tile `dst` (the verifier checks
+        that the box lands exactly as its layout says), completing bytes on `bar`; `multicast` a CTA mask: the box
+        lands at the same offset in each of those CTAs of the cluster."""
+        kb = self.kb
+        if not isinstance(dst, SmemTile) or dst.desc_type is None:
+            raise api_error(f"tma.load: the destination {dst!r} is not an SMEM tile with a layout (index a ring's "
+                            f"staged tile, or kb.smem_tile(...))")
+        tensor_map = kb.ssa(tensor_map)
+        if not isinstance(tensor_map.type, TensorMapType):
+            raise api_error(f"tma.load: {tensor_map.type} is not a tensor map (declare the parameter with "
+                            f"mmatom.TensorMapType(...))")
+        mask = None if multicast is None else kb.ssa(multicast, IntegerType(16))
+        self._insert(TmaLoadOp(tensor_map, kb.ssa(row), kb.ssa(col), dst.ptr.ssa, kb.ssa(bar), dst.desc_type, mask))
+
+    def store(self, src: SmemTile | Value, tensor_map, row, col) -> None:
+        """The box at `src` in SMEM to `tensor_map` at (row, col), in the current bulk group (elements outside the
+        tensor are not written)."""
+        kb = self.kb
+        ptr = src.ptr if isinstance(src, SmemTile) else src
+        self._insert(TmaStoreOp(kb.ssa(ptr), kb.ssa(tensor_map), kb.ssa(row), kb.ssa(col)))
+
+    def commit_group(self) -> None:
+        """cp.async.bulk.commit_group: this thread's bulk stores since the last commit form a group."""
+        self._insert(nvvm_hopper.CpAsyncBulkCommitGroupOp())
+
+    def wait_group(self, pending: int = 0, read: bool = False) -> None:
+        """cp.async.bulk.wait_group: at most `pending` of this thread's bulk groups in flight (`read`: only their
+        SMEM reads are done, so their source boxes may be written again)."""
+        self._insert(nvvm_hopper.CpAsyncBulkWaitGroupOp(pending, read))
+
+
+class Wgmma(_Unit):
+    """wgmma.*: the warpgroup's asynchronous MMA protocol (the MMAs themselves: TiledMma.mma_smem)."""
+
+    def fence(self) -> None:
+        """wgmma.fence: before the first wgmma that reads registers (accumulators) written since."""
+        self._insert(nvvm.WgmmaFenceAlignedOp())
+
+    def commit_group(self) -> None:
+        """wgmma.commit_group: the wgmmas issued since the last commit form a group."""
+        self._insert(nvvm.WgmmaGroupSyncAlignedOp())
+
+    def wait_group(self, pending: int = 0) -> None:
+        """wgmma.wait_group: until at most `pending` committed groups are in flight."""
+        self._insert(nvvm.WgmmaWaitGroupSyncOp(pending))
+
+
+class Sync(_Unit):
+    """Barriers, fences and warp roles: bar.sync / bar.arrive, fence.proxy.async, elect.sync, setmaxnreg."""
+
+    def barrier(self) -> None:
+        """bar.sync 0: every thread of the CTA."""
+        self._insert(nvvm.BarrierOp())
+
+    def named_barrier(self, barrier_id, threads: int) -> None:
+        """bar.sync id, threads: `threads` threads (a multiple of 32) arriving at barrier `id` (1..15; 0 is
+        barrier()'s) wait for each other."""
+        self._insert(nvvm.BarrierOp(self.kb.ssa(barrier_id), self.kb.ssa(threads)))
+
+    def named_barrier_arrive(self, barrier_id, threads: int) -> None:
+        """bar.arrive id, threads: this thread counts towards named barrier `id` of `threads` threads and goes on
+        (the threads that must wait use named_barrier on the same id and count)."""
+        self._insert(nvvm.BarrierArriveOp(self.kb.ssa(barrier_id), self.kb.ssa(threads)))
+
+    def fence_proxy_async(self) -> None:
+        """fence.proxy.async: generic-proxy SMEM writes (st.shared, stmatrix) become visible to TMA and wgmma."""
+        self._insert(nvvm.FenceProxyOp())
+
+    def elect(self) -> Value:
+        """elect.sync: an i1, true in one lane of the warp."""
+        return self.kb.wrap(self._insert(nvvm_hopper.ElectSyncOp()).pred)
+
+    def setmaxnreg(self, action: str, count: int) -> None:
+        """setmaxnreg: this warpgroup's registers per thread become `count` (`"increase"` or `"decrease"`; a
+        multiple of 8 in [24, 256]); the kernel needs `min_ctas_per_sm=1` for ptxas to honour it."""
+        if action not in nvvm_hopper.SETMAXNREG_ACTIONS:
+            raise api_error(f"setmaxnreg: action {action!r} is not one of increase, decrease")
+        self._insert(nvvm_hopper.SetMaxRegisterOp(action, count))
+
+
+class Cluster(_Unit):
+    """Thread-block clusters: the CTA's place in its cluster, the cluster barrier, peers' shared memory."""
+
+    def rank(self) -> Value:
+        """This CTA's rank in its cluster (`%cluster_ctarank`), i32."""
+        return self.kb.special_register("cluster.ctarank")
+
+    def id(self, dim: str = "x") -> Value:
+        """The cluster's index in the grid (`%clusterid.x`), i32."""
+        return self.kb.special_register(f"clusterid.{dim}")
+
+    def count(self, dim: str = "x") -> Value:
+        """The grid's extent in clusters (`%nclusterid.x`), i32."""
+        return self.kb.special_register(f"nclusterid.{dim}")
+
+    def sync(self) -> None:
+        """Every thread of every CTA of the cluster meets (barrier.cluster arrive.release + wait.acquire): after
+        mbarrier inits before a peer may signal them, and before exit while a peer may still write here."""
+        self._insert(nvvm_hopper.ClusterArriveOp())
+        self._insert(nvvm_hopper.ClusterWaitOp())
+
+    def map_shared(self, ptr, rank) -> Value:
+        """mapa: the address of the same shared variable in CTA `rank` of the cluster (`!llvm.ptr<7>`); an
+        mbarrier arrive on it is a remote arrival."""
+        return self.kb.wrap(self._insert(nvvm_hopper.MapaOp(self.kb.ssa(ptr), self.kb.ssa(rank))).res)
+
+
+__all__ = ["Cluster", "Mbarrier", "Sync", "Tma", "Wgmma"]

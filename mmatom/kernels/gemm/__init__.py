@@ -1,0 +1,17 @@
+"""The H100 GEMM, an application of mmatom's public API.
+
+    config.py   GemmConfig (tile, stages, consumers, cluster) and the shipped CONFIGS
+    kernel.py   HopperGemm: the kernel as a class -- declare, producer, mainloop, epilogue
+    host.py     mmatom.gemm on torch tensors: config, compiled kernel, tensor maps, packed launches
+    choices.py  the autotuner's stored choices and the prior for untuned problems
+    autotune.py mmatom.gemm_autotune
+"""
+
+from .autotune import gemm_autotune
+from .choices import choose_config
+from .config import CONFIGS, ROW64_TILE, TILES, GemmConfig
+from .host import forget_kernels, forget_prepared_calls, gemm, gemm_kernel
+from .kernel import HopperGemm, build_gemm
+
+__all__ = ["CONFIGS", "ROW64_TILE", "TILES", "GemmConfig", "HopperGemm", "build_gemm", "choose_config",
+           "forget_kernels", "forget_prepared_calls", "gemm", "gemm_autotune", "gemm_kernel"]

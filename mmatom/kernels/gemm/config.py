@@ -1,0 +1,154 @@
+"""The GEMM's configurations: the CTA tile, the SMEM ring's depth, how the consumers share work, the cluster --
+and the shipped set the autotuner chooses from (each passes the ptxas gates: tests/unit/api/test_gemm_ptxas.py)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from mmatom.errors import api_error
+
+FP8 = ("e4m3", "e5m2")
+PRODUCER_REGISTERS, CONSUMER_REGISTERS = 40, 232  # CUTLASS's split below 208 accumulators per thread
+CONSUMER_THREADS = 256
+ORDER_BARRIER = 3  # named barriers 3 and 4: ping-pong warpgroup 0 / 1 waits there for the other's K loop to end
+BOX = 64  # rows of the epilogue's TMA store box: 64 x 128 bytes (64 bf16 or 32 f32 columns, one swizzle row)
+BOX_BYTES = BOX * 128
+OUT_DTYPES = {"bf16": 2, "f32": 4}  # D's element types and their bytes
+WAVE_CTAS = 132  # the persistent grid the raster is shaped for: an H100 SXM's SMs
+
+
+ELEM_BYTES = {"bf16": 2, "e4m3": 1, "e5m2": 1}  # A's and B's element types and their bytes
+
+
+def check_dtypes(who: str, dtype: str, out_dtype: str) -> None:
+    if dtype not in ELEM_BYTES:
+        raise api_error(f"{who}: dtype {dtype!r}; one of {', '.join(ELEM_BYTES)}")
+    if out_dtype not in OUT_DTYPES:
+        raise api_error(f"{who}: out_dtype {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
+
+
+def box_columns(out_dtype: str) -> int:
+    return 128 // OUT_DTYPES[out_dtype]
+
+
+MAX_ACCUMULATORS = 128  # f32 accumulators per consumer thread that fit CONSUMER_REGISTERS with the epilogue's
+
+
+@dataclass(frozen=True)
+class GemmConfig:
+    """One kernel configuration: the CTA tile (block_m x block_n; block_k along K is 128 bytes of it, the
+    swizzle span), SMEM stages, the grouped raster's rows of tiles (0: see raster_group), how many K steps'
+    wgmma groups a consumer keeps in flight while it issues the next (0: it waits for each step's wgmma before
+    releasing the stage; 1: it releases the previous step's stage after `wait_group 1`, so the tensor cores do
+    not drain between K steps), the consumers' schedule, and the cluster.
+
+    Consumers: cooperative (both consumer warpgroups on one tile, block_m / 2 rows each) or `pingpong` (each
+    warpgroup a whole tile of its own, the two taking turns down the CTA's tiles: one's epilogue runs while the
+    other's wgmmas do, CUTLASS's ping-pong kernel). A warpgroup covering more than 64 rows repeats its wgmma
+    down M. Cluster: `cluster_m` CTAs on consecutive row tiles of one column tile (each loads 1/cluster_m of
+    the B tile they share and multicasts it: B read from L2 once per cluster), or `cluster_n` CTAs on
+    consecutive column tiles of one row tile (sharing A the same way)."""
+
+    block_m: int = 128
+    block_n: int = 256
+    stages: int = 4
+    group_m: int = 0  # 0: raster_group's choice for the tile
+    wgmma_in_flight: int = 0
+    cluster_m: int = 1
+    cluster_n: int = 1
+    pingpong: bool = False
+
+    @property
+    def name(self) -> str:
+        """`128x256x4`: block_m x block_n x stages (the autotuner's and the bench's label), `w1` appended when the
+        consumers keep a wgmma group in flight, `c2x1` / `c1x2` for a cluster, `p` for ping-pong consumers,
+        `g<n>` for an explicit raster group."""
+        depth = f"w{self.wgmma_in_flight}" if self.wgmma_in_flight else ""
+        cluster = f"c{self.cluster_m}x{self.cluster_n}" if self.cluster_size > 1 else ""
+        group = f"g{self.group_m}" if self.group_m else ""
+        return f"{self.block_m}x{self.block_n}x{self.stages}{depth}{cluster}{'p' * self.pingpong}{group}"
+
+    @property
+    def cluster_size(self) -> int:
+        return self.cluster_m * self.cluster_n
+
+    @property
+    def tile_warpgroups(self) -> int:
+        """Consumer warpgroups sharing one tile."""
+        return 1 if self.pingpong else CONSUMER_THREADS // 128
+
+    @property
+    def raster_group(self) -> int:
+        """Rows of tiles per raster group: `group_m`, or else the one that makes a wave of WAVE_CTAS tiles as
+        square in bytes as it can (A rows g * block_m against B rows WAVE_CTAS / g * block_n, per unit of K):
+        g = sqrt(WAVE_CTAS * block_n / block_m). On the H100, 4096^3 and 8192^3 bf16 128x256 tiles read 149 MB
+        and 1.26 GB from DRAM with g = 16, against 187 MB and 1.51 GB with g = 8 (ncu; cuBLAS 151 MB, 1.29 GB)."""
+        if self.group_m:
+            return self.group_m
+        # a cluster's unit is cluster_m x cluster_n tiles, a wave WAVE_CTAS / (cluster_m cluster_n) units; g rows
+        # of units against the wave's columns of units squares when g^2 = WAVE_CTAS bn / (bm cluster_m^2)
+        return max(1, round((WAVE_CTAS * self.block_n / (self.block_m * self.cluster_m ** 2)) ** 0.5))
+
+    @classmethod
+    def from_name(cls, name: str) -> GemmConfig:
+        """The config a `name` spells (`128x128x6w1c2x1g8`, `128x128x6w1p`; `c2` alone is `c2x1`)."""
+        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+)(?:x(\d+))?)?(p)?(?:g(\d+))?", name)
+        if found is None:
+            raise api_error(f"GemmConfig.from_name: {name!r}; block_m x block_n x stages, then optionally w<wgmma "
+                            f"groups in flight>, c<cluster M>x<cluster N>, p (ping-pong) and g<raster group rows>, "
+                            f"e.g. 128x128x6w1c2x1 or 128x128x6w1p")
+        bm, bn, stages, depth, cm, cn, pingpong, group = found.groups()
+        return cls(int(bm), int(bn), int(stages), group_m=int(group or 0), wgmma_in_flight=int(depth or 0),
+                   cluster_m=int(cm or 1), cluster_n=int(cn or 1), pingpong=bool(pingpong))
+
+    def block_k(self, dtype: str) -> int:
+        return 128 if dtype in FP8 else 64
+
+    def check(self, dtype: str) -> None:
+        rows = self.block_m // self.tile_warpgroups  # one consumer warpgroup's rows of a tile
+        if self.block_m % self.tile_warpgroups or rows % 64 or rows // 64 not in (1, 2):
+            legal = "64 or 128 (each warpgroup a whole tile)" if self.pingpong else "128 or 256 (64 or 128 rows per warpgroup)"
+            raise api_error(f"GemmConfig: block_m={self.block_m} with {'ping-pong' if self.pingpong else 'cooperative'} "
+                            f"consumers; block_m is {legal}")
+        if self.block_n % BOX or not BOX <= self.block_n <= 256:
+            raise api_error((
+                f"GemmConfig: block_n={self.block_n}; a multiple of {BOX} in [64, 256]"))
+        if rows * self.block_n // 128 > MAX_ACCUMULATORS:
+            raise api_error(f"GemmConfig: a {self.block_m}x{self.block_n} tile is {rows * self.block_n // 128} f32 "
+                            f"accumulators per consumer thread ({rows} rows per warpgroup); at most "
+                            f"{MAX_ACCUMULATORS} fit its {CONSUMER_REGISTERS} registers")
+        if self.group_m < 0:
+            raise api_error(f"GemmConfig: group_m={self.group_m}; rows of tiles per raster group, or 0 for the tile's own")
+        if self.wgmma_in_flight not in (0, 1) or self.stages < 2:
+            raise api_error((
+                f"GemmConfig: wgmma_in_flight={self.wgmma_in_flight} with stages={self.stages}; 0 or 1 (deeper, "
+                f"verify-pipeline cannot tell the older in-flight steps' stages apart), and at least 2 stages"))
+        cm, cn = self.cluster_m, self.cluster_n
+        if (cm, cn) not in ((1, 1), (2, 1), (1, 2)):
+            raise api_error(f"GemmConfig: cluster {cm}x{cn}; 1x1, 2x1 (sharing B) or 1x2 (sharing A)")
+        if self.block_n // cm % BOX or self.block_m // cn % BOX:
+            raise api_error((
+                f"GemmConfig: cluster {cm}x{cn} with a {self.block_m}x{self.block_n} tile; each CTA multicasts a "
+                f"slice of the shared tile whose rows are a multiple of {BOX}"))
+
+
+# the shipped configs (the autotuner's candidates; each passes the ptxas gates in tests/unit/api/test_gemm_ptxas.py):
+# four tiles, each with and without a wgmma group kept in flight -- the first of a tile is the prior's choice
+# (on the H100: 128x256 gains nothing from it with 4 stages, of which the consumers then hold 2; 128x128 with 6
+# stages gains 5-7%) -- the widest tile in clusters of two (B multicast: 3-8% faster on 4095 x 4104 x 4112,
+# 2-7% slower on the large squares; benchmarks/gemm_configs.py), cuBLAS's 256x128 tile alone and in a 1x2
+# cluster multicasting A, and ping-pong consumers on 128x128 tiles (CUTLASS's; without a wgmma kept in flight
+# the tensor cores drain at every K step of the one warpgroup issuing: 0.72-0.80x cuBLAS at 4096^3/8192^3), and
+# 64-row ping-pong tiles for small M (64 x 8192 x 8192: a 128-row tile spends half of each A load and wgmma on
+# TMA's zero rows; 64x128x8w1p 1.00x / 1.02x cuBLAS bf16 / fp8 there, against 0.82x / 0.89x for 128x64x8)
+TILES = (GemmConfig(128, 256, 4), GemmConfig(128, 128, 6, wgmma_in_flight=1), GemmConfig(128, 192, 4),
+         GemmConfig(128, 64, 8, wgmma_in_flight=1))
+ROW64_TILE = GemmConfig(64, 128, 8, wgmma_in_flight=1, pingpong=True)
+CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c in TILES) + (
+    GemmConfig(128, 256, 4, cluster_m=2), GemmConfig(128, 256, 4, wgmma_in_flight=1, cluster_m=2),
+    GemmConfig(256, 128, 4), GemmConfig(256, 128, 4, cluster_n=2),
+    GemmConfig(128, 128, 6, wgmma_in_flight=1, pingpong=True), ROW64_TILE)
+
+
+__all__ = ["BOX", "ELEM_BYTES", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "TILES", "GemmConfig", "box_columns"]

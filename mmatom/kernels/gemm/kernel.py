@@ -1,0 +1,263 @@
+"""The H100 GEMM kernel, D (m x n) = A (m x k) . B (n x k)^T [* scale_a * scale_b], on mmatom's public API.
+
+sm_90a, persistent (one CTA per SM walking output tiles in grouped raster order: TileScheduler) and warp-specialized:
+warpgroup 0 is the producer -- one thread TMA-loads A and B tiles, 128B-swizzled, into an N-stage SmemRing, its
+registers given away with setmaxnreg -- and warpgroups 1 and 2 are the consumers, cooperative (one tile, half its
+rows each) or ping-pong (a tile each, taking turns on the tensor cores), issuing one wgmma tile op per K step with
+the accumulators in registers; a config may keep the previous step's wgmma in flight, and pair CTAs in a cluster
+that multicasts A or B. The epilogue converts to bf16 (or keeps f32), stmatrix-es 64-row boxes into swizzled SMEM
+(double-buffered per warpgroup) and TMA-stores them, which also clips the M and N tails; the K tail reads TMA's
+zero fill.
+
+    module, launch, tiles = HopperGemm(4096, 4096, 4096, "bf16", "sm_90a", GemmConfig(), "bf16").build()
+"""
+
+from __future__ import annotations
+
+import mmatom
+from mmatom import ceil_div
+
+from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, PRODUCER_REGISTERS,
+                     GemmConfig, box_columns, check_dtypes)
+
+
+class HopperGemm:
+    """One GEMM kernel: sizes and config fixed at construction (Python), the kernel built by `build()`."""
+
+    def __init__(self, m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90a",
+                 config: GemmConfig = GemmConfig(), out_dtype: str = "bf16"):
+        config.check(dtype)
+        check_dtypes("build_gemm", dtype, out_dtype)
+        self.m, self.n, self.k, self.dtype, self.target = m, n, k, dtype, target
+        self.config, self.out_dtype, self.fp8 = config, out_dtype, dtype in FP8
+        self.bm, self.bn, self.bk = config.block_m, config.block_n, config.block_k(dtype)
+        self.warpgroups = config.tile_warpgroups  # consumer warpgroups sharing one tile
+        self.tiled = self._tiled_mma(self.bm, self.bn, self.warpgroups)
+        self.k_tiles = ceil_div(k, self.bk)
+        # the rows of A / B each CTA of a cluster loads (and multicasts to the others)
+        self.slice_rows = {"a": self.bm // config.cluster_n, "b": self.bn // config.cluster_m}
+        self.sliced = {"a": config.cluster_n > 1, "b": config.cluster_m > 1}
+
+    def _tiled_mma(self, rows: int, cols: int, warpgroups: int) -> mmatom.TiledMma:
+        """`warpgroups` warpgroups of m64 x `cols` wgmma atoms over a rows x cols x block_k step."""
+        atom = mmatom.atom(self.target, "wgmma", m=64, n=cols, k=32 if self.fp8 else 16, a=self.dtype, b=self.dtype,
+                           d="f32")
+        return mmatom.TiledMma(atom, atom_layout_mnk=(warpgroups, 1, 1), permutation=(rows, cols, self.bk))
+
+    def _slice_types(self) -> dict:
+        """The SMEM tile a TMA box of each operand lands as: the whole tile, or one CTA's slice of it."""
+        tile_a = self.tiled.smem_desc_type("A")
+        if self.sliced["a"]:
+            tile_a = self._tiled_mma(self.slice_rows["a"], self.bn, 1).smem_desc_type("A")
+        tile_b = self.tiled.smem_desc_type("B")
+        if self.sliced["b"]:
+            tile_b = self._tiled_mma(self.bm, self.slice_rows["b"], self.warpgroups).smem_desc_type("B")
+        return {"a": tile_a, "b": tile_b}
+
+    # -- the kernel ---------------------------------------------------------------------------------------------
+
+    def build(self) -> tuple[object, mmatom.LaunchConfig, int]:
+        """The kernel's module, its launch config and its output tiles (the persistent grid is min(tiles, SMs))."""
+        kb = self.kb = self._declare()
+        self.tid = kb.tid()
+        with kb.if_(self.tid == 0):
+            self.ring.init()
+        if self.clustered:
+            self._all_ctas_meet()
+        else:
+            kb.sync.barrier()
+        with kb.if_(kb.warpgroup_id() == 0) as role:
+            self.producer()
+        with role.otherwise():
+            self.consumer()
+        if self.clustered:
+            self._all_ctas_meet()  # no CTA exits while a peer may still multicast into it or release its stages
+        module, launch = kb.finish()
+        return module, launch, self.scheduler.tiles
+
+    @property
+    def clustered(self) -> bool:
+        return self.config.cluster_size > 1
+
+    def _all_ctas_meet(self) -> None:
+        """Every CTA of the cluster: its barriers exist before a peer multicasts into it or releases its stages."""
+        self.kb.cluster.sync()
+
+    def _declare(self) -> mmatom.KernelBuilder:
+        """The kernel's parameters, SMEM (the operand ring and the epilogue's staging boxes) and tile scheduler."""
+        c = self.config
+        params = [("a", mmatom.TensorMapType(self.dtype, self.slice_rows["a"], self.bk, "128b")),
+                  ("b", mmatom.TensorMapType(self.dtype, self.slice_rows["b"], self.bk, "128b")),
+                  ("d", mmatom.TensorMapType(self.out_dtype, BOX, box_columns(self.out_dtype), "128b"))]
+        params += [("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else []
+        kb = mmatom.KernelBuilder("gemm", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1,
+                                  cluster=(c.cluster_size, 1, 1) if self.clustered else None)
+        # a stage is free once every thread of the warpgroups that read it (one CTA), or every such warp of every
+        # CTA of the cluster (each CTA's slice lands in all of them), has released it
+        readers = self.warpgroups * 128
+        releases = readers // 32 * c.cluster_size if self.clustered else readers
+        self.staging = kb.smem_tiles((2, 2), BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
+        self.ring = kb.smem_ring(c.stages, releases, a=self.tiled.smem_desc_type("A"),
+                                 b=self.tiled.smem_desc_type("B"))
+        self.scheduler = kb.tile_scheduler(ceil_div(self.m, self.bm), ceil_div(self.n, self.bn),
+                                           cluster=(c.cluster_m, c.cluster_n), group_m=c.raster_group)
+        self.box_types = self._slice_types()
+        return kb
+
+    def tile_origin(self, unit) -> tuple:
+        """The (row, column) of D where this CTA's tile of scheduler unit `unit` starts."""
+        row_tile, col_tile = self.scheduler.coords(unit)
+        return row_tile * self.bm, col_tile * self.bn
+
+    # -- producer: one thread issues every TMA load --------------------------------------------------------------
+
+    def producer(self) -> None:
+        kb = self.kb
+        kb.sync.setmaxnreg("decrease", PRODUCER_REGISTERS)
+        with kb.if_(self.tid == 0):
+            with (tiles := self.scheduler.loop([0])) as (unit, (it,)):
+                m0, n0 = self.tile_origin(unit)
+                with (k_loop := kb.for_range(0, self.k_tiles, 1, [it])) as (kt, (it_k,)):
+                    stage = self.ring.producer_acquire(it_k)
+                    k0 = kt * self.bk
+                    self.load("a", stage, m0, k0)
+                    self.load("b", stage, n0, k0)
+                    k_loop.yield_(it_k + 1)
+                tiles.yield_(k_loop.results[0])
+
+    def load(self, operand: str, stage, origin, k0) -> None:
+        """One operand's box: the whole tile, or (a tile the cluster shares) this CTA's slice of it, landing at the
+        same place in every CTA of the cluster."""
+        kb, tile = self.kb, getattr(stage, operand)
+        if not self.sliced[operand]:
+            kb.tma.load(kb.param(operand), origin, k0, tile, stage.full)
+            return
+        rank, rows = self.scheduler.rank, self.slice_rows[operand]
+        kb.tma.load(kb.param(operand), origin + rank * rows, k0, tile.row_block(rank, rows, self.box_types[operand]),
+                    stage.full, multicast=(1 << self.config.cluster_size) - 1)
+
+    # -- consumers -------------------------------------------------------------------------------------------
+
+    def consumer(self) -> None:
+        """Both consumer warpgroups: their tiles, each a K loop and an epilogue."""
+        kb, pingpong = self.kb, self.config.pingpong
+        kb.sync.setmaxnreg("increase", CONSUMER_REGISTERS)
+        warpgroup = kb.warpgroup_id() - 1  # 0 or 1
+        self.issuer = self.tid & 127 == 0  # the warpgroup's thread that issues its TMA stores
+        self.boxes = self.staging[warpgroup]  # this warpgroup's two staging boxes
+        # cooperative: the tile's rows this warpgroup owns (as the wgmma tile places them: warpgroup 1 of the CTA
+        # is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the whole tile
+        self.half = 0 if pingpong else kb.warpgroup_id() & 1
+        self.scale = kb.load_scalar(kb.param("scale_a"), "f32") * kb.load_scalar(kb.param("scale_b"), "f32") \
+            if self.fp8 else None
+        # ping-pong: warpgroup w takes this CTA's tiles w, w + 2, ...: its ring iterations start at w * k_tiles
+        tiles = self.scheduler.loop([warpgroup * self.k_tiles], first=warpgroup, every=2) if pingpong else \
+            self.scheduler.loop([0])
+        with tiles as (unit, (it,)):
+            m0, n0 = self.tile_origin(unit)
+            if pingpong:
+                self.wait_turn(unit, warpgroup)
+            it_next, acc = self.mainloop(it)
+            if pingpong:
+                self.pass_turn(unit, warpgroup)
+            self.drain(it_next)
+            self.epilogue(acc, m0, n0, warpgroup)
+            # ping-pong: skip the other warpgroup's tile's ring iterations
+            tiles.yield_(it_next + self.k_tiles if pingpong else it_next)
+        with kb.if_(self.issuer):
+            kb.tma.wait_group(0)
+
+    def wait_turn(self, unit, warpgroup) -> None:
+        """Ping-pong: a warpgroup starts a tile's K loop only after the other finished the previous tile's: the
+        ring's full barriers are then at most one phase behind its first wait (a parity wait cannot tell a phase
+        from the one two before it), and the two take turns on the tensor cores."""
+        with self.kb.if_(self.scheduler.has_previous(unit)):
+            self.kb.sync.named_barrier(warpgroup + ORDER_BARRIER, CONSUMER_THREADS)
+
+    def pass_turn(self, unit, warpgroup) -> None:
+        """Ping-pong: the other warpgroup's next tile may start its K loop (if there is one)."""
+        with self.kb.if_(self.scheduler.has_next(unit)):
+            self.kb.sync.named_barrier_arrive(ORDER_BARRIER + 1 - warpgroup, CONSUMER_THREADS)
+
+    def mainloop(self, it) -> tuple:
+        """One tile's K loop from ring iteration `it`: (the next iteration, the accumulator)."""
+        kb, ring, tiled, depth = self.kb, self.ring, self.tiled, self.config.wgmma_in_flight
+        acc = kb.fill(0.0, tiled.fragment_type("C"))
+        with (k_loop := kb.for_range(0, self.k_tiles, 1, [it, acc])) as (kt, (it_k, c)):
+            stage = ring.consumer_wait(it_k)
+            kb.wgmma.fence()
+            d = tiled.mma_smem(kb, stage.a.desc(), stage.b.desc(), c)
+            kb.wgmma.commit_group()
+            kb.wgmma.wait_group(depth)  # retires the wgmma of step kt - depth: its stage may be refilled
+            if depth == 0:
+                self.release(stage)
+            else:
+                with kb.if_(kt >= depth):
+                    self.release(ring.stage(it_k - depth))
+            # the accumulator stays in flight into the next step's wgmma (a role change, no instruction)
+            k_loop.yield_(it_k + 1, kb.convert(d, tiled.fragment_type("C")))
+        return k_loop.results
+
+    def drain(self, it_next) -> None:
+        """With a wgmma kept in flight: retire the last step's and release its stage."""
+        if self.config.wgmma_in_flight:
+            self.kb.wgmma.wait_group(0)
+            self.release(self.ring.stage(it_next - 1))
+
+    def release(self, stage) -> None:
+        """This consumer thread is done with `stage` (after the wgmma wait that covers its reads); in a cluster,
+        one lane per warp releases it on every CTA whose slice the stage holds."""
+        kb, ring = self.kb, self.ring
+        if not self.clustered:
+            ring.consumer_release(stage)
+            return
+        cluster = self.config.cluster_size
+        with kb.if_(kb.sync.elect()):
+            ring.consumer_release(stage)
+            rank = self.scheduler.rank
+            for peer in range(1, cluster):
+                kb.mbarrier.arrive(kb.cluster.map_shared(stage.empty, (rank + peer) % cluster))
+
+    # -- epilogue ------------------------------------------------------------------------------------------------
+
+    def epilogue(self, acc, m0, n0, warpgroup) -> None:
+        """The accumulator (scaled, converted) to D: 64-row x 128-byte boxes through SMEM, TMA-stored."""
+        kb, cols = self.kb, box_columns(self.out_dtype)
+        out = kb.convert(acc, self.tiled.fragment_type("D"))
+        if self.fp8:
+            out = kb.map(out, lambda x: x * self.scale)
+        out = kb.convert(out, "bf16") if self.out_dtype == "bf16" else out
+        repeats, blocks = self.bm // (64 * self.warpgroups), self.bn // cols
+        for repeat in range(repeats):  # this warpgroup's 64-row blocks: 64 * warpgroups * repeat further
+            row0 = m0 + (self.half * BOX + repeat * 64 * self.warpgroups)
+            for block in range(blocks):
+                self.store_box(out, repeat, block, warpgroup, row0, n0 + block * cols)
+
+    def store_box(self, out, repeat: int, block: int, warpgroup, row, col) -> None:
+        """One 64 x 128-byte box of the tile: stmatrix into a staging box, then one thread's TMA store."""
+        kb = self.kb
+        repeats, blocks = self.bm // (64 * self.warpgroups), self.bn // box_columns(self.out_dtype)
+        stored = repeat * blocks + block  # boxes alternate; each tile's stores start at box 0
+        box = self.boxes[stored % 2]
+        # the store that last read this box is done reading it: the one before last, or (an odd number of stores
+        # per tile, the tile's first) the previous tile's last store
+        in_flight = 0 if stored == 0 and repeats * blocks % 2 else 1
+        barrier_id = warpgroup + 1  # named barrier 1 or 2: one consumer warpgroup's 128 threads
+        with kb.if_(self.issuer):
+            kb.tma.wait_group(in_flight, read=True)
+        kb.sync.named_barrier(barrier_id, 128)
+        kb.stmatrix_tile(out, block, box, repeat)
+        kb.sync.fence_proxy_async()
+        kb.sync.named_barrier(barrier_id, 128)
+        with kb.if_(self.issuer):
+            kb.tma.store(box, kb.param("d"), row, col)
+            kb.tma.commit_group()
+
+
+def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90a",
+               config: GemmConfig = GemmConfig(), out_dtype: str = "bf16") -> tuple[object, mmatom.LaunchConfig, int]:
+    """The GEMM kernel's module for these sizes, its launch config and its number of output tiles."""
+    return HopperGemm(m, n, k, dtype, target, config, out_dtype).build()
+
+
+__all__ = ["HopperGemm", "build_gemm"]

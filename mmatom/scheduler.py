@@ -1,0 +1,91 @@
+"""TileScheduler: which output tiles a persistent CTA computes, in which order (CuTe's tile scheduler).
+
+The output is a grid of tiles_m x tiles_n tiles. A cluster of cluster_m x cluster_n CTAs takes that many
+neighbouring tiles as one unit (each CTA its own tile of the unit, by its rank). The units are walked in grouped
+raster order -- `group_m` rows of units at a time, down the rows then across -- so that a wave of CTAs shares
+rows of A and columns of B in L2. A persistent CTA (or cluster) takes units first, first + step, ... where first is
+its index in the grid and step the grid's size; `every=2` takes every other one (ping-pong consumers sharing a CTA).
+
+    sched = kb.tile_scheduler(tiles_m, tiles_n, cluster=(2, 1), group_m=8)
+    with (tiles := sched.loop([it0])) as (t, (it,)):
+        row_tile, col_tile = sched.coords(t)
+        ...
+        tiles.yield_(it_next)
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import api_error
+from .values import Value, ceil_div, min_value
+
+if TYPE_CHECKING:
+    from .kernel_builder import KernelBuilder
+    from .control_flow import Loop
+
+
+class TileScheduler:
+    """A persistent, grouped-raster walk over tiles_m x tiles_n output tiles in units of a cluster."""
+
+    def __init__(self, kb: KernelBuilder, tiles_m: int, tiles_n: int, cluster: tuple[int, int] = (1, 1),
+                 group_m: int = 1):
+        cluster_m, cluster_n = cluster
+        if min(tiles_m, tiles_n, cluster_m, cluster_n, group_m) < 1:
+            raise api_error(f"tile_scheduler: {tiles_m} x {tiles_n} tiles, cluster {cluster_m}x{cluster_n}, "
+                            f"group_m={group_m}; each must be positive")
+        if cluster_m * cluster_n > 1 and (kb.cluster_shape or (1, 1))[:2] != (cluster_m * cluster_n, 1):
+            raise api_error(f"tile_scheduler: a {cluster_m}x{cluster_n} cluster in a kernel launched in clusters of "
+                            f"{kb.cluster_shape}; declare KernelBuilder(cluster=({cluster_m * cluster_n}, 1, 1))")
+        self.kb, self.tiles_m, self.tiles_n = kb, tiles_m, tiles_n
+        self.cluster_m, self.cluster_n, self.group_m = cluster_m, cluster_n, group_m
+        self.units_m, self.units_n = ceil_div(tiles_m, cluster_m), ceil_div(tiles_n, cluster_n)
+        self.rank = kb.cluster.rank() if self.cluster_size > 1 else 0  # this CTA's tile within its unit
+
+    @property
+    def cluster_size(self) -> int:
+        return self.cluster_m * self.cluster_n
+
+    @property
+    def units(self) -> int:
+        """Units (a tile, or a cluster's tiles) in the walk: the loop's end."""
+        return self.units_m * self.units_n
+
+    @property
+    def tiles(self) -> int:
+        """Output tiles computed, counting a cluster's tiles past the grid's edge (TMA clips them)."""
+        return self.units * self.cluster_size
+
+    def first(self) -> Value:
+        """This CTA's first unit: its CTA index, or its cluster's."""
+        return self.kb.cluster.id() if self.cluster_size > 1 else self.kb.ctaid()
+
+    def step(self) -> Value:
+        """The distance between a CTA's units: the grid's CTAs, or clusters."""
+        return self.kb.cluster.count() if self.cluster_size > 1 else self.kb.nctaid()
+
+    def loop(self, carried, first: Value | int = 0, every: int = 1) -> Loop:
+        """`scf.for` over this CTA's units, from its `first`-th on, taking one in `every`, carrying `carried`."""
+        start, step = self.first(), self.step()
+        return self.kb.for_range(start + step * first, self.units, step * every, carried)
+
+    def coords(self, unit: Value) -> tuple[Value, Value]:
+        """(row tile, column tile) of this CTA in `unit`: grouped raster over units, then the CTA's rank."""
+        group = self.group_m * self.units_n
+        first_m = unit // group * self.group_m
+        rows = min_value(self.units_m - first_m, self.group_m)  # the last group may have fewer rows
+        within = unit % group
+        unit_m, unit_n = first_m + within % rows, within // rows
+        row_tile = unit_m * self.cluster_m + self.rank if self.cluster_m > 1 else unit_m
+        col_tile = unit_n * self.cluster_n + self.rank if self.cluster_n > 1 else unit_n
+        return row_tile, col_tile
+
+    def has_next(self, unit: Value, every: int = 1) -> Value:
+        """An i1: this CTA has a unit after `unit` (taking one in `every`)."""
+        return unit + self.step() * every < self.units
+
+    def has_previous(self, unit: Value) -> Value:
+        """An i1: this CTA took a unit before `unit` (whichever of its consumers took it)."""
+        return unit >= self.first() + self.step()
+
+__all__ = ["TileScheduler"]
