@@ -1,22 +1,21 @@
 """The GEMM autotuner's persistent choices: one config per (GPU, dtype, M, N, K), in
-$MMATOM_CACHE_DIR/gemm_tuning.json (default ~/.cache/mmatom/gemm_tuning.json), and the prior used before a
+cache_dir("tuning")/gemm_tuning.json (default ~/.cache/mmatom/tuning/gemm_tuning.json), and the prior used before a
 problem has been tuned. The tuner itself is mmatom.gemm_autotune (gemm_autotune.py); mmatom.gemm reads here.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from mmatom.targets.runtime import atomic_write
+from mmatom.targets.cache_dir import atomic_write, cache_dir
 
 
 def tuning_file() -> Path:
-    return Path(os.environ.get("MMATOM_CACHE_DIR", Path.home() / ".cache" / "mmatom")) / "gemm_tuning.json"
+    return cache_dir("tuning") / "gemm_tuning.json"
 
 
 def problem_key(gpu: str, dtype: str, m: int, n: int, k: int) -> str:
