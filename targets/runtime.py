@@ -9,9 +9,10 @@ On the driver API, and why:
   the chip it runs on. cuda.core's `Linker` picks nvJitLink whenever that wheel is installed (another compiler
   than the one the cache key names: the driver) and falls back to the driver with a warning.
 - Launches: arguments are packed once (`pack_arguments`) and launched with cuLaunchKernel, or cuLaunchKernelEx for
-  a cluster. `cuda.core.launch` packs its arguments again at every call (no replay of a packed launch, which
-  the GEMM's hot path is: `python -P benchmarks/launch_overhead.py` measures both), cannot pass a CUtensorMap by
-  value (only its own TensorMapDescriptor, built from a StridedMemoryView), and its 1.2 LaunchConfig opens
+  a cluster, on one path for every kernel. `cuda.core.launch` cannot pass a CUtensorMap by value (only its own
+  TensorMapDescriptor, built from a StridedMemoryView), and every GEMM launch has three; it would save no time
+  either: on the H100 a cuda.core launch and our prepared replay both cost ~3.6-4.4 us of host time (cuda.core
+  1.2.0, a 4-argument kernel; `python -P benchmarks/launch_overhead.py --gpu` measures it again). cuda.core 1.2.2's LaunchConfig also opens
   `Device()` -- the current or first GPU -- when given a cluster.
 - The dynamic-SMEM opt-in (cuFuncSetAttribute): cuda.core's kernel attributes are read-only.
 - TMA tensor maps (cuTensorMapEncodeTiled) from a raw address, TMA's rules checked and named first.
@@ -222,8 +223,10 @@ class Module:
                 self._code = _core().ObjectCode.from_cubin(cubin, name=self.label)
         if name not in self._functions:
             with _core_call("ObjectCode.get_kernel", name):
-                kernel = self._code.get_kernel(name)
-            self._functions[name] = _check(_driver().cuKernelGetFunction(kernel.handle), "cuKernelGetFunction", name)
+                handle = self._code.get_kernel(name).handle
+            if not isinstance(handle, _driver().CUfunction):  # a CUkernel (cuLibrary loading): this context's copy
+                handle = _check(_driver().cuKernelGetFunction(handle), "cuKernelGetFunction", name)
+            self._functions[name] = handle
         return self._functions[name]
 
 
