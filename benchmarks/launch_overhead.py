@@ -50,7 +50,8 @@ def cpu_costs() -> None:
         print("cuda.core is not installed: no ParamHolder to compare")
     else:
         plain = [0x7F0000000000] * 5  # ParamHolder takes no CUtensorMap: five pointers instead
-        print(f"cuda.core ParamHolder (5 pointers, at every cuda.core.launch): {per_call_us(lambda: ParamHolder(plain)):.2f} us")
+        cost = per_call_us(lambda: ParamHolder(plain))
+        print(f"cuda.core ParamHolder (5 pointers, at every cuda.core.launch): {cost:.2f} us")
     packed = runtime.pack_arguments("gemm", GEMM_PARAMS, args)
 
     class NoOpDriver:  # the driver call replaced by a no-op: what is left is the replay's own Python
@@ -76,7 +77,8 @@ def gpu_costs() -> None:
     import mmatom
     kernel = mmatom.compile("""
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
-  llvm.func @k(%p: !llvm.ptr<1>, %q: !llvm.ptr<1>, %n: i32, %x: f32) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32>} {
+  llvm.func @k(%p: !llvm.ptr<1>, %q: !llvm.ptr<1>, %n: i32, %x: f32)
+      attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32>} {
     llvm.return
   }
 }""")
@@ -84,8 +86,8 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     kernel(buf, buf, 1, 1.0)  # loads the module, JITs the cubin
     dev = runtime.device()
     ptr = runtime._check(runtime._driver().cuMemAlloc(64), "cuMemAlloc")
-    arr = type("A", (), {"__cuda_array_interface__": {"data": (int(ptr), False), "shape": (16,), "typestr": "<f4",
-                                                     "version": 3}})()
+    arr = _DeviceArray()
+    arr.__cuda_array_interface__ = {**arr.__cuda_array_interface__, "data": (int(ptr), False)}
     replay = kernel.prepare(arr, arr, 7, 1.5, grid=(1,))
     core_kernel = kernel._module._code.get_kernel("k")
     config = core.LaunchConfig(grid=1, block=32)
@@ -93,7 +95,8 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     scalars = (int(ptr), int(ptr), np.uint32(7), np.float32(1.5))
     for label, fn in [("mmatom prepared replay", lambda: replay(0)),
                       ("mmatom Kernel.launch (pack + launch)", lambda: kernel.launch(arr, arr, 7, 1.5, grid=(1,))),
-                      ("cuda.core launch (packs every call)", lambda: core.launch(stream, config, core_kernel, *scalars))]:
+                      ("cuda.core launch (packs every call)",
+                       lambda: core.launch(stream, config, core_kernel, *scalars))]:
         host = per_call_us(fn, 5000)
         runtime._check(runtime._driver().cuCtxSynchronize(), "cuCtxSynchronize")
         print(f"{label}: {host:.2f} us host per launch ({dev.name()})", flush=True)

@@ -3,8 +3,8 @@
 The key is SHA-256 of (the module's text, the target, the options, the toolchain). The toolchain is xDSL's
 version and a fingerprint of mmatom's own source files (not just its version number: a developer's edit must
 not be served stale PTX). Entries are small JSON files under cache_dir("compile") (targets/cache_dir.py:
-$MMATOM_CACHE_DIR/compile, default ~/.cache/mmatom/compile) written to a temporary file and renamed into place, so several processes compiling the
-same kernel never read a partial entry; a corrupt or unreadable entry is a miss.
+$MMATOM_CACHE_DIR/compile, default ~/.cache/mmatom/compile) written to a temporary file and renamed into place,
+so several processes compiling the same kernel never read a partial entry; a corrupt or unreadable entry is a miss.
 """
 
 from __future__ import annotations

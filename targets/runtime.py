@@ -12,8 +12,8 @@ On the driver API, and why:
   a cluster, on one path for every kernel. `cuda.core.launch` cannot pass a CUtensorMap by value (only its own
   TensorMapDescriptor, built from a StridedMemoryView), and every GEMM launch has three; it would save no time
   either: on the H100 a cuda.core launch and our prepared replay both cost ~3.6-4.4 us of host time (cuda.core
-  1.2.0, a 4-argument kernel; `python -P benchmarks/launch_overhead.py --gpu` measures it again). cuda.core 1.2.2's LaunchConfig also opens
-  `Device()` -- the current or first GPU -- when given a cluster.
+  1.2.0, a 4-argument kernel; `python -P benchmarks/launch_overhead.py --gpu` measures it again). cuda.core
+  1.2.2's LaunchConfig also opens `Device()` -- the current or first GPU -- when given a cluster.
 - The dynamic-SMEM opt-in (cuFuncSetAttribute): cuda.core's kernel attributes are read-only.
 - TMA tensor maps (cuTensorMapEncodeTiled) from a raw address, TMA's rules checked and named first.
 - numpy arguments' device copies (cuMemAlloc/cuMemcpy): cuda.core's Buffer copies only to and from Buffers.
