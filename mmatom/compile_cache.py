@@ -2,23 +2,22 @@
 
 The key is SHA-256 of (the module's text, the target, the options, the toolchain). The toolchain is xDSL's
 version and a fingerprint of mmatom's own source files (not just its version number: a developer's edit must
-not be served stale PTX). Entries are small JSON files under $MMATOM_CACHE_DIR/compile (default
-~/.cache/mmatom/compile) written to a temporary file and renamed into place, so several processes compiling the
-same kernel never read a partial entry; a corrupt or unreadable entry is a miss.
+not be served stale PTX). Entries are small JSON files under cache_dir("compile") (targets/cache_dir.py:
+$MMATOM_CACHE_DIR/compile, default ~/.cache/mmatom/compile) written to a temporary file and renamed into place,
+so several processes compiling the same kernel never read a partial entry; a corrupt or unreadable entry is a miss.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 from functools import lru_cache
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from mmatom.targets.runtime import atomic_write
+from mmatom.targets.cache_dir import atomic_write, cache_dir as _cache_dir
 
 _PACKAGES = ("mmatom", "mmatom.atoms", "mmatom.dialects", "mmatom.layout", "mmatom.lowering", "mmatom.passes",
              "mmatom.targets")
@@ -38,7 +37,7 @@ def toolchain() -> str:
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("MMATOM_CACHE_DIR", Path.home() / ".cache" / "mmatom")) / "compile"
+    return _cache_dir("compile")
 
 
 def key(text: str, target: str | None, options: dict[str, Any]) -> str:

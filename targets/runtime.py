@@ -1,29 +1,46 @@
-"""Run PTX on the GPU through cuda-python (cuda.bindings.driver).
+"""Run PTX on the GPU through cuda-python: `cuda.core` for the GPU and the code loaded on it, the driver API
+(`cuda.bindings.driver`) where cuda.core does not cover what this runtime does -- each such place says why.
 
-PTX -> cubin by the driver's JIT linker (cuLinkCreate/AddData/Complete): it ships with every driver, so a
-GPU machine needs nothing else, and it always knows the chip it runs on. nvJitLink would be one more
-wheel of the same compiler for no gain here. Cubins are cached on disk under
-$MMATOM_CACHE_DIR (default ~/.cache/mmatom/cubin), keyed by SHA-256 of (PTX text, chip, driver
-version); writes go to a temporary file in the same directory and are renamed into place, so
-concurrent processes never read a partial cubin.
+cuda.core gives: `Device` (one GPU, its primary context -- shared with torch and cupy -- and its properties) and
+`ObjectCode.from_cubin(...).get_kernel(name)` (the loaded module and its kernels).
 
-Arguments: torch/cupy device tensors (anything with `__cuda_array_interface__`, or torch's
-`data_ptr()`), numpy arrays (copied to the device before the launch and back after it), Python ints
-and floats for scalar parameters. CUDA errors become `CudaError`, naming the kernel and the call.
+On the driver API, and why:
+- PTX -> cubin: the driver's JIT linker (cuLinkCreate/AddData/Complete) ships with every driver and always knows
+  the chip it runs on. cuda.core's `Linker` picks nvJitLink whenever that wheel is installed (another compiler
+  than the one the cache key names: the driver) and falls back to the driver with a warning.
+- Launches: arguments are packed once (`pack_arguments`) and launched with cuLaunchKernel, or cuLaunchKernelEx for
+  a cluster, on one path for every kernel. `cuda.core.launch` cannot pass a CUtensorMap by value (only its own
+  TensorMapDescriptor, built from a StridedMemoryView), and every GEMM launch has three; it would save no time
+  either: on the H100 a cuda.core launch and our prepared replay both cost ~3.6-4.4 us of host time (cuda.core
+  1.2.0, a 4-argument kernel; `python -P benchmarks/launch_overhead.py --gpu` measures it again). cuda.core
+  1.2.2's LaunchConfig also opens `Device()` -- the current or first GPU -- when given a cluster.
+- The dynamic-SMEM opt-in (cuFuncSetAttribute): cuda.core's kernel attributes are read-only.
+- TMA tensor maps (cuTensorMapEncodeTiled) from a raw address, TMA's rules checked and named first.
+- numpy arguments' device copies (cuMemAlloc/cuMemcpy): cuda.core's Buffer copies only to and from Buffers.
+- Errors: cuda.core's CUDAError and the driver's result codes both become `CudaError` naming the kernel and the
+  call; after a sticky error (a fault in a kernel) every later one says the context is lost.
+
+Cubins are cached on disk under cache_dir("cubin") (targets/cache_dir.py), keyed by SHA-256 of (PTX text, chip,
+driver version), written atomically (concurrent processes never read a partial cubin).
+
+Arguments: torch/cupy device tensors (anything with `__cuda_array_interface__`, or torch's `data_ptr()`), numpy
+arrays (copied to the device before a synchronous launch and back after it), tensor maps, Python ints and
+floats for scalar parameters.
 """
 
 from __future__ import annotations
 
 import ctypes
 import hashlib
-import os
-import tempfile
+import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, NoReturn, Sequence
 
 import numpy as np
+
+from mmatom.targets.cache_dir import atomic_write, cache_dir
 
 
 class CudaError(RuntimeError):
@@ -47,6 +64,8 @@ _STICKY = ("CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR
            "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_INVALID_PC", "CUDA_ERROR_HARDWARE_STACK_ERROR",
            "CUDA_ERROR_INVALID_ADDRESS_SPACE", "CUDA_ERROR_ASSERT", "CUDA_ERROR_TOO_MANY_BLOCKS_IN_CLUSTER")
 _context_lost: str | None = None  # the first sticky error, repeated in every later one
+_ERROR_NAME = re.compile(r"CUDA_ERROR_[A-Z0-9_]+")
+_OPT_IN_ABOVE = 48 * 1024  # above the static default a kernel must opt in to more dynamic SMEM
 
 
 @lru_cache(maxsize=1)
@@ -58,34 +77,61 @@ def _driver():
     return driver
 
 
-def _check(result, what: str, kernel: str = "") -> Any:
+@lru_cache(maxsize=1)
+def _core():
+    try:
+        import cuda.core as core
+    except ImportError as err:
+        raise NoDriverError("cuda-python (cuda.core) is not installed; PTX is available without it") from err
+    return core
+
+
+def _raise_cuda_error(name: str, description: str, what: str, kernel: str) -> NoReturn:
     global _context_lost
+    where = f"kernel '{kernel}': " if kernel else ""
+    message = f"{where}{what} failed: {name} ({description})"
+    if _context_lost is None and name in _STICKY:
+        _context_lost = message
+    if _context_lost is not None:
+        raise ContextLostError(f"{message}\nThe CUDA context is lost (a sticky error: {_context_lost}); every "
+                               f"later CUDA call in this process fails. Restart the process.")
+    raise CudaError(message)
+
+
+def _check(result, what: str, kernel: str = "") -> Any:
+    """A driver call's result: its value(s), or CudaError / ContextLostError naming the call and the kernel."""
     drv = _driver()
     err, *rest = result if isinstance(result, tuple) else (result,)
     if err != drv.CUresult.CUDA_SUCCESS:
         _, name = drv.cuGetErrorName(err)
         _, text = drv.cuGetErrorString(err)
-        where = f"kernel '{kernel}': " if kernel else ""
-        name = name.decode() if name else str(err)
-        message = f"{where}{what} failed: {name} ({text.decode() if text else 'no description'})"
-        if _context_lost is None and name in _STICKY:
-            _context_lost = message
-        if _context_lost is not None:
-            raise ContextLostError(f"{message}\nThe CUDA context is lost (a sticky error: {_context_lost}); every "
-                                   f"later CUDA call in this process fails. Restart the process.")
-        raise CudaError(message)
+        _raise_cuda_error(name.decode() if name else str(err), text.decode() if text else "no description", what,
+                          kernel)
     if not rest:
         return None
     return rest[0] if len(rest) == 1 else tuple(rest)
 
 
+@contextmanager
+def _core_call(what: str, kernel: str = "") -> Iterator[None]:
+    """cuda.core's errors (CUDAError, 'CUDA_ERROR_X: description') under the same rules as the driver's."""
+    try:
+        yield
+    except Exception as err:
+        found = _ERROR_NAME.search(str(err))
+        if found is None:
+            raise
+        description = str(err)[found.end():].lstrip(": ") or "no description"
+        _raise_cuda_error(found.group(), description, what, kernel)
+
+
 @dataclass
 class Device:
-    """The primary context of one GPU (shared with torch and cupy)."""
+    """One GPU (a cuda.core Device) and its primary context, shared with torch and cupy."""
 
     ordinal: int = 0
-    handle: Any = None
-    context: Any = None
+    handle: Any = None  # the cuda.core Device
+    context: Any = None  # its primary context's CUcontext
     chip: str = ""
     driver_version: int = 0
     shared_bytes_optin: int = 0  # the most dynamic SMEM a CTA may opt in to (227 KiB on H100)
@@ -94,61 +140,42 @@ class Device:
 
     @classmethod
     def open(cls, ordinal: int = 0) -> "Device":
-        drv = _driver()
+        core = _core()
         try:
-            init = drv.cuInit(0)
-        except Exception as err:  # no libcuda.so
-            raise NoDriverError(f"no CUDA driver on this machine ({err}); compile to PTX only") from None
-        if init[0] != drv.CUresult.CUDA_SUCCESS:
-            raise NoDriverError(f"no usable CUDA driver (cuInit: {init[0]}); compile to PTX only")
-        dev = _check(drv.cuDeviceGet(ordinal), "cuDeviceGet")
-        ctx = _check(drv.cuDevicePrimaryCtxRetain(dev), "cuDevicePrimaryCtxRetain")
-        _check(drv.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
-        attr = drv.CUdevice_attribute
-        major = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev), "attr")
-        minor = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev), "attr")
-        version = _check(drv.cuDriverGetVersion(), "cuDriverGetVersion")
-        smem = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev), "attr")
-        threads = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, dev), "attr")
-        sms = _check(drv.cuDeviceGetAttribute(attr.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev), "attr")
-        return cls(ordinal, dev, ctx, f"sm_{major}{minor}", version, smem, threads, sms)
+            gpu = core.Device(ordinal)
+        except Exception as err:  # no libcuda.so, no GPU, no such ordinal
+            raise NoDriverError(f"no usable CUDA driver or device {ordinal} on this machine ({err}); compile to "
+                                f"PTX only") from None
+        with _core_call("Device.set_current"):
+            gpu.set_current()
+            props, (major, minor), context = gpu.properties, gpu.compute_capability, gpu.context.handle
+        # cuda.core reports the driver as (major, minor); the cache key has always used the driver's integer
+        version = _check(_driver().cuDriverGetVersion(), "cuDriverGetVersion")
+        return cls(ordinal, gpu, context, f"sm_{major}{minor}", version, props.max_shared_memory_per_block_optin,
+                   props.max_threads_per_block, props.multiprocessor_count)
 
     def name(self) -> str:
-        drv = _driver()
-        raw = _check(drv.cuDeviceGetName(256, self.handle), "cuDeviceGetName")
-        return raw.split(b"\0", 1)[0].decode()
+        return self.handle.name
+
+    def make_current(self) -> None:
+        _check(_driver().cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
 
 
-_DEVICE: Device | None = None
+_DEVICES: dict[int, Device] = {}
 
 
-def device() -> Device:
-    global _DEVICE
-    if _DEVICE is None:
-        _DEVICE = Device.open()
+def device(ordinal: int = 0) -> Device:
+    """GPU `ordinal`, opened once per process, its context made current in the calling thread."""
+    dev = _DEVICES.get(ordinal)
+    if dev is None:
+        dev = _DEVICES[ordinal] = Device.open(ordinal)
     else:
-        _check(_driver().cuCtxSetCurrent(_DEVICE.context), "cuCtxSetCurrent")
-    return _DEVICE
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("MMATOM_CACHE_DIR", Path.home() / ".cache" / "mmatom" / "cubin"))
+        dev.make_current()
+    return dev
 
 
 def cache_key(ptx: str, chip: str, toolchain: str) -> str:
     return hashlib.sha256(f"{chip}\0{toolchain}\0{ptx}".encode()).hexdigest()
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def jit_cubin(ptx: str, label: str) -> bytes:
@@ -170,7 +197,7 @@ def jit_cubin(ptx: str, label: str) -> bytes:
 def load_cubin(ptx: str, label: str) -> tuple[bytes, bool]:
     """(cubin, from_cache) for the current device, through the on-disk cache."""
     dev = device()
-    path = cache_dir() / f"{cache_key(ptx, dev.chip, f'driver-{dev.driver_version}')}.cubin"
+    path = cache_dir("cubin") / f"{cache_key(ptx, dev.chip, f'driver-{dev.driver_version}')}.cubin"
     if path.exists():
         return path.read_bytes(), True
     cubin = jit_cubin(ptx, label)
@@ -180,22 +207,26 @@ def load_cubin(ptx: str, label: str) -> tuple[bytes, bool]:
 
 @dataclass
 class Module:
-    """A PTX module loaded on the GPU."""
+    """A PTX module loaded on the GPU (a cuda.core ObjectCode of its cubin)."""
 
     ptx: str
     label: str = "module"
-    _module: Any = None
+    _code: Any = None
     _functions: dict[str, Any] = field(default_factory=dict)
     from_cache: bool = False
 
     def function(self, name: str):
-        drv = _driver()
-        if self._module is None:
+        """The kernel's CUfunction in the current context: what cuLaunchKernel and cuFuncSetAttribute take."""
+        if self._code is None:
             cubin, self.from_cache = load_cubin(self.ptx, self.label)
-            self._module = _check(drv.cuModuleLoadData(cubin), "cuModuleLoadData", self.label)
+            with _core_call("ObjectCode.from_cubin", self.label):
+                self._code = _core().ObjectCode.from_cubin(cubin, name=self.label)
         if name not in self._functions:
-            self._functions[name] = _check(drv.cuModuleGetFunction(self._module, name.encode()),
-                                           "cuModuleGetFunction", name)
+            with _core_call("ObjectCode.get_kernel", name):
+                handle = self._code.get_kernel(name).handle
+            if not isinstance(handle, _driver().CUfunction):  # a CUkernel (cuLibrary loading): this context's copy
+                handle = _check(_driver().cuKernelGetFunction(handle), "cuKernelGetFunction", name)
+            self._functions[name] = handle
         return self._functions[name]
 
 
@@ -253,9 +284,6 @@ def tensor_map_2d(address: int, rows: int, cols: int, row_stride: int, elem: str
     return TensorMap(address, rows, cols, row_stride, elem, elem_bytes, box_rows, box_cols, swizzle, handle)
 
 
-_SCALAR = {"u32": ctypes.c_uint32, "u64": ctypes.c_uint64, "f32": ctypes.c_float, "f64": ctypes.c_double}
-
-
 class _DeviceBuffer:
     """A numpy array's device copy for one launch."""
 
@@ -277,14 +305,6 @@ class _DeviceBuffer:
         _driver().cuMemFree(self.ptr)
 
 
-def _device_pointer(arg: Any) -> int | None:
-    if getattr(arg, "is_cuda", False) and hasattr(arg, "data_ptr"):
-        return int(arg.data_ptr())  # torch: ~20x cheaper than building its __cuda_array_interface__
-    iface = getattr(arg, "__cuda_array_interface__", None)
-    if iface is not None:
-        return int(iface["data"][0])
-    return None
-
 
 def check_launch_shape(name: str, grid: tuple[int, ...], block: tuple[int, ...], shared_bytes: int,
                        shared_limit: int, threads_limit: int = 1024) -> None:
@@ -303,6 +323,115 @@ def check_launch_shape(name: str, grid: tuple[int, ...], block: tuple[int, ...],
                           f"{shared_limit} ({shared_limit // 1024} KiB) per CTA")
 
 
+_SCALAR = {"u32": ctypes.c_uint32, "u64": ctypes.c_uint64, "f32": ctypes.c_float, "f64": ctypes.c_double}
+
+
+def _device_pointer(arg: Any) -> int | None:
+    if getattr(arg, "is_cuda", False) and hasattr(arg, "data_ptr"):
+        return int(arg.data_ptr())  # torch: ~20x cheaper than building its __cuda_array_interface__
+    iface = getattr(arg, "__cuda_array_interface__", None)
+    if iface is not None:
+        return int(iface["data"][0])
+    return None
+
+
+def check_arity(name: str, params: Sequence[Param], args: Sequence[Any]) -> None:
+    if len(args) != len(params):
+        raise TypeError(f"kernel '{name}' takes {len(params)} arguments, got {len(args)}")
+
+
+@dataclass
+class PackedArguments:
+    """Arguments as cuLaunchKernel reads them: `address` is a void*[] of one pointer per argument's value;
+    `holders` keep the values (and each tensor map's 128 bytes) alive as long as this object."""
+
+    holders: list
+    pointers: Any  # the ctypes void*[]
+
+    @property
+    def address(self) -> int:
+        return ctypes.addressof(self.pointers)
+
+
+# (index, argument) -> device pointer, for an argument that is not a device array (the synchronous launch's
+# numpy copies); without one such an argument is refused
+PointerFallback = Callable[[int, Any], int]
+
+
+def pack_arguments(name: str, params: Sequence[Param], args: Sequence[Any],
+                   fallback: PointerFallback | None = None) -> PackedArguments:
+    """`args` checked against the kernel's parameters and packed once, for any number of launches."""
+    check_arity(name, params, args)
+    holders, addresses = [], []
+    for i, (p, a) in enumerate(zip(params, args)):
+        if p.kind == "tmap":
+            if not isinstance(a, TensorMap):
+                raise TypeError(f"kernel '{name}' argument {i}: expected a tensor map (mmatom.tensor_map), got "
+                                f"{type(a).__name__}")
+            holders.append(a)
+            addresses.append(int(a.handle.getPtr()))
+            continue
+        holder = ctypes.c_uint64(_pointer(name, i, a, fallback)) if p.kind == "ptr" else _SCALAR[p.kind](a)
+        holders.append(holder)
+        addresses.append(ctypes.addressof(holder))
+    return PackedArguments(holders, (ctypes.c_void_p * len(addresses))(*addresses))
+
+
+def _pointer(name: str, index: int, arg: Any, fallback: PointerFallback | None) -> int:
+    ptr = _device_pointer(arg)
+    if ptr is not None:
+        return ptr
+    if fallback is None:
+        raise TypeError(f"kernel '{name}' argument {index}: an asynchronous launch takes device arrays, got "
+                        f"{type(arg).__name__}")
+    return fallback(index, arg)
+
+
+def pad3(extents: Sequence[int]) -> tuple[int, int, int]:
+    return tuple(extents) + (1,) * (3 - len(extents))
+
+
+def grid_of_clusters(name: str, grid: Sequence[int], cluster: tuple[int, int, int] | None) -> tuple[int, int, int]:
+    """The grid in CTAs, refused unless it is a whole number of clusters."""
+    g = pad3(grid)
+    if cluster is not None and any(n % c for n, c in zip(g, cluster)):
+        raise LaunchError(f"kernel '{name}': grid {g} is not a whole number of clusters {cluster}")
+    return g
+
+
+def opt_in_shared_bytes(func: Any, shared_bytes: int, name: str) -> None:
+    if shared_bytes > _OPT_IN_ABOVE:
+        attr = _driver().CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+        _check(_driver().cuFuncSetAttribute(func, attr, shared_bytes), "cuFuncSetAttribute", name)
+
+
+def bind_launch(func: Any, name: str, grid: tuple[int, int, int], block: tuple[int, int, int], shared_bytes: int,
+                cluster: tuple[int, int, int] | None, packed: PackedArguments) -> Callable[[int], None]:
+    """launch(stream) with everything else fixed; the only Python per call is the driver call itself."""
+    drv = _driver()
+    params = packed.address
+    if cluster is None:
+        launch_kernel, success = drv.cuLaunchKernel, drv.CUresult.CUDA_SUCCESS
+
+        def launch(stream: int = 0, _keep=packed) -> None:
+            result = launch_kernel(func, *grid, *block, shared_bytes, stream, params, 0)
+            if result[0] != success:
+                _check(result, "cuLaunchKernel", name)
+        return launch
+    attr = drv.CUlaunchAttribute()
+    attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
+    attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = cluster
+
+    def launch_in_cluster(stream: int = 0, _keep=packed) -> None:
+        cfg = drv.CUlaunchConfig()  # one per call: a shared one would race between threads' streams
+        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid
+        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
+        cfg.sharedMemBytes, cfg.hStream = shared_bytes, drv.CUstream(stream)
+        cfg.attrs, cfg.numAttrs = [attr], 1
+        _check(drv.cuLaunchKernelEx(cfg, func, params, 0), "cuLaunchKernelEx", name)
+    return launch_in_cluster
+
+
 class AsyncLaunch:
     """A kernel's launches without host synchronization, on a given stream: arguments are device pointers,
     tensor maps and scalars (no numpy copies), the dynamic-SMEM opt-in is set once, and a cluster shape goes
@@ -310,15 +439,12 @@ class AsyncLaunch:
 
     def __init__(self, module: Module, name: str, params: Sequence[Param], block: tuple[int, ...],
                  shared_bytes: int, cluster: tuple[int, int, int] | None = None):
-        drv = _driver()
         dev = device()
         check_launch_shape(name, (1,), tuple(block), shared_bytes, dev.shared_bytes_optin, dev.threads_per_block)
         self.name, self.params, self.shared_bytes, self.cluster = name, tuple(params), shared_bytes, cluster
-        self.block = tuple(block) + (1,) * (3 - len(block))
+        self.block = pad3(block)
         self.func = module.function(name)
-        if shared_bytes > 48 * 1024:
-            attr = drv.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-            _check(drv.cuFuncSetAttribute(self.func, attr, shared_bytes), "cuFuncSetAttribute", name)
+        opt_in_shared_bytes(self.func, shared_bytes, name)
 
     def __call__(self, args: Sequence[Any], grid: tuple[int, ...], stream: int = 0) -> None:
         self.prepare(args, grid)(stream)
@@ -326,95 +452,32 @@ class AsyncLaunch:
     def prepare(self, args: Sequence[Any], grid: tuple[int, ...]) -> Callable[[int], None]:
         """The launch with these arguments packed once: calling it with a stream handle only launches (what a
         library's hot path wants -- packing is most of the host's per-launch time)."""
-        drv = _driver()
-        if len(args) != len(self.params):
-            raise TypeError(f"kernel '{self.name}' takes {len(self.params)} arguments, got {len(args)}")
-        holders, addresses = [], []
-        for i, (p, a) in enumerate(zip(self.params, args)):
-            if p.kind == "tmap":
-                if not isinstance(a, TensorMap):
-                    raise TypeError(f"kernel '{self.name}' argument {i}: expected a tensor map (mmatom.tensor_map), "
-                                    f"got {type(a).__name__}")
-                holders.append(a)  # its 128 bytes must outlive every launch made from here
-                addresses.append(int(a.handle.getPtr()))
-                continue
-            if p.kind == "ptr":
-                ptr = _device_pointer(a)
-                if ptr is None:
-                    raise TypeError(f"kernel '{self.name}' argument {i}: an asynchronous launch takes device arrays, "
-                                    f"got {type(a).__name__}")
-                h = ctypes.c_uint64(ptr)
-            else:
-                h = _SCALAR[p.kind](a)
-            holders.append(h)
-            addresses.append(ctypes.addressof(h))
-        arg_ptrs = (ctypes.c_void_p * len(addresses))(*addresses)
-        params = ctypes.addressof(arg_ptrs)
-        g = tuple(grid) + (1,) * (3 - len(grid))
-        if self.cluster is not None and any(n % c for n, c in zip(g, self.cluster)):
-            raise LaunchError(f"kernel '{self.name}': grid {g} is not a whole number of clusters {self.cluster}")
-        func, block, smem, name = self.func, self.block, self.shared_bytes, self.name
-        if self.cluster is None:
-            launch_kernel, success = drv.cuLaunchKernel, drv.CUresult.CUDA_SUCCESS
-
-            def launch(stream: int = 0, _keep=(holders, arg_ptrs)) -> None:
-                result = launch_kernel(func, *g, *block, smem, stream, params, 0)
-                if result[0] != success:
-                    _check(result, "cuLaunchKernel", name)
-            return launch
-
-        def launch_in_cluster(stream: int = 0, _keep=(holders, arg_ptrs)) -> None:
-            cfg = drv.CUlaunchConfig()
-            cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = g
-            cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
-            cfg.sharedMemBytes, cfg.hStream = smem, drv.CUstream(stream)
-            attr = drv.CUlaunchAttribute()
-            attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
-            attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = self.cluster
-            cfg.attrs, cfg.numAttrs = [attr], 1
-            _check(drv.cuLaunchKernelEx(cfg, func, params, 0), "cuLaunchKernelEx", name)
-        return launch_in_cluster
+        packed = pack_arguments(self.name, self.params, args)
+        g = grid_of_clusters(self.name, grid, self.cluster)
+        return bind_launch(self.func, self.name, g, self.block, self.shared_bytes, self.cluster, packed)
 
 
 def launch(module: Module, name: str, params: Sequence[Param], args: Sequence[Any],
            grid: tuple[int, ...] = (1,), block: tuple[int, ...] = (32,), shared_bytes: int = 0) -> None:
-    drv = _driver()
-    if len(args) != len(params):
-        raise TypeError(f"kernel '{name}' takes {len(params)} arguments, got {len(args)}")
+    """Launch on the legacy stream and wait for the kernel; numpy arrays are copied in before and back after."""
+    check_arity(name, params, args)
     dev = device()
     check_launch_shape(name, tuple(grid), tuple(block), shared_bytes, dev.shared_bytes_optin, dev.threads_per_block)
     func = module.function(name)
-    holders, buffers = [], []
+    buffers: list[_DeviceBuffer] = []
+
+    def copy_in(index: int, arg: Any) -> int:
+        if not isinstance(arg, np.ndarray):
+            raise TypeError(f"kernel '{name}' argument {index}: expected a device array or numpy array, got "
+                            f"{type(arg).__name__}")
+        buffers.append(_DeviceBuffer(arg, name))
+        return int(buffers[-1].ptr)
+
     try:
-        for i, (p, a) in enumerate(zip(params, args)):
-            if p.kind == "tmap":
-                if not isinstance(a, TensorMap):
-                    raise TypeError(f"kernel '{name}' argument {i}: expected a tensor map (mmatom.tensor_map), got "
-                                    f"{type(a).__name__}")
-                holders.append(a.handle)
-                continue
-            if p.kind == "ptr":
-                ptr = _device_pointer(a)
-                if ptr is None:
-                    if not isinstance(a, np.ndarray):
-                        raise TypeError(f"kernel '{name}' argument {i}: expected a device array or numpy array, "
-                                        f"got {type(a).__name__}")
-                    buf = _DeviceBuffer(a, name)
-                    buffers.append(buf)
-                    ptr = int(buf.ptr)
-                holders.append(ctypes.c_uint64(ptr))
-            else:
-                holders.append(_SCALAR[p.kind](a))
-        arg_ptrs = (ctypes.c_void_p * len(holders))(*[int(h.getPtr()) if hasattr(h, "getPtr") else
-                                                       ctypes.addressof(h) for h in holders])
-        if shared_bytes > 48 * 1024:  # above the static default a kernel must opt in to more dynamic SMEM
-            attr = drv.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-            _check(drv.cuFuncSetAttribute(func, attr, shared_bytes), "cuFuncSetAttribute", name)
-        g = tuple(grid) + (1,) * (3 - len(grid))
-        b = tuple(block) + (1,) * (3 - len(block))
-        _check(drv.cuLaunchKernel(func, *g, *b, shared_bytes, 0, ctypes.addressof(arg_ptrs), 0), "cuLaunchKernel",
-               name)
-        _check(drv.cuCtxSynchronize(), "cuCtxSynchronize (the kernel faulted)", name)
+        packed = pack_arguments(name, params, args, copy_in)
+        opt_in_shared_bytes(func, shared_bytes, name)
+        bind_launch(func, name, pad3(grid), pad3(block), shared_bytes, None, packed)(0)
+        _check(_driver().cuCtxSynchronize(), "cuCtxSynchronize (the kernel faulted)", name)
         for buf in buffers:
             buf.copy_back()
     finally:

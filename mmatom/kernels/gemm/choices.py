@@ -1,12 +1,11 @@
 """The GEMM autotuner's persistent choices: one config per (GPU, dtype, M, N, K), in
-$MMATOM_CACHE_DIR/gemm_tuning.json (default ~/.cache/mmatom/gemm_tuning.json), and the prior used before a
+cache_dir("tuning")/gemm_tuning.json (default ~/.cache/mmatom/tuning/gemm_tuning.json), and the prior used before a
 problem has been tuned. The tuner itself is mmatom.gemm_autotune (autotune.py); mmatom.gemm reads here.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import asdict
 from functools import lru_cache
@@ -14,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import mmatom
-from mmatom.targets.runtime import atomic_write
+from mmatom.targets.cache_dir import atomic_write, cache_dir
 
 from .config import ROW64_TILE, TILES, GemmConfig
 
 
 def tuning_file() -> Path:
-    return Path(os.environ.get("MMATOM_CACHE_DIR", Path.home() / ".cache" / "mmatom")) / "gemm_tuning.json"
+    return cache_dir("tuning") / "gemm_tuning.json"
 
 
 def problem_key(gpu: str, dtype: str, m: int, n: int, k: int) -> str:

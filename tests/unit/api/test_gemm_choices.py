@@ -41,6 +41,7 @@ def test_a_stored_choice_wins_and_persists(h100):
 
 
 def test_a_corrupt_tuning_file_is_no_choice(h100):
+    gemm_choices.tuning_file().parent.mkdir(parents=True)
     gemm_choices.tuning_file().write_text("{not json")
     assert choose_config(8192, 8192, 8192, "bf16") == GemmConfig(128, 256, 4)
     gemm_choices.tuning_file().write_text('{"x": {"config": {"block_q": 1}}}')
