@@ -120,7 +120,10 @@ class KernelBuilder:
             name = params[i][0]
             self.params[name] = self.wrap(self.builder.insert(AsTensorMapOp(self.block.args[i], map_type)).res)
         self._shared_bytes = 0
-        self._smem_base: SSAValue | None = None
+        self._smem_base: Value | None = None
+        # SMEM addresses are declared at the top of the kernel, after the last such declaration, so a region
+        # allocated anywhere (inside a branch, or lazily by a ring) dominates every use
+        self._last_declaration: Operation | None = self.block.last_op
         self._finished = False
         self.mbarrier, self.tma, self.wgmma = Mbarrier(self), Tma(self), Wgmma(self)
         self.sync, self.cluster = Sync(self), Cluster(self)
@@ -210,9 +213,24 @@ class KernelBuilder:
                             f"{SMEM_BYTES} ({SMEM_BYTES // 1024} KiB)")
         self._shared_bytes = offset + nbytes
         if self._smem_base is None:
-            self._smem_base = self.wrap(self.builder.insert(
+            self._smem_base = self.wrap(self._declare(
                 llvm.AddressOfOp(SMEM_SYMBOL, llvm.LLVMPointerType(IntAttr(3)))).result)
-        return self._smem_base + offset
+        if offset == 0:
+            return self._smem_base
+        return self.wrap(self._declare(llvm.GEPOp(self._smem_base.ssa, [offset], pointee_type=IntegerType(8),
+                                                  result_type=self._smem_base.type)).result)
+
+    def _declare(self, op: Operation) -> Operation:
+        """Insert `op` among the kernel's declarations at its top (see __init__)."""
+        here = self.builder.insertion_point
+        last = self._last_declaration
+        self.builder.insertion_point = InsertPoint.after(last) if last else InsertPoint.at_start(self.block)
+        try:
+            self.builder.insert(op)
+        finally:
+            self.builder.insertion_point = here
+        self._last_declaration = op
+        return op
 
     def smem_tiles(self, shape: int | tuple[int, ...], tile: SmemDescType | int) -> SmemTiles:
         """`shape` SMEM tiles of `tile` (an `!mma.smem_desc` type, or a byte count for raw boxes), indexed

@@ -63,7 +63,15 @@ class SmemRing:
                 raise api_error(f"smem_ring: tile {name}={tile!r} is not an !mma.smem_desc type")
         self.kb, self.stages, self.consumers = kb, stages, consumers
         self.tiles: dict[str, SmemTiles] = {name: allocate_tiles(kb, stages, t) for name, t in tiles.items()}
-        self.barriers = kb.smem(2 * stages * BARRIER_BYTES, align=BARRIER_BYTES)
+        self._barriers: Value | None = None
+
+    @property
+    def barriers(self) -> Value:
+        """The ring's 2 x stages mbarriers (full, then empty), allocated when first used -- after the SMEM a kernel
+        declares between the ring and its init, which keeps the large tiles together."""
+        if self._barriers is None:
+            self._barriers = self.kb.smem(2 * self.stages * BARRIER_BYTES, align=BARRIER_BYTES)
+        return self._barriers
 
     @property
     def stage_bytes(self) -> int:

@@ -142,7 +142,8 @@ def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
     monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
     gemm_choices.forget()
     best = mmatom.gemm_autotune(512, 768, 256, rounds=3, burst_ms=2.0)
-    stored = json.loads((tmp_path / "gemm_tuning.json").read_text())
+    stored = json.loads(gemm_choices.tuning_file().read_text())
+    assert gemm_choices.tuning_file().is_relative_to(tmp_path)
     (entry,) = stored.values()
     assert set(entry["timings_us"]) == {c.name for c in CONFIGS}
     assert best in CONFIGS and choose_config(512, 768, 256, "bf16") == best

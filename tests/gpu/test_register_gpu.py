@@ -38,7 +38,7 @@ def test_compile_and_run_numpy(tmp_path, monkeypatch):
     kernel(a, b, c, d, grid=(1,), block=(32,))
     assert np.all(np.isfinite(d))
     assert np.max(np.abs(d - ref)) / np.max(np.abs(ref)) < 1e-5
-    assert len(list(tmp_path.glob("*.cubin"))) == 1  # cached, keyed by PTX + chip + driver
+    assert len(list(tmp_path.glob("cubin/*.cubin"))) == 1  # cached, keyed by PTX + chip + driver
 
 
 def test_torch_tensors_and_cache_hit(tmp_path, monkeypatch):

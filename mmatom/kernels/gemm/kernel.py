@@ -96,9 +96,9 @@ class HopperGemm:
         # CTA of the cluster (each CTA's slice lands in all of them), has released it
         readers = self.warpgroups * 128
         releases = readers // 32 * c.cluster_size if self.clustered else readers
-        self.staging = kb.smem_tiles((2, 2), BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
         self.ring = kb.smem_ring(c.stages, releases, a=self.tiled.smem_desc_type("A"),
                                  b=self.tiled.smem_desc_type("B"))
+        self.staging = kb.smem_tiles((2, 2), BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
         self.scheduler = kb.tile_scheduler(ceil_div(self.m, self.bm), ceil_div(self.n, self.bn),
                                            cluster=(c.cluster_m, c.cluster_n), group_m=c.raster_group)
         self.box_types = self._slice_types()

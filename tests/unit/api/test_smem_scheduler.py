@@ -76,3 +76,15 @@ def test_a_cluster_scheduler_needs_a_cluster_kernel(kb):
     clustered = mmatom.KernelBuilder("c", [], "sm_90a", threads=128, cluster=(2, 1, 1))
     sched = clustered.tile_scheduler(5, 4, cluster=(2, 1))
     assert (sched.units, sched.tiles) == (12, 24) and sched.rank.ssa.owner.name.startswith("nvvm.read.ptx.sreg")
+
+
+def test_smem_allocated_in_a_branch_is_declared_at_the_top():
+    """An SMEM region's address dominates every use wherever it was allocated (a ring's barriers come lazily)."""
+    kb = mmatom.KernelBuilder("decl", [("p", "ptr")], "sm_90a", threads=128)
+    with kb.if_(kb.tid() == 0):
+        inner = kb.smem(64, align=8)
+        kb.mbarrier.init(inner, 1)
+    kb.mbarrier.arrive(inner)  # used outside the branch: the module verifies
+    module, launch = kb.finish()
+    assert launch.shared_bytes == 64
+    assert inner.ssa.owner.parent_block() is kb.block
