@@ -1,7 +1,7 @@
 """ptxas from the PyPI wheels: the oracle that every catalogue form is checked against.
 
 `nvidia-cuda-nvcc-cu12==12.9.86` is the only wheel with sm_70 (`.version` <= 8.8);
-`nvidia-cuda-nvcc==13.5.37` covers sm_75..sm_121f including sm_110 (`.version` <= 9.2).
+`nvidia-cuda-nvcc==13.5.37` covers sm_75..sm_121f including sm_110 (`.version` <= 9.5).
 """
 
 from __future__ import annotations
