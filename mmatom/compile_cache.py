@@ -31,7 +31,9 @@ def toolchain() -> str:
         module = sys.modules.get(name)
         if module is None or not getattr(module, "__file__", None):
             continue
-        for path in sorted(Path(module.__file__).parent.glob("**/*.py")):
+        # the layers are linked into mmatom/ (mmatom/dialects -> ../dialects): its own modules only, each file once
+        pattern = "*.py" if name == "mmatom" else "**/*.py"
+        for path in sorted(Path(module.__file__).parent.glob(pattern)):
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 

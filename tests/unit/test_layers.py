@@ -1,51 +1,42 @@
 """The layering of the code: `lint-imports` checks the contracts in pyproject.toml ([tool.importlinter]),
 and an AST scan checks that no module imports project code inside a function (a hidden cycle).
 
-pyproject maps the top-level folders into the one package `mmatom` (`mmatom.dialects` = `dialects/`,
-...), which grimp, the graph builder under import-linter, cannot follow: it walks the package's own
-folder. So the test lays the package out as Python sees it (a copy under a temporary folder) and runs
-lint-imports against that copy, with the repository's contracts.
+Each layer's top-level folder is linked into the package folder (mmatom/dialects -> ../dialects), so
+lint-imports reads the tree as it is; the first test keeps those links complete.
 """
 
 from __future__ import annotations
 
 import ast
 import os
-import shutil
 import subprocess
 import sys
-import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
+PACKAGE = ROOT / "mmatom"
 
 
-def package_folders() -> dict[str, Path]:
-    """mmatom.<sub> -> its folder, from pyproject's package-dir (subpackages of mapped folders included)."""
-    mapping = PYPROJECT["tool"]["setuptools"]["package-dir"]
-    out = {}
-    for pkg in PYPROJECT["tool"]["setuptools"]["packages"]:
-        base = max((k for k in mapping if pkg == k or pkg.startswith(k + ".")), key=len)
-        rest = pkg[len(base):].lstrip(".")
-        out[pkg] = ROOT / mapping[base] / Path(*rest.split(".")) if rest else ROOT / mapping[base]
-    return out
+def layer_folders() -> list[Path]:
+    """The top-level folders that are Python packages: each one a layer of mmatom."""
+    return sorted(p.parent for p in ROOT.glob("*/__init__.py") if p.parent != PACKAGE)
+
+
+def test_every_layer_folder_is_linked_into_the_package():
+    wrong = [f"mmatom/{f.name}" for f in layer_folders()
+             if not (PACKAGE / f.name).is_symlink() or os.readlink(PACKAGE / f.name) != f"../{f.name}"]
+    assert not wrong, "not a symlink to its layer folder (ln -s ../<folder> mmatom/<folder>): " + ", ".join(wrong)
 
 
 def product_modules() -> list[Path]:
-    return sorted(p for folder in package_folders().values() for p in folder.glob("*.py"))
+    """Every module of the package, at its real path (the links followed once)."""
+    return sorted({p.resolve() for p in PACKAGE.rglob("*.py")})
 
 
-def test_lint_imports(tmp_path):
-    for pkg, folder in package_folders().items():
-        dest = tmp_path.joinpath(*pkg.split("."))
-        dest.mkdir(parents=True, exist_ok=True)
-        for f in folder.glob("*.py"):
-            shutil.copy(f, dest / f.name)
-    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
-    env = dict(os.environ, PYTHONPATH=str(tmp_path))
+def test_lint_imports():
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
     lint = Path(sys.executable).parent / "lint-imports"
-    proc = subprocess.run([str(lint), "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    proc = subprocess.run([str(lint), "--no-cache"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
     assert "0 broken" in proc.stdout, proc.stdout[-3000:]
 

@@ -28,6 +28,8 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
   }
 }
 
+// CHECK-LABEL: llvm.func @k(
+// One of each: adjacency is the point (cse merged the pairs, dce dropped the unused sync and convert).
 // CHECK:      [[A:%.+]] = mma.load_fragment
 // CHECK-NEXT: [[B:%.+]] = mma.load_fragment
 // CHECK-NEXT: [[C:%.+]] = mma.fill

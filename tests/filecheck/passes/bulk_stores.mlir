@@ -42,5 +42,5 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   }
 }
 
-// CHECK: llvm.func @epilogue
+// CHECK-LABEL: llvm.func @epilogue(
 // CHECK: mma.tma_store %box1

@@ -3,10 +3,12 @@
 // RUN: mmatom-opt %s -p verify-pipeline | filecheck %s
 // RUN: mmatom-opt %s -p lower-mma-to-nvvm | filecheck %s --check-prefix=LOWERED
 
+// CHECK-LABEL: llvm.func @ring(
 // CHECK: nvvm.mbarrier.arrive.expect_tx %p_full, %tx
 // CHECK: mma.tma_load %ma[%c0, %p_k] into %p_da barrier %p_full
 // CHECK: mma.wgmma_tile <m64n64k64> %desc_a, %desc_b, %acc_in
 // CHECK: nvvm.mbarrier.arrive %c_empty
+// LOWERED-LABEL: llvm.func @ring(
 // LOWERED: nvvm.cp.async.bulk.tensor.shared.cluster.global
 // LOWERED: nvvm.wgmma.mma_async
 

@@ -6,9 +6,11 @@
 // RUN: mmatom-opt %s -p verify-pipeline,verify-wgmma-lifecycle | filecheck %s
 // RUN: mmatom-opt %s -p lower-mma-to-nvvm -t ptx | filecheck %s --check-prefix=PTX
 
+// CHECK-LABEL: llvm.func @ring(
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK: nvvm.mbarrier.arrive %prev_empty
 
+// PTX-LABEL: .entry ring(
 // PTX: wgmma.fence.sync.aligned;
 // PTX-NOT: mov.b32 %f
 // PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {[[ACC:%f[0-9]+]],

@@ -18,12 +18,12 @@ func.func @f(%x: i32, %y: i32) -> (i32, i32, i32, i32, i32, i32) {
 
 // CHECK-LABEL: func.func @f
 // CHECK:      %[[K2:.*]] = arith.constant 2 : i32
-// CHECK-NEXT: %[[Q:.*]] = arith.shrui %x, %[[K2]] : i32
-// CHECK-NEXT: %[[M3:.*]] = arith.constant 3 : i32
-// CHECK-NEXT: %[[R:.*]] = arith.andi %x, %[[M3]] : i32
-// CHECK-NEXT: %[[Q6:.*]] = arith.divui %x, %c6 : i32
-// CHECK-NEXT: %[[S:.*]] = arith.divsi %x, %c4 : i32
-// CHECK-NEXT: %[[V:.*]] = arith.remui %x, %y : i32
-// CHECK-NEXT: %[[M0:.*]] = arith.constant 0 : i32
-// CHECK-NEXT: %[[ONE:.*]] = arith.andi %x, %[[M0]] : i32
-// CHECK-NEXT: func.return %[[Q]], %[[R]], %[[Q6]], %[[S]], %[[V]], %[[ONE]]
+// CHECK:      %[[Q:.*]] = arith.shrui %x, %[[K2]] : i32
+// CHECK:      %[[M3:.*]] = arith.constant 3 : i32
+// CHECK:      %[[R:.*]] = arith.andi %x, %[[M3]] : i32
+// CHECK:      %[[Q6:.*]] = arith.divui %x, %c6 : i32
+// CHECK:      %[[S:.*]] = arith.divsi %x, %c4 : i32
+// CHECK:      %[[V:.*]] = arith.remui %x, %y : i32
+// CHECK:      %[[M0:.*]] = arith.constant 0 : i32
+// CHECK:      %[[ONE:.*]] = arith.andi %x, %[[M0]] : i32
+// CHECK:      func.return %[[Q]], %[[R]], %[[Q6]], %[[S]], %[[V]], %[[ONE]]

@@ -32,6 +32,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 }
 
 // the carried registers, then the loop: only %c0's copy precedes the wgmma, which writes %c1..%c3 in place
+// CHECK-LABEL: .entry carry(
 // CHECK:      mov.b32 [[C0:%f[0-9]+]], [[Z:%f[0-9]+]];
 // CHECK-NEXT: mov.b32 [[C1:%f[0-9]+]], [[Z]];
 // CHECK-NEXT: mov.b32 [[C2:%f[0-9]+]], [[Z]];

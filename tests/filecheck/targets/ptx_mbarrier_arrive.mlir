@@ -8,6 +8,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.func @arrivals() attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32>, nvvm.cluster_dim = array<i32: 2, 1, 1>, mma.shared_bytes = 8 : i32} {
     %bar = llvm.mlir.addressof @smem : !llvm.ptr<3>
     %rank = nvvm.read.ptx.sreg.cluster.ctarank : i32
+    // CHECK-LABEL: .entry arrivals(
     // CHECK: mov.u64 [[BAR:%rd[0-9]+]], smem;
     // CHECK: mapa.shared::cluster.u64 [[PEER:%rd[0-9]+]], [[BAR]],
     %peer = nvvm.mapa %bar, %rank : !llvm.ptr<3> -> !llvm.ptr<7>
