@@ -42,7 +42,8 @@ def __getattr__(name: str):
     if name in _KERNEL_ENTRY_POINTS:
         from mmatom.kernels import gemm as gemm_package  # noqa: PLC0415 - the application loads on first use
 
-        return getattr(gemm_package, name)
+        globals().update({n: getattr(gemm_package, n) for n in _KERNEL_ENTRY_POINTS})  # later lookups: plain names
+        return globals()[name]
     raise AttributeError(f"module 'mmatom' has no attribute {name!r}")
 
 
