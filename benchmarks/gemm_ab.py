@@ -24,12 +24,15 @@ from mmatom.kernels.gemm.host import persistent_ctas
 TORCH = {"bf16": torch.bfloat16, "e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
 
 
-def with_ptx(kernel: mmatom.Kernel, ptx: str, shared_bytes: int | None) -> mmatom.Kernel:
-    """`kernel` with another tree's PTX (and the dynamic SMEM that PTX declared, where the index says)."""
-    entries = kernel.entries
-    if shared_bytes is not None:
-        entries = {name: dataclasses.replace(e, bounds=dataclasses.replace(e.bounds, shared_bytes=shared_bytes))
-                   for name, e in entries.items()}
+def with_ptx(kernel: mmatom.Kernel, ptx: str, case: dict) -> mmatom.Kernel:
+    """`kernel` with another tree's PTX: the dynamic SMEM that PTX declared (where the index says), and without
+    the size arguments if that tree's kernel was specialized to its shape."""
+    entries = {}
+    for name, e in kernel.entries.items():
+        bounds = e.bounds if case.get("shared_bytes") is None else \
+            dataclasses.replace(e.bounds, shared_bytes=case["shared_bytes"])
+        params = e.params if case.get("takes_sizes", True) else e.params[:3] + e.params[6:]
+        entries[name] = dataclasses.replace(e, bounds=bounds, params=params)
     return dataclasses.replace(kernel, ptx=ptx, entries=entries, _module=None, _cubin=None, _launchers={})
 
 
@@ -37,8 +40,8 @@ def launches(case: dict, other_ptx: str):
     """(ours, the other tree's) packed launches on shared inputs, and their outputs."""
     m, n, k, dtype = case["m"], case["n"], case["k"], case["dtype"]
     config = GemmConfig.from_name(case["config"])
-    ours = gemm_kernel(m, n, k, dtype=dtype, config=config)
-    theirs = with_ptx(ours, other_ptx, case.get("shared_bytes"))
+    ours = gemm_kernel(dtype=dtype, config=config)
+    theirs = with_ptx(ours, other_ptx, case)
     a = torch.randn(m, k, device="cuda").to(TORCH[dtype])
     b = torch.randn(n, k, device="cuda").to(TORCH[dtype])
     scales = [torch.ones(1, device="cuda"), torch.ones(1, device="cuda")] if dtype != "bf16" else []
@@ -50,7 +53,8 @@ def launches(case: dict, other_ptx: str):
         maps = [mmatom.tensor_map(a, config.block_m // config.cluster_n, bk),
                 mmatom.tensor_map(b, config.block_n // config.cluster_m, bk),
                 mmatom.tensor_map(d, BOX, box_columns("bf16"))]
-        runs.append(kernel.prepare(*maps, *scales, grid=grid))
+        sizes = [m, n, k] if kernel is ours or case.get("takes_sizes", True) else []
+        runs.append(kernel.prepare(*maps, *sizes, *scales, grid=grid))
         outs.append(d)
     return runs, outs, (a, b, scales)
 

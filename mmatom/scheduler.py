@@ -1,7 +1,8 @@
 """TileScheduler: which output tiles a persistent CTA computes, in which order (CuTe's tile scheduler).
 
-The output is a grid of tiles_m x tiles_n tiles. A cluster of cluster_m x cluster_n CTAs takes that many
-neighbouring tiles as one unit (each CTA its own tile of the unit, by its rank). The units are walked in grouped
+The output is a grid of tiles_m x tiles_n tiles (Python ints, or runtime Values: one kernel for every shape). A
+cluster of cluster_m x cluster_n CTAs takes that many neighbouring tiles as one unit (each CTA its own tile of the
+unit, by its rank). The units are walked in grouped
 raster order -- `group_m` rows of units at a time, down the rows then across -- so that a wave of CTAs shares
 rows of A and columns of B in L2. A persistent CTA (or cluster) takes units first, first + step, ... where first is
 its index in the grid and step the grid's size; `every=2` takes every other one (ping-pong consumers sharing a CTA).
@@ -28,10 +29,11 @@ if TYPE_CHECKING:
 class TileScheduler:
     """A persistent, grouped-raster walk over tiles_m x tiles_n output tiles in units of a cluster."""
 
-    def __init__(self, kb: KernelBuilder, tiles_m: int, tiles_n: int, cluster: tuple[int, int] = (1, 1),
+    def __init__(self, kb: KernelBuilder, tiles_m: Value | int, tiles_n: Value | int, cluster: tuple[int, int] = (1, 1),
                  group_m: int = 1):
         cluster_m, cluster_n = cluster
-        if min(tiles_m, tiles_n, cluster_m, cluster_n, group_m) < 1:
+        counts = [x for x in (tiles_m, tiles_n, cluster_m, cluster_n, group_m) if not isinstance(x, Value)]
+        if min(counts) < 1:
             raise api_error(f"tile_scheduler: {tiles_m} x {tiles_n} tiles, cluster {cluster_m}x{cluster_n}, "
                             f"group_m={group_m}; each must be positive")
         if cluster_m * cluster_n > 1 and (kb.cluster_shape or (1, 1))[:2] != (cluster_m * cluster_n, 1):
@@ -40,21 +42,12 @@ class TileScheduler:
         self.kb, self.tiles_m, self.tiles_n = kb, tiles_m, tiles_n
         self.cluster_m, self.cluster_n, self.group_m = cluster_m, cluster_n, group_m
         self.units_m, self.units_n = ceil_div(tiles_m, cluster_m), ceil_div(tiles_n, cluster_n)
+        self.units = self.units_m * self.units_n  # units (a tile, or a cluster's tiles) in the walk: the loop's end
         self.rank = kb.cluster.rank() if self.cluster_size > 1 else 0  # this CTA's tile within its unit
 
     @property
     def cluster_size(self) -> int:
         return self.cluster_m * self.cluster_n
-
-    @property
-    def units(self) -> int:
-        """Units (a tile, or a cluster's tiles) in the walk: the loop's end."""
-        return self.units_m * self.units_n
-
-    @property
-    def tiles(self) -> int:
-        """Output tiles computed, counting a cluster's tiles past the grid's edge (TMA clips them)."""
-        return self.units * self.cluster_size
 
     def first(self) -> Value:
         """This CTA's first unit: its CTA index, or its cluster's."""

@@ -30,19 +30,19 @@ def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int) -> int:
 _KERNELS: dict[tuple, mmatom.Kernel] = {}
 
 
-def gemm_kernel(m: int, n: int, k: int, *, dtype: str = "bf16", out_dtype: str | None = None,
-                target: str = "sm_90a", config: GemmConfig | None = None) -> mmatom.Kernel:
-    """The compiled GEMM kernel for these sizes (D bf16, or f32 with out_dtype="f32"; parameters: tensor maps of
-    A, B, D, then for fp8 the two scale pointers); compiled once per process and cached on disk by its
-    parameters (mmatom.compile_generated)."""
+def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: str = "sm_90a",
+                config: GemmConfig | None = None) -> mmatom.Kernel:
+    """The compiled GEMM kernel of a config (D bf16, or f32 with out_dtype="f32"; parameters: tensor maps of A, B,
+    D, the sizes m, n, k, then for fp8 the two scale pointers): one kernel serves every shape. Compiled once per
+    process and cached on disk by its parameters (mmatom.compile_generated)."""
     out_dtype = out_dtype or "bf16"
     check_dtypes("gemm_kernel", dtype, out_dtype)
     config = config or GemmConfig()
-    key = (m, n, k, dtype, target, config, out_dtype)
+    key = (dtype, target, config, out_dtype)
     if key not in _KERNELS:  # on disk, found by the generator's parameters without building the module
         _KERNELS[key] = mmatom.compile_generated(
-            ["mmatom.kernels.gemm", m, n, k, dtype, target, asdict(config), out_dtype],
-            lambda: build_gemm(m, n, k, dtype, target, config, out_dtype)[0])
+            ["mmatom.kernels.gemm", "any shape", dtype, target, asdict(config), out_dtype],
+            lambda: build_gemm(dtype, target, config, out_dtype)[0])
     return _KERNELS[key]
 
 
@@ -83,11 +83,11 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     out_dtype = out_dtype or ("f32" if out is not None and out.dtype == torch.float32 else "bf16")
     d = _output(torch, out, out_dtype, m, n, a.device)
     config = config or choose_config(m, n, k, dtype)
-    kernel = gemm_kernel(m, n, a_k.shape[1], dtype=dtype, config=config, out_dtype=out_dtype)
+    kernel = gemm_kernel(dtype=dtype, config=config, out_dtype=out_dtype)
     bk = config.block_k(dtype)
     maps = [_tensor_map(a_k, config.block_m // config.cluster_n, bk),
             _tensor_map(b_k, config.block_n // config.cluster_m, bk), _tensor_map(d, BOX, box_columns(out_dtype))]
-    launch = kernel.prepare(*maps, *([scale_a, scale_b] if dtype in FP8 else []),
+    launch = kernel.prepare(*maps, m, n, a_k.shape[1], *([scale_a, scale_b] if dtype in FP8 else []),
                             grid=(persistent_ctas(config, m, n, sm_count()),))
     launch(_current_stream(torch, a.device))
     if d is out and a_k is a and b_k is b:  # no per-call copy in the launch: it can be replayed as packed

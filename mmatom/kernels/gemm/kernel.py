@@ -9,7 +9,10 @@ that multicasts A or B. The epilogue converts to bf16 (or keeps f32), stmatrix-e
 (double-buffered per warpgroup) and TMA-stores them, which also clips the M and N tails; the K tail reads TMA's
 zero fill.
 
-    module, launch, tiles = HopperGemm(4096, 4096, 4096, "bf16", "sm_90a", GemmConfig(), "bf16").build()
+    module, launch = HopperGemm("bf16", "sm_90a", GemmConfig(), "bf16").build()
+
+The sizes are kernel arguments (m, n, k after the tensor maps): one compiled kernel per config serves every shape,
+its tile counts and K loop computed on the device; the tensor maps carry the extents TMA clips at.
 """
 
 from __future__ import annotations
@@ -22,18 +25,18 @@ from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, 
 
 
 class HopperGemm:
-    """One GEMM kernel: sizes and config fixed at construction (Python), the kernel built by `build()`."""
+    """One GEMM kernel: element types and config fixed at construction (Python), the kernel built by `build()`;
+    its sizes are runtime values."""
 
-    def __init__(self, m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90a",
-                 config: GemmConfig = GemmConfig(), out_dtype: str = "bf16"):
+    def __init__(self, dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
+                 out_dtype: str = "bf16"):
         config.check(dtype)
         check_dtypes("build_gemm", dtype, out_dtype)
-        self.m, self.n, self.k, self.dtype, self.target = m, n, k, dtype, target
+        self.dtype, self.target = dtype, target
         self.config, self.out_dtype, self.fp8 = config, out_dtype, dtype in FP8
         self.bm, self.bn, self.bk = config.block_m, config.block_n, config.block_k(dtype)
         self.warpgroups = config.tile_warpgroups  # consumer warpgroups sharing one tile
         self.tiled = self._tiled_mma(self.bm, self.bn, self.warpgroups)
-        self.k_tiles = ceil_div(k, self.bk)
         # the rows of A / B each CTA of a cluster loads (and multicasts to the others)
         self.slice_rows = {"a": self.bm // config.cluster_n, "b": self.bn // config.cluster_m}
         self.sliced = {"a": config.cluster_n > 1, "b": config.cluster_m > 1}
@@ -56,8 +59,8 @@ class HopperGemm:
 
     # -- the kernel ---------------------------------------------------------------------------------------------
 
-    def build(self) -> tuple[object, mmatom.LaunchConfig, int]:
-        """The kernel's module, its launch config and its output tiles (the persistent grid is min(tiles, SMs))."""
+    def build(self) -> tuple[object, mmatom.LaunchConfig]:
+        """The kernel's module and its launch config (the grid is the host's: host.persistent_ctas)."""
         kb = self.kb = self._declare()
         self.tid = kb.tid()
         with kb.if_(self.tid == 0):
@@ -72,8 +75,7 @@ class HopperGemm:
             self.consumer()
         if self.clustered:
             self._all_ctas_meet()  # no CTA exits while a peer may still multicast into it or release its stages
-        module, launch = kb.finish()
-        return module, launch, self.scheduler.tiles
+        return kb.finish()
 
     @property
     def clustered(self) -> bool:
@@ -88,7 +90,8 @@ class HopperGemm:
         c = self.config
         params = [("a", mmatom.TensorMapType(self.dtype, self.slice_rows["a"], self.bk, "128b")),
                   ("b", mmatom.TensorMapType(self.dtype, self.slice_rows["b"], self.bk, "128b")),
-                  ("d", mmatom.TensorMapType(self.out_dtype, BOX, box_columns(self.out_dtype), "128b"))]
+                  ("d", mmatom.TensorMapType(self.out_dtype, BOX, box_columns(self.out_dtype), "128b")),
+                  ("m", "i32"), ("n", "i32"), ("k", "i32")]
         params += [("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else []
         kb = mmatom.KernelBuilder("gemm", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1,
                                   cluster=(c.cluster_size, 1, 1) if self.clustered else None)
@@ -99,7 +102,9 @@ class HopperGemm:
         self.ring = kb.smem_ring(c.stages, releases, a=self.tiled.smem_desc_type("A"),
                                  b=self.tiled.smem_desc_type("B"))
         self.staging = kb.smem_tiles((2, 2), BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
-        self.scheduler = kb.tile_scheduler(ceil_div(self.m, self.bm), ceil_div(self.n, self.bn),
+        self.k_tiles = ceil_div(kb.param("k"), self.bk)
+        self.k_tiles.ssa.name_hint = "k_tiles"  # what verify-pipeline's diagnostics call it
+        self.scheduler = kb.tile_scheduler(ceil_div(kb.param("m"), self.bm), ceil_div(kb.param("n"), self.bn),
                                            cluster=(c.cluster_m, c.cluster_n), group_m=c.raster_group)
         self.box_types = self._slice_types()
         return kb
@@ -254,10 +259,10 @@ class HopperGemm:
             kb.tma.commit_group()
 
 
-def build_gemm(m: int, n: int, k: int, dtype: str = "bf16", target: str = "sm_90a",
-               config: GemmConfig = GemmConfig(), out_dtype: str = "bf16") -> tuple[object, mmatom.LaunchConfig, int]:
-    """The GEMM kernel's module for these sizes, its launch config and its number of output tiles."""
-    return HopperGemm(m, n, k, dtype, target, config, out_dtype).build()
+def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
+               out_dtype: str = "bf16") -> tuple[object, mmatom.LaunchConfig]:
+    """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config."""
+    return HopperGemm(dtype, target, config, out_dtype).build()
 
 
 __all__ = ["HopperGemm", "build_gemm"]

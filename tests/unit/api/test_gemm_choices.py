@@ -56,7 +56,7 @@ def test_compile_generated_finds_the_kernel_without_building_it(h100):
 
     def build():
         built.append(1)
-        module, _, _ = build_gemm(256, 256, 128)
+        module, _ = build_gemm()
         return module
 
     key = ["test.gemm", 256, 256, 128]
@@ -78,4 +78,4 @@ def test_raster_group_makes_a_wave_square_in_bytes():
     assert GemmConfig(128, 256, 4, cluster_m=2).raster_group == 8
     assert GemmConfig(128, 256, 4, group_m=4).raster_group == 4
     with pytest.raises(mmatom.CompileError, match="group_m=-1"):
-        mmatom.gemm_kernel(256, 256, 256, config=GemmConfig(group_m=-1))
+        mmatom.gemm_kernel(config=GemmConfig(group_m=-1))

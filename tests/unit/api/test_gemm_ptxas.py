@@ -10,13 +10,12 @@ import mmatom
 from mmatom.kernels.gemm import CONFIGS, build_gemm
 
 pytestmark = pytest.mark.ptxas
-CASES = [(config, dtype, shape, out) for config in CONFIGS for dtype in ("bf16", "e4m3")
-         for shape in ((4096, 4096, 4096), (4095, 4104, 4112)) for out in ("bf16", "f32")]
+CASES = [(config, dtype, out) for config in CONFIGS for dtype in ("bf16", "e4m3") for out in ("bf16", "f32")]
 
 
 def _metadata(case):
-    config, dtype, (m, n, k), out = case
-    module, launch, _ = build_gemm(m, n, k, dtype, "sm_90a", config, out)
+    config, dtype, out = case
+    module, launch = build_gemm(dtype, "sm_90a", config, out)  # one kernel per config: every shape
     kernel = mmatom.compile(module, options={"cache": False})
     return launch, kernel.metadata, kernel.ptx
 
@@ -24,8 +23,8 @@ def _metadata(case):
 def test_every_shipped_config_assembles_clean():
     with ThreadPoolExecutor(4) as pool:  # ptxas runs as a subprocess: threads overlap its runs
         results = list(pool.map(_metadata, CASES))
-    for (config, dtype, shape, out), (launch, meta, ptx) in zip(CASES, results):
-        what = f"{config} {dtype} {shape} -> {out}"
+    for (config, dtype, out), (launch, meta, ptx) in zip(CASES, results):
+        what = f"{config} {dtype} -> {out}"
         assert meta.spill_bytes == 0, f"{what}: {meta.spill_bytes} spill bytes"
         assert meta.warnings == (), f"{what}: ptxas warned: {meta.warnings}"
         assert launch.shared_bytes <= 232448 and launch.block == (384, 1, 1), what
@@ -57,35 +56,35 @@ def test_every_shipped_config_assembles_clean():
 def test_ptxas_warning_is_seen():
     """The gate can fail: an accumulator read after the commit and before the wait makes ptxas inject a wait
     (C7517, an `info` line), and the metadata reports it."""
-    lines = mmatom.gemm_kernel(256, 256, 128).ptx.splitlines()
+    lines = mmatom.gemm_kernel().ptx.splitlines()
     commit = next(i for i, line in enumerate(lines) if "wgmma.commit_group" in line)
     first = next(i for i, line in enumerate(lines) if "wgmma.mma_async" in line)
     register = lines[first].split("{")[1].split(",")[0]
     lines.insert(commit + 1, f"\tadd.f32 {register}, {register}, {register};")
-    kernel = mmatom.Kernel("\n".join(lines), mmatom.gemm_kernel(256, 256, 128).entries, "sm_90a")
+    kernel = mmatom.Kernel("\n".join(lines), mmatom.gemm_kernel().entries, "sm_90a")
     assert any("(C7517)" in w for w in kernel.metadata.warnings), kernel.metadata
 
 
 def test_config_limits_are_compile_errors():
     with pytest.raises(mmatom.CompileError, match="block_n=96"):
-        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(block_n=96))
+        mmatom.gemm_kernel(config=mmatom.GemmConfig(block_n=96))
     with pytest.raises(mmatom.CompileError, match="block_m=64"):
-        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(block_m=64))
+        mmatom.gemm_kernel(config=mmatom.GemmConfig(block_m=64))
     with pytest.raises(mmatom.CompileError, match="out_dtype"):
-        mmatom.gemm_kernel(256, 256, 256, out_dtype="f16")
+        mmatom.gemm_kernel(out_dtype="f16")
     with pytest.raises(mmatom.CompileError, match="wgmma_in_flight=2"):
-        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(wgmma_in_flight=2))
+        mmatom.gemm_kernel(config=mmatom.GemmConfig(wgmma_in_flight=2))
     with pytest.raises(mmatom.CompileError, match="cluster 4x1"):
-        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(cluster_m=4))
+        mmatom.gemm_kernel(config=mmatom.GemmConfig(cluster_m=4))
     with pytest.raises(mmatom.CompileError, match="cluster 2x2"):
-        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(cluster_m=2, cluster_n=2))
+        mmatom.gemm_kernel(config=mmatom.GemmConfig(cluster_m=2, cluster_n=2))
     # ping-pong: one warpgroup holds the whole tile's accumulators
     with pytest.raises(mmatom.CompileError, match="a 128x256 tile is 256 f32 accumulators per consumer thread"):
-        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(128, 256, pingpong=True))
+        mmatom.gemm_kernel(config=mmatom.GemmConfig(128, 256, pingpong=True))
     with pytest.raises(mmatom.CompileError, match="block_m=256 with ping-pong consumers"):
-        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(256, 64, pingpong=True))
+        mmatom.gemm_kernel(config=mmatom.GemmConfig(256, 64, pingpong=True))
     with pytest.raises(mmatom.CompileError, match="a 256x256 tile is 256 f32 accumulators"):
-        mmatom.gemm_kernel(256, 256, 256, config=mmatom.GemmConfig(256, 256))
+        mmatom.gemm_kernel(config=mmatom.GemmConfig(256, 256))
 
 
 def test_config_names_round_trip():

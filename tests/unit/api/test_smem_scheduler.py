@@ -75,7 +75,9 @@ def test_a_cluster_scheduler_needs_a_cluster_kernel(kb):
         kb.tile_scheduler(4, 4, cluster=(2, 1))
     clustered = mmatom.KernelBuilder("c", [], "sm_90a", threads=128, cluster=(2, 1, 1))
     sched = clustered.tile_scheduler(5, 4, cluster=(2, 1))
-    assert (sched.units, sched.tiles) == (12, 24) and sched.rank.ssa.owner.name.startswith("nvvm.read.ptx.sreg")
+    assert sched.units == 12 and sched.rank.ssa.owner.name.startswith("nvvm.read.ptx.sreg")
+    runtime = clustered.tile_scheduler(mmatom.ceil_div(clustered.tid(), 128), 4, cluster=(2, 1))
+    assert runtime.units.ssa.owner.name == "arith.muli"  # sizes as kernel arguments: the walk's end is a Value
 
 
 def test_smem_allocated_in_a_branch_is_declared_at_the_top():
