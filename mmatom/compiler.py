@@ -369,5 +369,6 @@ def _set_target(module: ModuleOp, target: str | None) -> None:
     if have is None:
         module.attributes[TARGET_ATTR] = TargetAttr(target)
     elif not isinstance(have, TargetAttr) or have.chip_name.data != target:
-        raise CompileError([op_diagnostic(module, f"the module is for {have} ({TARGET_ATTR}); compile was asked "
+        named = have.chip_name.data if isinstance(have, TargetAttr) else have
+        raise CompileError([op_diagnostic(module, f"the module is for {named} ({TARGET_ATTR}); compile was asked "
                                                   f"for {target}")])
