@@ -26,7 +26,7 @@ from xdsl.ir import Block, Region
 
 from mmatom.atoms.catalogue import Atom, resolve
 from mmatom.atoms.chips import ALL_TARGET_NAMES, chip
-from mmatom.compiler import lower
+from mmatom.compiler import lower_for_ptx
 from mmatom.dialects.launch_bounds import KERNEL, REQNTID
 from mmatom.targets import ptxas, runtime
 from mmatom.targets.ptx_emitter import PTXEmitter, ptx_header
@@ -133,7 +133,7 @@ def _single_threaded() -> bool:
 
 
 def _lower_chunk(module_name: str, group: list[Case], target: str) -> list[tuple[str, str, list]]:
-    module = lower(importlib.import_module(module_name).build_module(group, target))
+    module = lower_for_ptx(importlib.import_module(module_name).build_module(group, target))
     return [(name, text, atoms) for name, text, atoms in PTXEmitter(module).functions()]
 
 

@@ -13,16 +13,17 @@ from xdsl.ir import Attribute, Operation
 from xdsl.utils.exceptions import VerifyException
 
 from mmatom.layout import NotationError
-from mmatom.atoms.catalogue import Atom, AtomError, MmaSyncAtom, WgmmaAtom, family
-from mmatom.atoms.catalogue.elements import BITS, INT4, INT8, base_element, storage_element
+from mmatom.atoms.catalogue import Atom, AtomError, MmaSyncAtom, WgmmaAtom, family, resolve
+from mmatom.atoms.catalogue.elements import BITS, base_element, storage_element
 from mmatom.atoms.catalogue.fragments import (operand_extent, tile_tv_layout, tv_layouts, wgmma_accumulator_layout,
                                               wgmma_accumulator_tile)
 from mmatom.atoms.catalogue.model import REGISTER, SMEM_DESC, TMEM
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED
-from mmatom.atoms.catalogue.wgmma import dense_k, imm_trans
+from mmatom.atoms.catalogue.wgmma import dense_k, imm_scale, imm_trans
 from mmatom.atoms.descriptors import DescriptorError, SmemOperand, check_layout, check_pattern_start, sub_tile
 
 from . import mma_types as d
+from .carried import carried
 from .mma_types import module_target
 
 RESIDENCY_OF = {d.FragmentType: REGISTER, d.SmemDescType: SMEM_DESC, d.TmemType: TMEM}
@@ -115,28 +116,37 @@ def _tcgen05_operands(op) -> None:
 
 
 def _wgmma_qualifiers(op, label: str, a: str) -> dict:
-    """trans-a/b from the SMEM operands' major modes and imm-scale-a/b (1 unless negated; none on integer
-    types) of mma.wgmma and mma.wgmma_tile; scale_d must be 0 or 1."""
-    integer = a in INT8 + INT4 + ("b1",)
-
+    """trans-a/b from the SMEM operands' major modes and imm-scale-a/b (the catalogue's imm_trans and imm_scale)
+    of mma.wgmma and mma.wgmma_tile; scale_d must be 0 or 1."""
     def trans(t: Attribute) -> int | None:
         return imm_trans(a, isinstance(t, d.SmemDescType) and t.major.data == "mn")
-
-    def scale(p) -> int | None:  # a given value always reaches the lattice, which rejects it on integers
-        return _int(p) if p is not None else (None if integer else 1)
 
     if op.scale_d is not None and _int(op.scale_d) not in (0, 1):
         raise VerifyException(f"{label}: scale_d={_int(op.scale_d)} is not legal; scale_d must be 0 "
                               f"(D = A*B) or 1 (D = A*B + C)")
-    return dict(trans_a=trans(op.a.type), trans_b=trans(op.b.type), scale_a=scale(op.scale_a),
-                scale_b=scale(op.scale_b))
+    return dict(trans_a=trans(op.a.type), trans_b=trans(op.b.type), scale_a=imm_scale(a, _int(op.scale_a)),
+                scale_b=imm_scale(a, _int(op.scale_b)))
 
 
 def op_atom(op: Operation) -> Atom:
-    """The catalogue atom an atom op performs, read from its properties and operand types. The op's verifier
-    has resolved it against the module's chip; the lowering consumes it from here (never re-deriving it)."""
-    fam_name, values, _ = atom_values(op)
-    return family(fam_name).make(values)
+    """The catalogue atom an atom op performs, read from its properties and operand types the first time it is
+    asked for (by the op's verifier) and carried after (`carried.py`): the lowering consumes the atom the
+    verifier resolved, never re-deriving it."""
+    def read() -> Atom:
+        fam_name, values, _ = atom_values(op)
+        try:
+            return family(fam_name).make(values)
+        except AtomError as err:
+            raise VerifyException(str(err)) from None
+    return carried(op, read)
+
+
+def _resolve(label: str | None, op: Operation, atom: Atom) -> None:
+    """`atom` is legal on the module's chip (remembered per atom and chip: resolve is the catalogue's, cached)."""
+    try:
+        resolve(atom, module_target(op))
+    except AtomError as err:
+        raise VerifyException(f"{label}: {err}" if label else str(err)) from None
 
 
 @dataclass(frozen=True)
@@ -153,6 +163,11 @@ class SyncTilePlan:
 
 
 def sync_tile_plan(op: Operation) -> SyncTilePlan:
+    """How an mma.sync_tile splits, checked by its verifier the first time and carried after."""
+    return carried(op, lambda: _sync_tile_plan(op), "plan")
+
+
+def _sync_tile_plan(op: Operation) -> SyncTilePlan:
     """Check an mma.sync_tile (a warp's tile of one register atom: the atom legal for the chip, the tile a whole
     number of atoms, every fragment in the tile's TV layout) and say how it splits."""
     label = "mma.sync_tile"
@@ -162,13 +177,14 @@ def sync_tile_plan(op: Operation) -> SyncTilePlan:
                   satfinite=op.satfinite is not None, bitop=None, rounding=None)
     fam = family("mma")
     try:
-        fam.resolve(values, module_target(op))
+        atom = fam.make(values)
     except AtomError as err:
         raise VerifyException(f"{label}: {err}") from None
+    _resolve(label, op, atom)
     for name, size, atom_size in zip("MNK", (M, N, K), (m, n, k)):
         if size <= 0 or size % atom_size:
             raise VerifyException(f"{label}: tile {name}={size} is not a multiple of the atom's {name}={atom_size}")
-    plan = SyncTilePlan(fam.make(values), (M // m, N // n, K // k))
+    plan = SyncTilePlan(atom, (M // m, N // n, K // k))
     for role, t in (("A", op.a.type), ("B", op.b.type), ("C", op.c.type), ("D", op.d.type)):
         want = tile_tv_layout(plan.atom, role, plan.operand_repeats(role))
         try:
@@ -184,18 +200,12 @@ def sync_tile_plan(op: Operation) -> SyncTilePlan:
 
 
 def verify_atom_op(op: Operation) -> None:
-    fam_name, values, types = atom_values(op)
+    fam_name, _, types = atom_values(op)
     fam = family(fam_name)
-    try:
-        atom = fam.make(values)
-    except AtomError as err:
-        raise VerifyException(str(err)) from None
+    atom = op_atom(op)
     _check_roles(op, fam.label, types)
     _check_residency(fam, atom, types)
-    try:
-        fam.resolve(values, module_target(op))
-    except AtomError as err:
-        raise VerifyException(str(err)) from None
+    _resolve(None, op, atom)
     _check_storage(fam.label, atom, types)
     _check_layouts(fam.label, atom, types)
 
@@ -292,6 +302,11 @@ WGMMA_TILE_M = (64, 128, 256)  # 64 rows per warpgroup (one or two), repeated do
 
 
 def wgmma_tile_plan(op) -> WgmmaTilePlan:
+    """How an mma.wgmma_tile splits, checked by its verifier the first time and carried after."""
+    return carried(op, lambda: _wgmma_tile_plan(op), "plan")
+
+
+def _wgmma_tile_plan(op) -> WgmmaTilePlan:
     """Check an mma.wgmma_tile and say how it splits into wgmma atoms: the accumulator's TV layout says how
     many warpgroups share the tile, and each repeats its 64-row atom down the rest of M."""
     label = "mma.wgmma_tile"
@@ -307,12 +322,11 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
     values = dict(sparse=False, a=a, b=b_t.elem.data, d=dt, m=64, n=n, k=k, satfinite=op.satfinite is not None,
                   bitop="and" if a == "b1" else None, a_residency=SMEM_DESC, **_wgmma_qualifiers(op, label, a),
                   selector=None)
-    fam = family("wgmma")
     try:
-        fam.resolve(values, module_target(op))
+        atom = family("wgmma").make(values)
     except AtomError as err:
         raise VerifyException(f"{label}: {err}") from None
-    atom = fam.make(values)
+    _resolve(label, op, atom)
     warpgroups = None
     for role, t in (("C", c_t), ("D", d_t)):
         if t.elem.data != dt and role == "C":

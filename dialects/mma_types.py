@@ -541,17 +541,13 @@ TARGET_ATTR = "mma.target"
 
 
 def module_target(op: Operation) -> str | None:
-    """The chip named by the nearest enclosing `mma.target` attribute."""
-    cur: Operation | None = op.parent_op()
+    """The chip named by the nearest `mma.target = #mma.target<sm_..>` on `op` or an op around it: the one accessor
+    of the chip, read by the verifiers, the lowering and the PTX target alike (None where no op names one)."""
+    cur: Operation | None = op
     while cur is not None:
         attr = cur.attributes.get(TARGET_ATTR)
         if isinstance(attr, TargetAttr):
             return attr.chip_name.data
-        if isinstance(attr, StringAttr):  # the string form mma-finalize-nvvm leaves (upstream has no mma dialect)
-            try:
-                return chip(attr.data).name
-            except UnknownChip as err:
-                raise VerifyException(f"{TARGET_ATTR} = \"{attr.data}\": {err}") from None
         if attr is not None:
             raise VerifyException(f"{TARGET_ATTR} must name a chip, as #mma.target<sm_..>; got {attr}")
         cur = cur.parent_op()

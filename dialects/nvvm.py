@@ -67,10 +67,11 @@ from mmatom.atoms import instr_desc
 from mmatom.atoms.catalogue import Atom, AtomError, family, resolve
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED, DENSE_K
 from mmatom.atoms.catalogue.tmem import ldst_num
-from mmatom.atoms.catalogue.wgmma import imm_trans
+from mmatom.atoms.catalogue.wgmma import imm_scale, imm_trans
 from mmatom.atoms.chips import chip
 from mmatom.atoms.limits import THREADS_PER_CTA
 
+from .carried import carried_method, carry
 from .mma_types import MnkShape, module_target
 from .nvvm_hopper import HOPPER_ATTRS, HOPPER_OPS, ImpliedType, expect_type
 from .words import WordAttr, word_enum
@@ -96,7 +97,9 @@ def _constant(op: Operation, v: SSAValue, what: str) -> int:
 
 
 def _atom(op: Operation, family_name: str, values: dict) -> Atom:
-    """The typed atom `op` performs; values that are not even words of their dimensions are its diagnostic."""
+    """The typed atom `op` performs, read from its words (an op's `atom()`, `@carried_method`: read only when the
+    op does not carry it from the lowering); values that are not even words of their dimensions are its
+    diagnostic."""
     try:
         return family(family_name).make(values)
     except AtomError as err:
@@ -382,6 +385,7 @@ class MmaOp(_MmaBase):
     layoutB = prop_def(MMALayoutAttr)
     b1Op = opt_prop_def(MMAB1OpAttr)
 
+    @carried_method
     def atom(self) -> Atom:
         """The mma.sync atom; the f64 rounding qualifier, which upstream has no attribute for, is read from
         the discardable `mma.rounding`."""
@@ -411,6 +415,7 @@ class MmaSpOp(_MmaBase):
 
     EXTRA: ClassVar[tuple] = _SPARSE_GROUPS
 
+    @carried_method
     def atom(self) -> Atom:
         return _atom(self, "mma.sp", dict(
             sparse_mode="sp::ordered_metadata" if self.orderedMetadata else "sp", shape=self.shape.mnk,
@@ -455,6 +460,7 @@ class _BlockScaleBase(_MmaBase):
     scaleVecSize = prop_def(ScaleVecSizeAttr)
     blockScaleFormat = prop_def(BlockScaleFormatAttr)
 
+    @carried_method
     def atom(self) -> Atom:
         """The block-scaled atom; the catalogue has one byte-id, read from A's (B's is checked in verify_)."""
         sparse = isinstance(self, MmaSpBlockScaleOp)
@@ -733,18 +739,18 @@ class WgmmaMmaAsyncOp(IRDLOperation):
         verify_atom(self, atom)
         _check_registers(self, atom, "D", "the accumulator struct", len(self.inouts.type.types.data))
 
+    @carried_method
     def atom(self) -> Atom:
         """The SS wgmma atom. layoutA row / layoutB col are K-major (imm-trans 0), the others MN-major (1),
         which only f16/bf16 can transpose; imm-scale is 1 or -1, absent on integer types unless negated
         (which the catalogue then rejects, as upstream does)."""
         a = self.typeA.data
-        integer = a in ("s8", "u8", "b1")
 
         def trans(layout: MMALayoutAttr, k_major: str) -> int | None:
             return imm_trans(a, layout.data != k_major)
 
         def scale(attr: WgmmaScaleInAttr) -> int | None:
-            return -1 if attr.data == "neg" else (None if integer else 1)
+            return imm_scale(a, -1 if attr.data == "neg" else None)
 
         m, n, k = self.shape.mnk
         return _atom(self, "wgmma", dict(
@@ -842,7 +848,10 @@ class InlinePtxOp(IRDLOperation):
         super().__init__(operands=[list(read_only)], result_types=[list(result_types)],
                          properties={"ptxCode": StringAttr(ptx)},
                          attributes={ATOM_ATTR: atom_attr(atom)} if atom is not None else {})
+        if atom is not None:
+            carry(self, atom)  # the atom given, not read back from the attribute that spells it for upstream
 
+    @carried_method
     def atom(self) -> Atom | None:
         """The MMA atom the PTX text performs, as its `mma.atom` attribute says; None without one (the
         text itself is not read)."""
@@ -1180,6 +1189,7 @@ class _Tcgen05MmaBase(IRDLOperation):
                                   f"{', '.join(legal)}")
         verify_atom(self, self.atom())
 
+    @carried_method
     def atom(self) -> Atom:
         """The tcgen05.mma atom: kind, cta_group and sparsity from the op, A's residency from its type, the
         rest decoded from the instruction descriptor (a constant)."""

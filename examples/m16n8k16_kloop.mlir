@@ -1,7 +1,7 @@
 // A 16x8 tile of D = A * B^T over K = 64 with one warp: the f32 accumulator is carried through an
 // scf.for over four m16n8k16 steps, then converted to f16 and stored. A is 16x64 and B is 8x64, both
 // row-major (K contiguous); D is 16x8 row-major f16.
-//   mmatom-opt examples/m16n8k16_kloop.mlir -p lower-mma-to-nvvm -t ptx
+//   mmatom-opt examples/m16n8k16_kloop.mlir -p lower-mma-to-ptx -t ptx
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
   llvm.func @kloop(%pa: !llvm.ptr<1>, %pb: !llvm.ptr<1>, %pd: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32>} {
     %zero = arith.constant 0.000000e+00 : f32

@@ -1,17 +1,16 @@
-"""`mma-finalize-nvvm`: the last step of lower-mma-to-nvvm. Checks that nothing of the mma dialect is left
-(an op without a lowering, a fragment value that crossed a boundary no pass converts) and writes the
-module's chip as a plain string, which upstream MLIR can parse (it has no mma dialect) and the PTX target
-reads."""
+"""`mma-finalize-nvvm`: the last step of lower-mma-to-nvvm. Checks that nothing of the mma dialect is left (an op
+without a lowering, a fragment value that crossed a boundary no pass converts). The module's chip stays
+`#mma.target<..>`, the attribute every reader takes it from (`dialects.mma_types.module_target`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
-from mmatom.dialects.mma_types import TARGET_ATTR, FragmentType, TargetAttr
+from mmatom.dialects.mma_types import FragmentType
 
 from .fragments import LoweringError
 
@@ -28,10 +27,6 @@ class FinalizeNvvm(ModulePass):
                 if isinstance(v.type, FragmentType):
                     raise LoweringError(inner, f"{inner.name}: a fragment value is still used after lowering "
                                                f"(a fragment crossing a function boundary or carried by an scf.if/while)")
-        for inner in op.walk():
-            attr = inner.attributes.get(TARGET_ATTR)
-            if isinstance(attr, TargetAttr):
-                inner.attributes[TARGET_ATTR] = StringAttr(attr.chip_name.data)
 
 
 __all__ = ["FinalizeNvvm"]

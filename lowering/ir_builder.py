@@ -6,8 +6,10 @@ from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import IntegerType, i8
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from mmatom.atoms.catalogue import Atom
 from mmatom.atoms.limits import needs_64bit_offsets
 from mmatom.dialects import nvvm
+from mmatom.dialects.carried import carry
 from mmatom.layout import Layout
 
 
@@ -30,6 +32,12 @@ class OpList:
     def add(self, op: Operation) -> SSAValue:
         self.ops.append(op)
         return op.results[0] if op.results else None  # type: ignore[return-value]
+
+    def add_mma(self, op: Operation, atom: Atom) -> SSAValue:
+        """Add an nvvm op that performs `atom`: it carries the atom the mma op's verifier resolved, so its own
+        verifier and the PTX target read that atom rather than rebuild one from its words."""
+        carry(op, atom)
+        return self.add(op)
 
     def const(self, value: int, width: int = 32) -> SSAValue:
         key = (value, width)

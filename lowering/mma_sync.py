@@ -71,8 +71,8 @@ def emit_sync(ops: OpList, atom: MmaSyncAtom, a: list, b: list, c: list, d_type)
     if atom.bitop:
         props["b1Op"] = nvvm.MMAB1OpAttr(B1_OPS[atom.bitop])
     attrs = {ROUNDING_ATTR: StringAttr(atom.rounding)} if atom.rounding else {}
-    struct = ops.add(nvvm.MmaOp.build(operands=[a, b, c], result_types=[_result_struct(d_type)], properties=props,
-                                      attributes=attrs))
+    struct = ops.add_mma(nvvm.MmaOp.build(operands=[a, b, c], result_types=[_result_struct(d_type)], properties=props,
+                                          attributes=attrs), atom)
     return _unpack_result(ops, struct)
 
 
@@ -125,8 +125,8 @@ class LowerSparse(RewritePattern):
         ops = OpList()
         selector = ops.add(arith.ConstantOp.from_int_and_width(atom.selector or 0, 32))
         struct_t = _result_struct(op.d.type)
-        struct = ops.add(nvvm.MmaSpOp.build(operands=[a, b, c, e[0], selector], result_types=[struct_t],
-                                            properties=props))
+        struct = ops.add_mma(nvvm.MmaSpOp.build(operands=[a, b, c, e[0], selector], result_types=[struct_t],
+                                                properties=props), atom)
         d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
         rewriter.replace(op, ops.ops, [d])
 
@@ -157,7 +157,8 @@ class LowerBlockScale(RewritePattern):
             operands += [fragment_registers(op.e, op)[0], ops.add(arith.ConstantOp.from_int_and_width(atom.selector, 32))]
             props["orderedMetadata"] = UnitAttr()
         nvvm_op = nvvm.MmaSpBlockScaleOp if op.e is not None else nvvm.MmaBlockScaleOp
-        struct = ops.add(nvvm_op.build(operands=operands + scales, result_types=[_result_struct(op.d.type)], properties=props))
+        struct = ops.add_mma(nvvm_op.build(operands=operands + scales, result_types=[_result_struct(op.d.type)],
+                                           properties=props), atom)
         d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
         rewriter.replace(op, ops.ops, [d])
 

@@ -9,12 +9,12 @@ pipeline of composable passes, each also available on its own with -p:
   convert-mma-to-nvvm                             every mma op -> nvvm + arith + llvm
   mma-reconcile-casts                             folds the register <-> fragment casts away (1:N; then
                                                   xDSL's reconcile-unrealized-casts for 1:1 ones)
-  mma-finalize-nvvm                               nothing of mma left; the chip as a string attribute
+  mma-finalize-nvvm                               nothing of mma left; the chip stays #mma.target
 
-After it, a kernel is llvm.func + arith + scf + llvm memory ops + nvvm: what upstream MLIR accepts and
-what the PTX target (`-t ptx`) prints. Its control flow stays structured: the PTX target lowers scf to blocks
-and branches itself (mma-scf-to-branches, lowering/scf_to_branches.py, also available with -p), after the
-lifecycle checkers, which follow scf only.
+After it, a kernel is llvm.func + arith + scf + llvm memory ops + nvvm: what upstream MLIR accepts. Its control
+flow stays structured (the lifecycle checkers and upstream read scf). `lower-mma-to-ptx` is the same steps and
+then mma-scf-to-branches (lowering/scf_to_branches.py: blocks and branches, what the PTX target prints and the
+only thing it takes): `-p lower-mma-to-ptx -t ptx`, and what mmatom.compile runs.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from .convert_mma_to_nvvm import ConvertMmaToNvvm
 from .finalize import FinalizeNvvm
 from .fragment_boundaries import FragmentsToRegisters
 from .reconcile import ReconcileFragmentCasts
+from .scf_to_branches import ScfToBranches
 
 STEPS: tuple[ModulePass, ...] = (VerifyWgmmaLifecycle(), VerifyTmemLifecycle(), VerifyPipeline(), VerifyBulkStores(),
                                  Pow2StrengthReduce(), FragmentsToRegisters(), ConvertMmaToNvvm(), ReconcileFragmentCasts(), FinalizeNvvm())
@@ -51,7 +52,18 @@ class LowerMmaToNvvm(ModulePass):
             step.apply(ctx, op)
 
 
-PASSES: tuple[type[ModulePass], ...] = (LowerMmaToNvvm, *(type(s) for s in STEPS
-                                                          if s.name.startswith(("mma-", "convert-mma", "arith-"))))
+@dataclass(frozen=True)
+class LowerMmaToPtx(ModulePass):
+    """lower-mma-to-nvvm, then structured control flow to branches: the module the PTX target prints."""
 
-__all__ = ["LowerMmaToNvvm", "PASSES", "STEPS"]
+    name = "lower-mma-to-ptx"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        LowerMmaToNvvm().apply(ctx, op)
+        ScfToBranches().apply(ctx, op)
+
+
+PASSES: tuple[type[ModulePass], ...] = (LowerMmaToNvvm, LowerMmaToPtx,
+                                        *(type(s) for s in STEPS if s.name.startswith(("mma-", "convert-mma", "arith-"))))
+
+__all__ = ["LowerMmaToNvvm", "LowerMmaToPtx", "PASSES", "STEPS"]

@@ -1,8 +1,8 @@
 """`mma-scf-to-branches`: structured control flow (scf.for / scf.if / scf.while) inside llvm.func kernels ->
-blocks and `cf.br` / `cf.cond_br`, the form the PTX target prints as labels and `bra`. The PTX target runs it
-itself on a copy of each function that has scf ops, so `-t ptx` takes an scf-level module as before; the
-lifecycle checkers (passes/control_flow.py) follow structured control flow and run before it, in
-lower-mma-to-nvvm, whose output stays scf (what upstream MLIR and the checkers read).
+blocks and `cf.br` / `cf.cond_br`, the form the PTX target prints as labels and `bra` (it takes no scf). It is
+the last step of lower-mma-to-ptx (lowering/pipeline.py); the lifecycle checkers (passes/control_flow.py) follow
+structured control flow and run before it, in lower-mma-to-nvvm, whose output stays scf (what upstream MLIR and
+the checkers read).
 
 The shapes, chosen so that the PTX target prints them as the structured emitter did (the PTX manifest is
 byte-identical): the blocks follow each other in source order (the emitter falls through to the next block),

@@ -199,7 +199,7 @@ class LowerTcgen05Mma(RewritePattern):
                                                                  result_types=[vec_t]))
                 mask = [mask_v]
             groups.append(mask)
-        body.add(nvvm_op.build(operands=groups, properties=props, attributes=attrs))
+        body.add_mma(nvvm_op.build(operands=groups, properties=props, attributes=attrs), atom)
         ops = OpList()
         _guarded(ops, 1, body.ops)
         rewriter.replace(op, ops.ops, [])

@@ -84,8 +84,8 @@ class LowerWgmma(RewritePattern):
         k_major = lambda t: isinstance(t, mma.SmemDescType) and t.major.data == "k"  # noqa: E731
         props = _wgmma_props(atom, op.scale_d is not None and not op.scale_d.value.data, k_major(op.a.type),
                              k_major(op.b.type))
-        struct = ops.add(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, acc], result_types=[struct_t],
-                                                    properties=props))
+        struct = ops.add_mma(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, acc], result_types=[struct_t],
+                                                        properties=props), atom)
         d = as_fragment(ops, _unpack_result(ops, struct), op.d.type)
         rewriter.replace(op, ops.ops, [d])
 
@@ -167,8 +167,8 @@ class LowerWgmmaTile(RewritePattern):
             props = _wgmma_props(atom, scale_d_zero and j == 0, plan.a_desc.major.data == "k", plan.b_desc.major.data == "k")
             for i in range(plan.repeats):
                 desc_a = self._advance(ops, start_a, off_a + i * plan.a_repeat_bytes, or_a)
-                accs[i] = ops.add(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, accs[i]],
-                                                             result_types=[struct_t], properties=props))
+                accs[i] = ops.add_mma(nvvm.WgmmaMmaAsyncOp.build(operands=[desc_a, desc_b, accs[i]],
+                                                                 result_types=[struct_t], properties=props), atom)
         d = as_fragment(ops, [r for acc in accs for r in _unpack_result(ops, acc)], op.d.type)
         rewriter.replace(op, ops.ops, [d])
 

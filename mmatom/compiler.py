@@ -1,6 +1,6 @@
 """The Python API a DSL calls: IR (mma level or nvvm level, as a module or .mlir text) -> Kernel.
 
-    kernel = mmatom.compile(module)            # verify, lower-mma-to-nvvm, emit PTX
+    kernel = mmatom.compile(module)            # verify, lower-mma-to-ptx, emit PTX
     kernel.ptx                                 # works without a GPU
     kernel(a, b, c, d, grid=(1,), block=(32,)) # JIT through the driver, launch, copy numpy back
 """
@@ -23,11 +23,11 @@ from mmatom.dialects.diagnostics import OpError
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.dialects.launch_bounds import KERNEL, REQNTID, SHARED_BYTES, LaunchBounds, launch_bounds
 from mmatom.dialects.mma_tma import tensor_map_param
-from mmatom.dialects.mma_types import TARGET_ATTR, TargetAttr
+from mmatom.dialects.mma_types import TARGET_ATTR, TargetAttr, module_target
 from mmatom.dialects.source import Diagnostic, LocatingParser, make_context, op_diagnostic, verify_located
-from mmatom.lowering.pipeline import LowerMmaToNvvm
+from mmatom.lowering.pipeline import LowerMmaToNvvm, LowerMmaToPtx
 from mmatom.targets import ptxas, runtime
-from mmatom.targets.ptx_emitter import emit_ptx, module_target
+from mmatom.targets.ptx_emitter import emit_ptx
 
 from . import compile_cache
 from .errors import CompileError, api_error
@@ -228,32 +228,48 @@ def _param(t, func: llvm.FuncOp, index: int) -> runtime.Param:
 
 
 def parse(text: str, name: str = "<text>") -> ModuleOp:
-    try:
-        module = LocatingParser(make_context(), text, name, 0).parse_module()
-    except ParseError as err:
-        loc = err.span.get_location()
-        raise CompileError([Diagnostic(loc.line, loc.col, err.msg)], name) from None
-    diags = verify_located(module)
-    if diags:
-        raise CompileError(diags, name)
+    """The module `text` spells, verified."""
+    module = _parse(text, name)
+    _verify(module, name)
     return module
 
 
-def lower(module: ModuleOp) -> ModuleOp:
-    """Verify and lower a module to the nvvm level in place (a no-op for an nvvm-level module)."""
-    _verify(module)
+def _parse(text: str, name: str = "<text>") -> ModuleOp:
     try:
-        LowerMmaToNvvm().apply(make_context(), module)
+        return LocatingParser(make_context(), text, name, 0).parse_module()
+    except ParseError as err:
+        loc = err.span.get_location()
+        raise CompileError([Diagnostic(loc.line, loc.col, err.msg)], name) from None
+
+
+def lower(module: ModuleOp) -> ModuleOp:
+    """Verify and lower a module to the nvvm level in place (a no-op for an nvvm-level module); its control flow
+    stays structured (what upstream MLIR reads)."""
+    _verify(module)
+    return _lowered(module, LowerMmaToNvvm())
+
+
+def lower_for_ptx(module: ModuleOp) -> ModuleOp:
+    """Verify and lower a module in place to what the PTX target prints (lower-mma-to-ptx: blocks and branches)."""
+    _verify(module)
+    return _lowered(module, LowerMmaToPtx())
+
+
+def _lowered(module: ModuleOp, pipeline: LowerMmaToNvvm | LowerMmaToPtx) -> ModuleOp:
+    """`module`, verified already, lowered in place by `pipeline`; the lowered IR is verified (the nvvm ops' atoms
+    are those the mma ops carried: the lowering's output is checked, the input is not read again)."""
+    try:
+        pipeline.apply(make_context(), module)
     except OpError as err:
         raise CompileError([op_diagnostic(err.op, str(err).splitlines()[0])]) from None
     _verify(module)
     return module
 
 
-def _verify(module: ModuleOp) -> None:
+def _verify(module: ModuleOp, name: str | None = None) -> None:
     diags = verify_located(module)
     if diags:
-        raise CompileError(diags)
+        raise CompileError(diags, name or "<module>")
 
 
 OPTIONS = {"cache": True}  # option -> default
@@ -283,9 +299,10 @@ def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noq
         if shape is not None and shape[0] is not None:
             _BY_STRUCTURE[shape] = record
         return Kernel.from_record(record)
-    module = parse(text) if isinstance(module_or_text, str) else module_or_text.clone()
+    module = _parse(text) if isinstance(module_or_text, str) else module_or_text.clone()
     _set_target(module, target)
-    lower(module)
+    _verify(module, "<text>" if isinstance(module_or_text, str) else None)  # once: the input, on its chip
+    _lowered(module, LowerMmaToPtx())
     try:
         ptx = emit_ptx(module)
     except OpError as err:
@@ -351,6 +368,7 @@ def _set_target(module: ModuleOp, target: str | None) -> None:
     have = module.attributes.get(TARGET_ATTR)
     if have is None:
         module.attributes[TARGET_ATTR] = TargetAttr(target)
-    elif module_target(module) != target:
-        raise CompileError([op_diagnostic(module, f"the module is for {module_target(module)} "
-                                                  f"({TARGET_ATTR}); compile was asked for {target}")])
+    elif not isinstance(have, TargetAttr) or have.chip_name.data != target:
+        named = have.chip_name.data if isinstance(have, TargetAttr) else have
+        raise CompileError([op_diagnostic(module, f"the module is for {named} ({TARGET_ATTR}); compile was asked "
+                                                  f"for {target}")])

@@ -1,7 +1,7 @@
 """PTX for control flow: a function body is its blocks in order, a label on each block a branch jumps to;
 cf.br / cf.cond_br (and llvm.br / llvm.cond_br) become copies into the target block's arguments and `bra`,
 and llvm.return becomes ret. Structured control flow (scf.for / scf.if / scf.while) reaches this module
-lowered to branches by mma-scf-to-branches (lowering/scf_to_branches.py), which the PTX target runs itself.
+lowered to branches by mma-scf-to-branches (lowering/scf_to_branches.py; the last step of lower-mma-to-ptx).
 
 Layout and naming, which keep the PTX of a lowered scf kernel what the structured emitter printed:
 - a branch to the next block falls through (no `bra`); a conditional branch jumps on whichever condition

@@ -1,16 +1,16 @@
 """The PTX target: an nvvm-level module (llvm.func kernels of arith, scf or cf branches, llvm memory ops and
 nvvm) -> a complete PTX module that ptxas accepts for the module's chip.
 
-  mmatom-opt kernel.mlir -p lower-mma-to-nvvm -t ptx
+  mmatom-opt kernel.mlir -p lower-mma-to-ptx -t ptx
 
 `.target` is the module's `mma.target`; `.version` is the largest of the chip's first PTX version and
 every MMA instruction's minimum from the catalogue. MMA instructions are spelled by the catalogue
 (`catalogue.spell`), never by the emitters: each nvvm MMA op knows its atom (`op.atom()`).
 
 This module drives the emission: module-level declarations and one PTXFunction per llvm.func, whose ops
-go to the emitters registered by the modules imported below (one per group of ops). A function with
-structured control flow is emitted from a copy lowered by mma-scf-to-branches (lowering/scf_to_branches.py):
-blocks and branches, which ptx_control prints as labels, register copies and `bra`.
+go to the emitters registered by the modules imported below (one per group of ops). The target runs no pass: it
+prints blocks and branches (ptx_control: labels, register copies and `bra`) and refuses structured control flow,
+naming mma-scf-to-branches, the last step of lower-mma-to-ptx (lowering/pipeline.py), which lowers it.
 """
 
 from __future__ import annotations
@@ -20,29 +20,30 @@ from typing import IO
 
 from xdsl.context import Context
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp, StringAttr
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.target import Target
 
 from mmatom.atoms.catalogue import Atom
 from mmatom.atoms.chips import chip
 from mmatom.atoms.tma import MAP_BYTES
-from mmatom.dialects.mma import TargetAttr
 from mmatom.dialects.mma_tma import tensor_map_param
+from mmatom.dialects.mma_types import TARGET_ATTR, module_target
 from mmatom.dialects.launch_bounds import launch_bounds
-from mmatom.lowering.scf_to_branches import has_structured_control_flow, scf_to_branches
+from mmatom.lowering.scf_to_branches import STRUCTURED, ScfToBranches
+from mmatom.lowering.pipeline import LowerMmaToPtx
 
 # the op emitters: importing a module registers its ops (ptx_function.emits)
 from . import ptx_arith, ptx_control, ptx_hopper, ptx_llvm, ptx_math, ptx_mma, ptx_nvvm, ptx_tcgen05
 from .ptx_function import B16, B32, B64, CLASSES, F32, F64, PTXEmissionError, PTXFunction, addr_space, reg_class
 
 EMITTER_MODULES = (ptx_arith, ptx_math, ptx_llvm, ptx_control, ptx_nvvm, ptx_hopper, ptx_mma, ptx_tcgen05)
-TARGET_ATTR = "mma.target"
 
 
 class PTXEmitter:
     def __init__(self, module: ModuleOp):
         self.module = module
-        self.target = module_target(module)
+        self.target = chip_of(module)
         self.versions: list[tuple[int, int]] = [chip(self.target).min_ptx_version]
 
     def emit(self) -> str:
@@ -76,9 +77,7 @@ class PTXEmitter:
             raise PTXEmissionError(self.module, "the module has no llvm.func kernels to emit")
         out = []
         for f in funcs:
-            if has_structured_control_flow(f):  # scf -> branches, on a copy: the caller's module is not changed
-                f = f.clone()
-                scf_to_branches(f)
+            refuse_structured_control_flow(f)
             fn = PTXFunction(f.sym_name.data, self.target)
             out.append((fn.name, function_text(fn, f), fn.atoms))
             self.versions += fn.versions
@@ -128,14 +127,24 @@ def function_text(fn: PTXFunction, func: llvm.FuncOp) -> str:
     return sig + "\n{\n" + "\n".join(decls) + "\n\n" + "\n".join(fn.lines) + "\n}\n"
 
 
-def module_target(module: ModuleOp) -> str:
-    for op in module.walk():
-        attr = op.attributes.get(TARGET_ATTR)
-        if isinstance(attr, TargetAttr):
-            return attr.chip_name.data
-        if isinstance(attr, StringAttr):
-            return attr.data
-    raise PTXEmissionError(module, f"the module names no chip: add `{TARGET_ATTR} = #mma.target<sm_..>`")
+def chip_of(module: ModuleOp) -> str:
+    """The chip the module is for (`.target`): its `#mma.target`, which it must name."""
+    try:
+        target = module_target(module)
+    except VerifyException as err:
+        raise PTXEmissionError(module, str(err)) from None
+    if target is None:
+        raise PTXEmissionError(module, f"the module names no chip: add `{TARGET_ATTR} = #mma.target<sm_..>`")
+    return target
+
+
+def refuse_structured_control_flow(func: llvm.FuncOp) -> None:
+    """PTX has branches, not regions: structured control flow is lowered before the target, not by it."""
+    for op in func.walk():
+        if isinstance(op, STRUCTURED):
+            raise PTXEmissionError(op, f"{op.name}: the PTX target prints blocks and branches, not structured "
+                                       f"control flow; run {ScfToBranches.name} first (the last step of "
+                                       f"{LowerMmaToPtx.name}: -p {LowerMmaToPtx.name} -t ptx)")
 
 
 def ptx_header(target: str, version: tuple[int, int]) -> str:

@@ -83,8 +83,11 @@ def _spelled_atoms(fam: Family, r: Row, spelled: list[str]):
         yield fam.make(dict(zip(keys, combo))), r
 
 
+@lru_cache(maxsize=4096)
 def resolve(atom: Atom, target: str | None = None) -> Resolved:
-    return family(atom.family).resolve(dict(atom.values), target)
+    """`atom` checked against its family's rows and `target`; remembered (atoms are frozen values), so the verifier,
+    the nvvm verifiers and the PTX target that ask about one atom of one op resolve it once."""
+    return family(atom.family).resolve_atom(atom, target)
 
 
 def operands(atom: Atom) -> tuple[OperandSpec, ...]:

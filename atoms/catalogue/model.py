@@ -237,7 +237,12 @@ class Family:
     def resolve_partial(self, values: Mapping[str, Any], target: str | None = None) -> Resolved:
         """As resolve, with the dimensions absent from `values` left free (for a bare PTX spelling,
         which does not carry selectors, residencies or descriptor-borne shapes)."""
-        atom = self.make(values)
+        return self.resolve_atom(self.make(values), target, frozenset(values))
+
+    def resolve_atom(self, atom: Atom, target: str | None = None, keys: frozenset[str] | None = None) -> Resolved:
+        """The row that admits `atom` (only the dimensions in `keys`, default all) on `target`: the one place an
+        atom is checked against the rows, so an atom already built is never rebuilt to be resolved."""
+        values = {k: v for k, v in atom.values if keys is None or k in keys}
         rows = self.match(values)
         targets = frozenset().union(*(r.targets for r in rows))
         if target is not None:

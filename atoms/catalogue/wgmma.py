@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..chips import only
-from .elements import FP8, INT8, TRANSPOSABLE
+from .elements import FP8, INT4, INT8, TRANSPOSABLE
 from .mma_sync import bool_text, opt_text
 from .atom_types import WgmmaAtom
 from .model import REGISTER, SMEM_DESC, Dim, Family, OperandSpec, row
@@ -19,6 +19,17 @@ def imm_trans(a: str, mn_major: bool) -> int | None:
     if a in TRANSPOSABLE:
         return 1 if mn_major else 0
     return 1 if mn_major else None
+
+UNSCALED = INT8 + INT4 + ("b1",)  # integer and single-bit types: wgmma has no imm-scale-a/b for them
+
+
+def imm_scale(a: str, given: int | None) -> int | None:
+    """An operand's imm-scale for element type `a`: the value the IR gives (-1 negates), else 1 on the floating
+    types and None on those with no imm-scale (a value given there reaches the rows, which reject it)."""
+    if given is not None:
+        return given
+    return None if a in UNSCALED else 1
+
 
 N_FLOAT = range(8, 257, 8)
 N_INT = frozenset([8, 16, 24, 32, *range(48, 257, 16)])

@@ -22,7 +22,8 @@ def main() -> None:
     from torch_mlir.dialects import llvm as llvm_dialect
 
     try:
-        with ir.Context():
+        with ir.Context() as ctx:
+            ctx.allow_unregistered_dialects = True  # the module's `mma.target = #mma.target<..>`
             module = ir.Module.parse(open(src).read())
             result["parsed"] = True
             passmanager.PassManager.parse(PIPELINE).run(module.operation)

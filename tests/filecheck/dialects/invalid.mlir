@@ -577,22 +577,12 @@ builtin.module attributes {mma.target = 3} {
 
 // -----
 
-// The string form (what lower-mma-to-nvvm leaves for upstream) is checked like #mma.target.
-builtin.module attributes {mma.target = "sm_75"} {
+// The chip is #mma.target<..>, never a string (lower-mma-to-nvvm keeps it as it is).
+builtin.module attributes {mma.target = "sm_80"} {
   %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
   %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
   %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
-  // expected-error@+1 {{target sm_75 does not support mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32; it needs sm_80 or later}}
-  %d = mma.sync <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
-}
-
-// -----
-
-builtin.module attributes {mma.target = "sm_7x"} {
-  %a = "test.op"() : () -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
-  %b = "test.op"() : () -> !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">
-  %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
-  // expected-error@+1 {{mma.target = "sm_7x": unknown target 'sm_7x'}}
+  // expected-error@+1 {{mma.target must name a chip, as #mma.target<sm_..>; got "sm_80"}}
   %d = mma.sync <m16n8k16> %a, %b, %c : !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">, !mma.frag<B, f16, "((4,8),(2,2)):((16,1),(8,64))">, !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<D, f32, "((4,8),(2,2)):((32,1),(16,8))">
 }
 

@@ -23,7 +23,7 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
   }
 }
 
-// CHECK:      builtin.module attributes {mma.target = "sm_80"} {
+// CHECK:      builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // CHECK-NEXT: llvm.func @carry([[PA:%[0-9A-Za-z_.$-]+]]: !llvm.ptr<1>, [[PB:%[0-9A-Za-z_.$-]+]]: !llvm.ptr<1>, [[PD:%[0-9A-Za-z_.$-]+]]: !llvm.ptr<1>) attributes {nvvm.kernel} {
 // CHECK-NEXT: [[ZERO:%[0-9A-Za-z_.$-]+]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: [[LO:%[0-9A-Za-z_.$-]+]] = arith.constant 0 : i32

@@ -15,7 +15,7 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
   }
 }
 
-// CHECK:      builtin.module attributes {mma.target = "sm_80"} {
+// CHECK:      builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // CHECK-NEXT: llvm.func @atom([[PA:%[0-9A-Za-z_.$-]+]]: !llvm.ptr<1>, [[PB:%[0-9A-Za-z_.$-]+]]: !llvm.ptr<1>, [[PC:%[0-9A-Za-z_.$-]+]]: !llvm.ptr<1>, [[PD:%[0-9A-Za-z_.$-]+]]: !llvm.ptr<1>) attributes {nvvm.kernel} {
 // CHECK-NEXT: [[A:%[0-9A-Za-z_.$-]+]] = nvvm.read.ptx.sreg.laneid : i32
 // CHECK-NEXT: [[A_1:%[0-9A-Za-z_.$-]+]] = arith.constant 3 : i32

@@ -24,7 +24,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   }
 }
 
-// CHECK:      builtin.module attributes {mma.target = "sm_90a"} {
+// CHECK:      builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 // CHECK-NEXT: llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-NEXT: llvm.func @wgmma_n8([[PD:%[0-9A-Za-z_.$-]+]]: !llvm.ptr<1>) attributes {nvvm.kernel} {
 // CHECK-NEXT: [[SA:%[0-9A-Za-z_.$-]+]] = llvm.mlir.addressof @smem : !llvm.ptr<3>

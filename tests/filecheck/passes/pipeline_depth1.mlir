@@ -4,7 +4,7 @@
 // accumulator stays in the wgmma's own registers: no copy reads them while the wgmma is in flight (ptxas would
 // serialize the wgmma, C7514). pipeline_invalid.mlir has the release before the wait.
 // RUN: mmatom-opt %s -p verify-pipeline,verify-wgmma-lifecycle | filecheck %s
-// RUN: mmatom-opt %s -p lower-mma-to-nvvm -t ptx | filecheck %s --check-prefix=PTX
+// RUN: mmatom-opt %s -p lower-mma-to-ptx -t ptx | filecheck %s --check-prefix=PTX
 
 // CHECK-LABEL: llvm.func @ring(
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 1

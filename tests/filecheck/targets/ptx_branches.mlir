@@ -1,7 +1,7 @@
 // The PTX target emits functions of several blocks: a block a branch jumps to gets a label named after the
 // block, a branch to the next block falls through, block arguments are registers that each branch copies
 // into (a parallel copy), and a conditional branch with arguments copies on each edge.
-// RUN: mmatom-opt %s --split-input-file -t ptx | filecheck %s
+// RUN: mmatom-opt %s --split-input-file -p mma-scf-to-branches -t ptx | filecheck %s
 
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
   llvm.func @count(%p: !llvm.ptr<1>, %n: i32) attributes {nvvm.kernel} {

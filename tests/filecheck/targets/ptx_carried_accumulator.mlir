@@ -2,7 +2,7 @@
 // before the loop's next trip (then the wgmma accumulates in the loop's own registers and the back edge copies
 // nothing, so a wgmma kept in flight across the back edge is not serialized by ptxas); a carried register that
 // is read after the wgmma (here %c0, stored) is copied into a fresh slot first, so the wgmma cannot clobber it.
-// RUN: mmatom-opt %s -t ptx | filecheck %s
+// RUN: mmatom-opt %s -p mma-scf-to-branches -t ptx | filecheck %s
 
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.func @carry(%p: !llvm.ptr<1>, %da: i64, %db: i64) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128>} {

@@ -48,3 +48,26 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     llvm.return
   }
 }
+
+// -----
+
+// The PTX target runs no pass: structured control flow is lowered first (mma-scf-to-branches, lower-mma-to-ptx).
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  llvm.func @loop(%n: i32) attributes {nvvm.kernel} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // expected-error@+1 {{scf.for: the PTX target prints blocks and branches, not structured control flow; run mma-scf-to-branches first (the last step of lower-mma-to-ptx: -p lower-mma-to-ptx -t ptx)}}
+    scf.for %i = %c0 to %n step %c1 : i32 {
+    }
+    llvm.return
+  }
+}
+
+// -----
+
+// expected-error@+1 {{the module names no chip: add `mma.target = #mma.target<sm_..>`}}
+builtin.module {
+  llvm.func @kernel() attributes {nvvm.kernel} {
+    llvm.return
+  }
+}

@@ -1,7 +1,7 @@
 // PTX for loop-carried values and conversions: a yield that swaps carried registers copies through
 // temporaries (a parallel copy), and each float conversion is one cvt with its rounding (to f16 / bf16: one
 // cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 per register pair, the upper half's value first).
-// RUN: mmatom-opt %s --split-input-file -p lower-mma-to-nvvm -t ptx | filecheck %s
+// RUN: mmatom-opt %s --split-input-file -p lower-mma-to-ptx -t ptx | filecheck %s
 
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
   llvm.func @swap(%p: !llvm.ptr<1>) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32>} {

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from mmatom import conformance
-from mmatom.compiler import lower
+from mmatom.compiler import lower_for_ptx
 from mmatom.conformance import tcgen05
 from mmatom.conformance.register import _image
 from mmatom.atoms.catalogue.tcgen05 import TCGEN05
@@ -39,7 +39,7 @@ def test_cases_cover_every_spelling_both_residencies_and_k96():
                                   "kind::mxf4nvf4.block_scale.scale_vec::4X m256n256k96"])
 def test_the_kernel_idesc_decodes_to_the_case_atom(part):
     case = next(c for c in tcgen05.cases() if part in c.label)
-    text = PTXEmitter(lower(tcgen05.build_module([case], case.targets[0]))).emit()
+    text = PTXEmitter(lower_for_ptx(tcgen05.build_module([case], case.targets[0]))).emit()
     mma = next(ln for ln in text.splitlines() if "tcgen05.mma" in ln)
     idesc_reg = re.split(r",\s*", mma.split(" ", 1)[1])[4 if case.atom.sparse else 3]
     value = int(re.search(rf"mov\.b32 {re.escape(idesc_reg)}, (\d+);", text).group(1))

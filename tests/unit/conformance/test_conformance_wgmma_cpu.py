@@ -6,7 +6,7 @@ import pytest
 
 from mmatom import conformance
 from mmatom.targets import ptxas
-from mmatom.compiler import lower
+from mmatom.compiler import lower_for_ptx
 from mmatom.conformance import wgmma
 from mmatom.atoms.descriptors import SmemOperand, check_layout, decode_sm90
 from mmatom.targets.ptx_emitter import PTXEmitter, ptx_header
@@ -23,7 +23,7 @@ def test_every_wgmma_case_assembles_for_sm90a():
 def test_wgmma_kernels_are_rejected_off_sm90a(target):
     cases = [c for c in wgmma.cases() if c.atom.n == 64][:4]
     text = ptx_header(target, (8, 8)) + wgmma.PREAMBLE
-    text += "\n".join(t for _, t, _ in PTXEmitter(lower(wgmma.build_module(cases, "sm_90a"))).functions())
+    text += "\n".join(t for _, t, _ in PTXEmitter(lower_for_ptx(wgmma.build_module(cases, "sm_90a"))).functions())
     result = ptxas.assemble(text, target)
     assert not result.ok and "wgmma" in result.log
 

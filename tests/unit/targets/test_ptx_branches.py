@@ -18,6 +18,7 @@ from mmatom.lowering.scf_to_branches import ScfToBranches
 from mmatom.targets import ptxas
 from mmatom.targets.ptx_control import dominator_children
 from mmatom.targets.ptx_emitter import emit_ptx
+from mmatom.targets.ptx_function import PTXEmissionError
 
 HEAD = "builtin.module attributes {mma.target = #mma.target<sm_80>} {\n"
 
@@ -245,7 +246,7 @@ def run_ptx(ptx: str, args: tuple[int, int]) -> tuple[int | None, int | None]:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_the_branches_compute_what_the_program_says(name):
     text, reference, inputs = CASES[name]
-    ptx = emit_ptx(parse(text))
+    ptx = ptx_of((text))
     for args in inputs:
         got = run_ptx(ptx, args)
         want = reference(*args)
@@ -255,35 +256,40 @@ def test_the_branches_compute_what_the_program_says(name):
 @pytest.mark.ptxas
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_ptxas_accepts_the_branches(name):
-    result = ptxas.assemble(emit_ptx(parse(CASES[name][0])), "sm_80")
+    result = ptxas.assemble(ptx_of((CASES[name][0])), "sm_80")
     assert result.ok, result.log[:2000]
 
 
+def ptx_of(text: str) -> str:
+    """-p mma-scf-to-branches -t ptx: the PTX target prints branches and runs no pass itself."""
+    module = parse(text)
+    ScfToBranches().apply(None, module)
+    return emit_ptx(module)
+
+
 @pytest.mark.parametrize("name", ["for_swap", "nested_if", "while"])
-def test_the_target_lowers_scf_itself_and_leaves_the_module_structured(name):
+def test_the_target_refuses_scf_and_names_the_pass_that_lowers_it(name):
     module = parse(CASES[name][0])
-    before = str(module)
-    ptx = emit_ptx(module)
-    assert str(module) == before  # a copy was lowered
-    lowered = parse(CASES[name][0])
-    ScfToBranches().apply(None, lowered)
-    assert not any(isinstance(op, (scf.ForOp, scf.IfOp, scf.WhileOp)) for op in lowered.walk())
-    assert emit_ptx(lowered) == ptx  # -p mma-scf-to-branches -t ptx prints what -t ptx prints
+    with pytest.raises(PTXEmissionError, match="run mma-scf-to-branches first"):
+        emit_ptx(module)
+    ScfToBranches().apply(None, module)
+    assert not any(isinstance(op, (scf.ForOp, scf.IfOp, scf.WhileOp)) for op in module.walk())
+    assert emit_ptx(module) == ptx_of(CASES[name][0])
 
 
 def test_labels_are_named_after_the_blocks():
-    ptx = emit_ptx(parse(CASES["while"][0]))
+    ptx = ptx_of((CASES["while"][0]))
     assert re.findall(r"^(\$L_[a-z]+)_\d+:", ptx, re.M) == ["$L_while", "$L_else", "$L_endif", "$L_endwhile"]
-    ptx = emit_ptx(parse(CF_ROTATE))
+    ptx = ptx_of((CF_ROTATE))
     assert re.findall(r"^(\$L_[a-z]+)_\d+:", ptx, re.M) == ["$L_head", "$L_body"]
 
 
 def test_a_step_is_added_in_place_only_where_the_copies_leave_it_alone():
     # ^head(%a, %b, %k): %k2 = %k + %b, passed as (%b, %a, %k2): %b is overwritten by the copies, so %k2 gets
     # its own register; a for loop's step adds into the induction variable's register
-    rotate = emit_ptx(parse(CF_ROTATE))
+    rotate = ptx_of((CF_ROTATE))
     assert not re.search(r"add\.s32 (%r\d+), \1,", rotate)
-    loop = emit_ptx(parse(FOR_SWAP))
+    loop = ptx_of((FOR_SWAP))
     assert len(re.findall(r"add\.s32 (%r\d+), \1,", loop)) == 1
 
 

@@ -20,7 +20,8 @@ pytest.importorskip("llvmlite")
 from mmatom.targets import ptxas  # noqa: E402
 from mmatom.compiler import lower, parse  # noqa: E402
 from mmatom.conformance import register  # noqa: E402
-from mmatom.targets.ptx_emitter import emit_ptx  # noqa: E402
+from mmatom.lowering.scf_to_branches import ScfToBranches  # noqa: E402
+from mmatom.targets.ptx_emitter import emit_ptx as emit_branches  # noqa: E402
 
 ORACLE = Path(__file__).parents[2] / "oracle" / "upstream_mlir.py"
 FEATURES = "+ptx88"  # the PTX ISA llvmlite emits (its NVPTX backend takes up to +ptx90)
@@ -37,6 +38,13 @@ def _oracle(module_text: str, cpu: str, tmp_path: Path) -> dict:
                           text=True, timeout=300)
     assert out.exists(), f"upstream aborted: {proc.stderr[-800:]}"
     return json.loads(out.read_text())
+
+
+def emit_ptx(module) -> str:
+    """Our PTX of an nvvm-level module (what upstream gets keeps its scf; the PTX target takes branches)."""
+    ours = module.clone()
+    ScfToBranches().apply(None, ours)
+    return emit_branches(ours)
 
 
 def _mma_spellings(ptx: str) -> list[str]:
