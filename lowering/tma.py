@@ -9,7 +9,7 @@ from xdsl.ir import SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from xdsl.dialects import arith, llvm
-from xdsl.dialects.builtin import VectorType, f32
+from xdsl.dialects.builtin import VectorType, f32, i32
 
 from mmatom.dialects import mma, nvvm_hopper
 from mmatom.dialects.nvvm import MMALayoutAttr
@@ -79,7 +79,8 @@ class LowerStoreTileToSmem(RewritePattern):
             swizzled = ops.add(arith.XOrIOp(chunk, row_phase))
             ptr = ops.byte_pointer(row_start, ops.muli(swizzled, 16))
             g = first + t
-            ops.add(nvvm_hopper.StMatrixOp(ptr, registers[4 * g: 4 * g + 4], MMALayoutAttr("row")))
+            words = [ops.bitcast(r, i32) for r in registers[4 * g: 4 * g + 4]]  # f16 pairs travel as vector<2xf16>
+            ops.add(nvvm_hopper.StMatrixOp(ptr, words, MMALayoutAttr("row")))
         rewriter.replace(op, ops.ops, [])
 
 

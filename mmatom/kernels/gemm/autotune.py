@@ -23,7 +23,7 @@ from .choices import gpu_name
 from .config import CONFIGS, ELEM_BYTES, FP8, GemmConfig
 from .host import forget_prepared_calls, gemm
 
-TORCH_DTYPES = {"bf16": "bfloat16", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
+TORCH_DTYPES = {"bf16": "bfloat16", "f16": "float16", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
 
 
 def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tuple[GemmConfig, ...] = CONFIGS,
@@ -55,7 +55,7 @@ def _candidate_calls(m: int, n: int, k: int, dtype: str, candidates) -> dict:
     tdtype = getattr(torch, TORCH_DTYPES[dtype])
     a = torch.randn(m, k, device="cuda").to(tdtype)
     b = torch.randn(n, k, device="cuda").to(tdtype)
-    d = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
+    d = torch.empty(m, n, device="cuda", dtype=torch.float16 if dtype == "f16" else torch.bfloat16)
     scales = {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")} if dtype in FP8 \
         else {}
     return {c.name: (lambda c=c: gemm(a, b, out=d, config=c, **scales)) for c in candidates}

@@ -14,16 +14,23 @@ CONSUMER_THREADS = 256
 ORDER_BARRIER = 3  # named barriers 3 and 4: ping-pong warpgroup 0 / 1 waits there for the other's K loop to end
 BOX = 64  # rows of the epilogue's TMA store box: 64 x 128 bytes (64 bf16 or 32 f32 columns, one swizzle row)
 BOX_BYTES = BOX * 128
-OUT_DTYPES = {"bf16": 2, "f32": 4}  # D's element types and their bytes
+OUT_DTYPES = {"bf16": 2, "f16": 2, "f32": 4}  # D's element types and their bytes
 WAVE_CTAS = 132  # the persistent grid the raster is shaped for: an H100 SXM's SMs
 
 
-ELEM_BYTES = {"bf16": 2, "e4m3": 1, "e5m2": 1}  # A's and B's element types and their bytes
+ELEM_BYTES = {"bf16": 2, "f16": 2, "e4m3": 1, "e5m2": 1}  # A's and B's element types and their bytes
 
 
-def check_dtypes(who: str, dtype: str, out_dtype: str) -> None:
-    if dtype not in ELEM_BYTES:
-        raise api_error(f"{who}: dtype {dtype!r}; one of {', '.join(ELEM_BYTES)}")
+def check_dtypes(who: str, dtype: str, out_dtype: str, b_dtype: str | None = None) -> None:
+    """A's and B's element types (the same 16-bit type, or any two fp8 kinds: wgmma has the mixed e4m3 x e5m2
+    forms) and D's."""
+    b_dtype = b_dtype or dtype
+    for name, t in (("dtype", dtype), ("b_dtype", b_dtype)):
+        if t not in ELEM_BYTES:
+            raise api_error(f"{who}: {name} {t!r}; one of {', '.join(ELEM_BYTES)}")
+    if b_dtype != dtype and not (dtype in FP8 and b_dtype in FP8):
+        raise api_error(f"{who}: A is {dtype} and B {b_dtype}; both the same 16-bit type, or both fp8 "
+                        f"({' / '.join(FP8)}, mixed kinds allowed)")
     if out_dtype not in OUT_DTYPES:
         raise api_error(f"{who}: out_dtype {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
 

@@ -3,7 +3,8 @@ kernel (cached in memory and on disk by its parameters), tensor maps, and launch
 
     d = mmatom.gemm(a, b)                       # a: M x K, b: N x K (like F.linear's weight), bf16 -> bf16
     d = mmatom.gemm(a8, b8, scale_a=sa, scale_b=sb)   # fp8 e4m3/e5m2 with per-tensor scales (torch._scaled_mm)
-    kernel = mmatom.gemm_kernel(4096, 4096, 4096)      # the compiled Kernel, for inspection
+    d = mmatom.gemm(a16, b16)                   # float16 in -> float16 out (f32 accumulation)
+    kernel = mmatom.gemm_kernel(dtype="bf16")          # the compiled Kernel (one per config: every shape)
 
 Shapes TMA cannot describe (a row that is not a multiple of 16 bytes) are padded here.
 """
@@ -28,35 +29,36 @@ def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int) -> int:
 
 
 _KERNELS: dict[tuple, mmatom.Kernel] = {}
+TORCH_NAMES = {"bfloat16": "bf16", "float16": "f16", "float32": "f32", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
 
 
 def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: str = "sm_90a",
-                config: GemmConfig | None = None) -> mmatom.Kernel:
-    """The compiled GEMM kernel of a config (D bf16, or f32 with out_dtype="f32"; parameters: tensor maps of A, B,
-    D, the sizes m, n, k, then for fp8 the two scale pointers): one kernel serves every shape. Compiled once per
-    process and cached on disk by its parameters (mmatom.compile_generated)."""
-    out_dtype = out_dtype or "bf16"
-    check_dtypes("gemm_kernel", dtype, out_dtype)
+                config: GemmConfig | None = None, b_dtype: str | None = None) -> mmatom.Kernel:
+    """The compiled GEMM kernel of a config (A `dtype`, B `b_dtype` (default: A's), D `out_dtype` (default bf16);
+    parameters: tensor maps of A, B, D, the sizes m, n, k, then for fp8 the two scale pointers): one kernel serves
+    every shape. Compiled once per process and cached on disk by its parameters (mmatom.compile_generated)."""
+    out_dtype, b_dtype = out_dtype or "bf16", b_dtype or dtype
+    check_dtypes("gemm_kernel", dtype, out_dtype, b_dtype)
     config = config or GemmConfig()
-    key = (dtype, target, config, out_dtype)
+    key = (dtype, b_dtype, target, config, out_dtype)
     if key not in _KERNELS:  # on disk, found by the generator's parameters without building the module
         _KERNELS[key] = mmatom.compile_generated(
-            ["mmatom.kernels.gemm", "any shape", dtype, target, asdict(config), out_dtype],
-            lambda: build_gemm(dtype, target, config, out_dtype)[0])
+            ["mmatom.kernels.gemm", "any shape", dtype, b_dtype, target, asdict(config), out_dtype],
+            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype)[0])
     return _KERNELS[key]
 
 
-def _torch_dtype_name(t) -> str:
-    name = str(t.dtype).removeprefix("torch.")
-    return {"bfloat16": "bf16", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}.get(name, name)
+def _dtype_name(x) -> str:
+    name = str(x.dtype).removeprefix("torch.")
+    return TORCH_NAMES.get(name, name)
 
 
 def _aligned_columns(x, elem_bytes: int):
-    """`x` (rows x cols, row-major) with its rows padded with zeros to a multiple of 16 bytes (what TMA can
-    address); `x` itself when they already are."""
+    """`x` (rows x cols) as TMA can address it: row-major, rows a multiple of 16 bytes apart (padded with zeros),
+    the base 16-byte aligned; `x` itself when it already is."""
     torch = require_torch("mmatom.gemm")
     align = 16 // elem_bytes
-    if x.is_contiguous() and x.shape[1] % align == 0:
+    if x.is_contiguous() and x.shape[1] % align == 0 and x.data_ptr() % 16 == 0:
         return x
     cols = -(-x.shape[1] // align) * align
     padded = torch.empty((x.shape[0], cols), dtype=x.dtype, device=x.device)
@@ -68,9 +70,10 @@ def _aligned_columns(x, elem_bytes: int):
 def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | None = None, b_major: str = "k",
          out_dtype: str | None = None):
     """D = A . B^T (b_major "k": B is N x K, like F.linear's weight) or A . B (b_major "n": B is K x N) on the
-    current torch stream, asynchronously; bf16 in, or fp8 (e4m3/e5m2) in with per-tensor float32 scales
-    (`scale_a`, `scale_b` device tensors, as torch._scaled_mm); D bf16, or float32 (`out_dtype="f32"` or a
-    float32 `out`). `out` (M x N) is written if given, else allocated."""
+    current torch stream, asynchronously. A and B bf16 or f16 (f32 accumulation), or fp8 -- e4m3 / e5m2, the two
+    kinds may differ -- with per-tensor float32 scales (`scale_a`, `scale_b` one-element device tensors, as
+    torch._scaled_mm). D is A's type for bf16 / f16 inputs and bf16 for fp8, or `out_dtype` ("bf16", "f16", "f32")
+    or `out`'s type. `out` (M x N) is written if given, else allocated. M or N of 0 gives an empty D, K of 0 zeros."""
     torch = require_torch("mmatom.gemm")
     call = (a, b, out, scale_a, scale_b, config, b_major, out_dtype)
     if out is not None:  # the hot path: the same operands as an earlier call, launched as packed then
@@ -78,16 +81,18 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
         if launch is not None:
             launch(_current_stream(torch, a.device))
             return out
-    dtype, a_k, b_k = _operands(a, b, scale_a, scale_b, b_major)
+    dtypes, a_k, b_k = _operands(torch, a, b, scale_a, scale_b, b_major)
     (m, k), n = a.shape, b_k.shape[0]
-    out_dtype = out_dtype or ("f32" if out is not None and out.dtype == torch.float32 else "bf16")
+    out_dtype = _out_dtype(out, out_dtype, dtypes[0])
     d = _output(torch, out, out_dtype, m, n, a.device)
-    config = config or choose_config(m, n, k, dtype)
-    kernel = gemm_kernel(dtype=dtype, config=config, out_dtype=out_dtype)
-    bk = config.block_k(dtype)
+    if 0 in (m, n, k):  # nothing to compute, or a sum of no products
+        return _result(d.zero_() if m and n else d, out, n)
+    config = config or choose_config(m, n, k, "x".join(dict.fromkeys(dtypes)))
+    kernel = gemm_kernel(dtype=dtypes[0], b_dtype=dtypes[1], config=config, out_dtype=out_dtype)
+    bk = config.block_k(dtypes[0])
     maps = [_tensor_map(a_k, config.block_m // config.cluster_n, bk),
             _tensor_map(b_k, config.block_n // config.cluster_m, bk), _tensor_map(d, BOX, box_columns(out_dtype))]
-    launch = kernel.prepare(*maps, m, n, a_k.shape[1], *([scale_a, scale_b] if dtype in FP8 else []),
+    launch = kernel.prepare(*maps, m, n, a_k.shape[1], *([scale_a, scale_b] if dtypes[0] in FP8 else []),
                             grid=(persistent_ctas(config, m, n, sm_count()),))
     launch(_current_stream(torch, a.device))
     if d is out and a_k is a and b_k is b:  # no per-call copy in the launch: it can be replayed as packed
@@ -97,34 +102,74 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     return _result(d, out, n)
 
 
-def _operands(a, b, scale_a, scale_b, b_major: str) -> tuple:
-    """(dtype, A, B as N x K), each with rows TMA can address (padded copies where they are not)."""
-    dtype = _torch_dtype_name(a)
-    if _torch_dtype_name(b) != dtype or dtype not in ELEM_BYTES:
-        raise api_error(f"gemm: A is {a.dtype} and B {b.dtype}; both bf16, or both float8_e4m3fn / float8_e5m2")
-    if (dtype in FP8) != (scale_a is not None and scale_b is not None):
-        raise api_error("gemm: fp8 inputs take scale_a and scale_b (float32 device tensors); bf16 takes neither")
+def _operands(torch, a, b, scale_a, scale_b, b_major: str) -> tuple:
+    """((A's, B's dtype), A, B as N x K), each with rows TMA can address (copies where they are not)."""
+    _check_tensors(torch, a=a, b=b)
+    dtypes = (_dtype_name(a), _dtype_name(b))
+    if not all(t in ELEM_BYTES for t in dtypes) or (dtypes[0] != dtypes[1] and not set(dtypes) <= set(FP8)):
+        raise api_error(f"gemm: A is {a.dtype} and B {b.dtype}; both bfloat16, both float16, or float8_e4m3fn / "
+                        f"float8_e5m2 (the two fp8 kinds may differ)")
+    _check_scales(torch, dtypes[0] in FP8, a.device, scale_a=scale_a, scale_b=scale_b)
     if b_major == "n":
-        b = b.t().contiguous()  # K x N -> N x K (K contiguous): the wgmma K-major form both bf16 and fp8 have
+        b = b.t().contiguous()  # K x N -> N x K (K contiguous): the wgmma K-major form every type has
     elif b_major != "k":
         raise api_error(f"gemm: b_major {b_major!r}; 'k' (B is N x K) or 'n' (B is K x N)")
     (m, k), (n, k_b) = a.shape, b.shape
     if k != k_b:
         raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b}; the K extents differ")
-    esize = ELEM_BYTES[dtype]
-    return dtype, _aligned_columns(a, esize), _aligned_columns(b, esize)
+    return dtypes, _aligned_columns(a, ELEM_BYTES[dtypes[0]]), _aligned_columns(b, ELEM_BYTES[dtypes[1]])
+
+
+def _check_tensors(torch, **tensors) -> None:
+    """Each a 2-d CUDA tensor, all on one device."""
+    for name, x in tensors.items():
+        if not isinstance(x, torch.Tensor):
+            raise api_error(f"gemm: {name} is a {type(x).__name__}; a torch tensor")
+        if x.dim() != 2:
+            raise api_error(f"gemm: {name} has shape {tuple(x.shape)}; a matrix (2-d: batched GEMM is not built)")
+        if x.device.type != "cuda":
+            raise api_error(f"gemm: {name} is on {x.device}; mmatom.gemm runs on a CUDA device (move it with .cuda())")
+    devices = {name: x.device for name, x in tensors.items()}
+    if len(set(devices.values())) > 1:
+        raise api_error(f"gemm: the operands are on different devices ({devices})")
+
+
+def _check_scales(torch, fp8: bool, device, **scales) -> None:
+    """fp8: one-element float32 scales on the operands' device; 16-bit types: none."""
+    given = {name: x for name, x in scales.items() if x is not None}
+    if not fp8:
+        if given:
+            raise api_error(f"gemm: {', '.join(given)} given for 16-bit inputs; scales are for fp8 inputs")
+        return
+    for name in scales:
+        x = given.get(name)
+        if x is None or not isinstance(x, torch.Tensor) or x.numel() != 1 or x.dtype != torch.float32 \
+                or x.device != device:
+            raise api_error(f"gemm: fp8 inputs take {name} as a one-element float32 tensor on {device} "
+                            f"(per-tensor scaling, as torch._scaled_mm); got {x!r:.80}")
+
+
+def _out_dtype(out, out_dtype: str | None, a_dtype: str) -> str:
+    """D's type: `out_dtype`, else `out`'s, else A's for 16-bit inputs and bf16 for fp8."""
+    if out_dtype is not None:
+        return out_dtype
+    if out is not None:
+        return _dtype_name(out)
+    return a_dtype if a_dtype not in FP8 else "bf16"
 
 
 def _output(torch, out, out_dtype: str, m: int, n: int, device):
     """Where the kernel writes D: `out` itself, or (no `out`, or one TMA cannot store to) a new buffer whose rows
     are a multiple of 16 bytes."""
-    check_dtypes("gemm", "bf16", out_dtype)
-    torch_out = torch.bfloat16 if out_dtype == "bf16" else torch.float32
+    if out_dtype not in OUT_DTYPES:
+        raise api_error(f"gemm: D of type {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
+    torch_out = getattr(torch, next(t for t, name in TORCH_NAMES.items() if name == out_dtype))
+    if out is not None and (tuple(out.shape) != (m, n) or out.dtype != torch_out or out.device != device):
+        raise api_error(f"gemm: out is {tuple(out.shape)} {out.dtype} on {out.device}; expected ({m}, {n}) "
+                        f"{torch_out} on {device}")
     align = 16 // OUT_DTYPES[out_dtype]
     n_out = -(-n // align) * align  # rows of D must be a multiple of 16 bytes for the TMA store
-    if out is not None and (tuple(out.shape) != (m, n) or out.dtype != torch_out):
-        raise api_error(f"gemm: out is {tuple(out.shape)} {out.dtype}; expected ({m}, {n}) {torch_out}")
-    if out is not None and out.is_contiguous() and n_out == n:
+    if out is not None and out.is_contiguous() and n_out == n and out.data_ptr() % 16 == 0:
         return out
     return torch.empty((m, n_out), dtype=torch_out, device=device)
 
@@ -155,12 +200,16 @@ def forget_prepared_calls() -> None:
     _PREPARED.clear()
 
 
-def _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple:
+def _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple | None:
     """What a packed launch depends on: every operand's address, shape, strides and type, and the config asked
-    for (a tensor freed and another allocated at its address with the same shape is the same launch)."""
-    return (a.data_ptr(), b.data_ptr(), out.data_ptr(), a.shape, b.shape, out.shape, a.stride(), b.stride(),
-            out.stride(), a.dtype, b.dtype, out.dtype, None if scale_a is None else scale_a.data_ptr(),
-            None if scale_b is None else scale_b.data_ptr(), config, b_major, out_dtype)
+    for (a tensor freed and another allocated at its address with the same shape is the same launch); None for
+    operands that are not tensors (the full path says what is wrong with them)."""
+    try:
+        return (a.data_ptr(), b.data_ptr(), out.data_ptr(), a.shape, b.shape, out.shape, a.stride(), b.stride(),
+                out.stride(), a.dtype, b.dtype, out.dtype, None if scale_a is None else scale_a.data_ptr(),
+                None if scale_b is None else scale_b.data_ptr(), config, b_major, out_dtype)
+    except AttributeError:
+        return None
 
 
 def _tensor_map(x, box_rows: int, box_cols: int):

@@ -1,11 +1,11 @@
 """The H100 GEMM kernel, D (m x n) = A (m x k) . B (n x k)^T [* scale_a * scale_b], on mmatom's public API.
 
-sm_90a, persistent (one CTA per SM walking output tiles in grouped raster order: TileScheduler) and warp-specialized:
+sm_90a (A and B bf16, f16, or fp8 of either kind each), persistent (one CTA per SM walking output tiles in grouped raster order: TileScheduler) and warp-specialized:
 warpgroup 0 is the producer -- one thread TMA-loads A and B tiles, 128B-swizzled, into an N-stage SmemRing, its
 registers given away with setmaxnreg -- and warpgroups 1 and 2 are the consumers, cooperative (one tile, half its
 rows each) or ping-pong (a tile each, taking turns on the tensor cores), issuing one wgmma tile op per K step with
 the accumulators in registers; a config may keep the previous step's wgmma in flight, and pair CTAs in a cluster
-that multicasts A or B. The epilogue converts to bf16 (or keeps f32), stmatrix-es 64-row boxes into swizzled SMEM
+that multicasts A or B. The epilogue converts to bf16 or f16 (or keeps f32), stmatrix-es 64-row boxes into swizzled SMEM
 (double-buffered per warpgroup) and TMA-stores them, which also clips the M and N tails; the K tail reads TMA's
 zero fill.
 
@@ -29,10 +29,10 @@ class HopperGemm:
     its sizes are runtime values."""
 
     def __init__(self, dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
-                 out_dtype: str = "bf16"):
+                 out_dtype: str = "bf16", b_dtype: str | None = None):
         config.check(dtype)
-        check_dtypes("build_gemm", dtype, out_dtype)
-        self.dtype, self.target = dtype, target
+        check_dtypes("build_gemm", dtype, out_dtype, b_dtype)
+        self.dtype, self.b_dtype, self.target = dtype, b_dtype or dtype, target
         self.config, self.out_dtype, self.fp8 = config, out_dtype, dtype in FP8
         self.bm, self.bn, self.bk = config.block_m, config.block_n, config.block_k(dtype)
         self.warpgroups = config.tile_warpgroups  # consumer warpgroups sharing one tile
@@ -43,8 +43,8 @@ class HopperGemm:
 
     def _tiled_mma(self, rows: int, cols: int, warpgroups: int) -> mmatom.TiledMma:
         """`warpgroups` warpgroups of m64 x `cols` wgmma atoms over a rows x cols x block_k step."""
-        atom = mmatom.atom(self.target, "wgmma", m=64, n=cols, k=32 if self.fp8 else 16, a=self.dtype, b=self.dtype,
-                           d="f32")
+        atom = mmatom.atom(self.target, "wgmma", m=64, n=cols, k=32 if self.fp8 else 16, a=self.dtype,
+                           b=self.b_dtype, d="f32")
         return mmatom.TiledMma(atom, atom_layout_mnk=(warpgroups, 1, 1), permutation=(rows, cols, self.bk))
 
     def _slice_types(self) -> dict:
@@ -89,7 +89,7 @@ class HopperGemm:
         """The kernel's parameters, SMEM (the operand ring and the epilogue's staging boxes) and tile scheduler."""
         c = self.config
         params = [("a", mmatom.TensorMapType(self.dtype, self.slice_rows["a"], self.bk, "128b")),
-                  ("b", mmatom.TensorMapType(self.dtype, self.slice_rows["b"], self.bk, "128b")),
+                  ("b", mmatom.TensorMapType(self.b_dtype, self.slice_rows["b"], self.bk, "128b")),
                   ("d", mmatom.TensorMapType(self.out_dtype, BOX, box_columns(self.out_dtype), "128b")),
                   ("m", "i32"), ("n", "i32"), ("k", "i32")]
         params += [("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else []
@@ -231,7 +231,7 @@ class HopperGemm:
         out = kb.convert(acc, self.tiled.fragment_type("D"))
         if self.fp8:
             out = kb.map(out, lambda x: x * self.scale)
-        out = kb.convert(out, "bf16") if self.out_dtype == "bf16" else out
+        out = out if self.out_dtype == "f32" else kb.convert(out, self.out_dtype)  # bf16 / f16: packed pairs
         repeats, blocks = self.bm // (64 * self.warpgroups), self.bn // cols
         for repeat in range(repeats):  # this warpgroup's 64-row blocks: 64 * warpgroups * repeat further
             row0 = m0 + (self.half * BOX + repeat * 64 * self.warpgroups)
@@ -260,9 +260,9 @@ class HopperGemm:
 
 
 def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
-               out_dtype: str = "bf16") -> tuple[object, mmatom.LaunchConfig]:
+               out_dtype: str = "bf16", b_dtype: str | None = None) -> tuple[object, mmatom.LaunchConfig]:
     """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config."""
-    return HopperGemm(dtype, target, config, out_dtype).build()
+    return HopperGemm(dtype, target, config, out_dtype, b_dtype).build()
 
 
 __all__ = ["HopperGemm", "build_gemm"]

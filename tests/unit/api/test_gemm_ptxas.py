@@ -10,12 +10,16 @@ import mmatom
 from mmatom.kernels.gemm import CONFIGS, build_gemm
 
 pytestmark = pytest.mark.ptxas
-CASES = [(config, dtype, out) for config in CONFIGS for dtype in ("bf16", "e4m3") for out in ("bf16", "f32")]
+# (A, B) element types -> D: every config for bf16 and e4m3 into bf16 and f32, f16 into f16; mixed fp8 kinds on two
+CASES = [(config, dtypes, out) for config in CONFIGS for dtypes, outs in ((("bf16",) * 2, ("bf16", "f32")),
+                                                                         (("e4m3",) * 2, ("bf16", "f32")),
+                                                                         (("f16",) * 2, ("f16",)))
+         for out in outs] + [(CONFIGS[0], ("e4m3", "e5m2"), "f16"), (CONFIGS[1], ("e5m2", "e4m3"), "bf16")]
 
 
 def _metadata(case):
-    config, dtype, out = case
-    module, launch = build_gemm(dtype, "sm_90a", config, out)  # one kernel per config: every shape
+    config, (dtype, b_dtype), out = case
+    module, launch = build_gemm(dtype, "sm_90a", config, out, b_dtype)  # one kernel per config: every shape
     kernel = mmatom.compile(module, options={"cache": False})
     return launch, kernel.metadata, kernel.ptx
 
@@ -33,7 +37,7 @@ def test_every_shipped_config_assembles_clean():
         # one st.shared.v2.f32 per pair of columns of each of a thread's two rows
         # (per 64-row repeat of a warpgroup that covers more rows)
         repeats = config.block_m // (64 * config.tile_warpgroups)
-        if out == "bf16":
+        if out in ("bf16", "f16"):
             assert ptx.count("stmatrix.sync.aligned.m8n8.x4") == repeats * config.block_n // 16, what
         else:
             assert ptx.count("st.shared.v2.f32") == repeats * config.block_n // 4 and "stmatrix" not in ptx, what
@@ -70,8 +74,12 @@ def test_config_limits_are_compile_errors():
         mmatom.gemm_kernel(config=mmatom.GemmConfig(block_n=96))
     with pytest.raises(mmatom.CompileError, match="block_m=64"):
         mmatom.gemm_kernel(config=mmatom.GemmConfig(block_m=64))
-    with pytest.raises(mmatom.CompileError, match="out_dtype"):
-        mmatom.gemm_kernel(out_dtype="f16")
+    with pytest.raises(mmatom.CompileError, match="out_dtype 'f64'; one of bf16, f16, f32"):
+        mmatom.gemm_kernel(out_dtype="f64")
+    with pytest.raises(mmatom.CompileError, match="A is bf16 and B f16; both the same 16-bit type, or both fp8"):
+        mmatom.gemm_kernel(dtype="bf16", b_dtype="f16")
+    with pytest.raises(mmatom.CompileError, match="dtype 'f32'; one of bf16, f16, e4m3, e5m2"):
+        mmatom.gemm_kernel(dtype="f32")
     with pytest.raises(mmatom.CompileError, match="wgmma_in_flight=2"):
         mmatom.gemm_kernel(config=mmatom.GemmConfig(wgmma_in_flight=2))
     with pytest.raises(mmatom.CompileError, match="cluster 4x1"):
