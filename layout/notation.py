@@ -19,8 +19,9 @@ class NotationError(ValueError):
     pass
 
 
-# a layout's extents and strides are 64-bit at most; past 4300 digits Python refuses to convert a number at all
-MAX_DIGITS = 40
+# far more than a 64-bit extent or stride needs (a wider one gets its own error later); past 4300 digits Python
+# refuses to convert a number at all
+MAX_DIGITS = 100
 
 
 def _int(digits: str, text: str) -> int:
