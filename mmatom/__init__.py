@@ -28,10 +28,12 @@ from mmatom.pipeline import Pipeline  # noqa: E402
 from mmatom.device import device_info, tensor_map  # noqa: E402
 from mmatom.hopper_gemm import GemmConfig, gemm, gemm_kernel  # noqa: E402
 from mmatom.gemm_autotune import gemm_autotune  # noqa: E402
+from mmatom.targets.runtime import NoDriverError  # noqa: E402
 
 __all__ = [
     "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "Pipeline", "Swizzle", "TensorMapType",
     "GemmConfig", "TiledMma", "__version__", "assemble", "atom", "atoms", "compile", "compile_generated", "complement",
     "composition", "device_info", "emit_layout", "gemm", "gemm_autotune", "gemm_kernel", "tensor_map",
     "logical_divide", "logical_product", "zipped_divide",
+    "NoDriverError",
 ]

@@ -8,10 +8,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from io import StringIO
+from pathlib import Path
 from typing import Any
 
 from xdsl.dialects import llvm
@@ -233,6 +235,8 @@ def parse(text: str, name: str = "<text>") -> ModuleOp:
     except ParseError as err:
         loc = err.span.get_location()
         raise CompileError([Diagnostic(loc.line, loc.col, err.msg)], name) from None
+    except Exception as err:  # noqa: BLE001 - the parser locates what it knows; bad text is never a bare exception
+        raise CompileError([Diagnostic(1, 1, f"cannot parse: {err}")], name) from None
     diags = verify_located(module)
     if diags:
         raise CompileError(diags, name)
@@ -259,15 +263,18 @@ def _verify(module: ModuleOp) -> None:
 OPTIONS = {"cache": True}  # option -> default
 
 
-def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noqa: A001 - the API's name
+def compile(module_or_text: ModuleOp | str | os.PathLike, *, target: str | None = None,  # noqa: A001 - the API's name
             options: dict[str, Any] | None = None) -> Kernel:
-    """Verify, lower and emit PTX for an mma- or nvvm-level module (or its .mlir text). The caller's module is
-    never changed (a copy is lowered). `target` sets the module's chip when it names none (and must agree when
+    """Verify, lower and emit PTX for an mma- or nvvm-level module (or its .mlir text, or a Path to that). The
+    caller's module is never changed (a copy is lowered). `target` sets the module's chip when it names none (and must agree when
     it does). Options: `cache` (default True: a module compiled before, by this process or another, is read
     from the compile cache). Every failure is a CompileError located at the op it is about."""
     opts = _options(options)
-    shape = None
+    shape, name = None, "<text>"
+    if isinstance(module_or_text, os.PathLike):
+        name, module_or_text = os.fspath(module_or_text), _read_source(module_or_text)
     if isinstance(module_or_text, str):
+        _refuse_a_path(module_or_text)
         text = module_or_text
     elif isinstance(module_or_text, ModuleOp):
         # a module compiled before in this process is found by its structure, without printing it
@@ -276,14 +283,14 @@ def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noq
             return Kernel.from_record(known)
         text = _print(module_or_text)
     else:
-        raise api_error(f"mmatom.compile takes a builtin.module (ModuleOp) or .mlir text, not "
+        raise api_error(f"mmatom.compile takes a builtin.module (ModuleOp), .mlir text or a pathlib.Path, not "
                         f"{type(module_or_text).__name__}")
     key = compile_cache.key(text, target, opts)
     if opts["cache"] and (record := compile_cache.CACHE.get(key)) is not None:
         if shape is not None and shape[0] is not None:
             _BY_STRUCTURE[shape] = record
         return Kernel.from_record(record)
-    module = parse(text) if isinstance(module_or_text, str) else module_or_text.clone()
+    module = parse(text, name) if isinstance(module_or_text, str) else module_or_text.clone()
     _set_target(module, target)
     lower(module)
     try:
@@ -300,6 +307,24 @@ def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noq
         if shape is not None and shape[0] is not None:
             _BY_STRUCTURE[shape] = kernel.record()
     return kernel
+
+
+def _read_source(path: os.PathLike) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise api_error(f"cannot read {os.fspath(path)}: {getattr(err, 'strerror', None) or err}") from None
+
+
+def _refuse_a_path(text: str) -> None:
+    """Text that reads as a file name rather than IR (no '{', one line ending in .mlir or naming a file) is refused
+    with the hint, rather than parsed into 'Operation examples is not registered'."""
+    candidate = text.strip()
+    if "{" in candidate or "\n" in candidate or not candidate:
+        return
+    if candidate.endswith(".mlir") or Path(candidate).is_file():
+        raise api_error(f"mmatom.compile was given '{candidate}', which reads as a file path, not .mlir text: pass "
+                        f"pathlib.Path('{candidate}') or open('{candidate}').read()")
 
 
 def compile_generated(key: Any, build: Callable[[], ModuleOp | str], *, target: str | None = None,
