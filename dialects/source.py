@@ -293,15 +293,18 @@ class LocatingParser(Parser):
             at_position = Span(self._previous_end, self._previous_end, current.input)
         super().raise_error(msg, at_position, end_position)
 
-    def _python_error(self, start: Span, err: Exception) -> ParseError:
-        """A Python exception an xDSL parser raised, as a located ParseError: an integer out of range for its type at
-        its literal; anything else at `start`, naming the exception (the fuzzer reports those: each is a bug to
-        fix where it is raised)."""
-        if (m := _OUT_OF_RANGE.search(str(err))) is not None:
+    def _located(self, start: Span, err: Exception) -> ParseError:
+        """What an xDSL parser raised, as a located ParseError: an integer out of range for its type at its literal;
+        a failed verify() at `start`; a Python exception at `start`, naming it (the fuzzer reports those: each is
+        a bug to fix where it is raised)."""
+        text = str(err).splitlines()[0] if str(err) else ""
+        if (m := _OUT_OF_RANGE.search(text)) is not None:
             value, type_name, low, high = m.groups()
             return ParseError(self._integer_literal(int(value)) or start,
                               f"integer {value} is out of range for {type_name}, which holds {low} to {int(high) - 1}")
-        return ParseError(start, f"cannot read this text: {type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}")
+        if isinstance(err, VerifyException):
+            return ParseError(start, text)
+        return ParseError(start, f"cannot read this text: {type(err).__name__}: {text}")
 
     def _integer_literal(self, value: int) -> Span | None:
         """The most recent integer literal read that spells `value` (or -value: its sign is a token of its own)."""
@@ -315,10 +318,8 @@ class LocatingParser(Parser):
         start = self._current_token.span
         try:
             t = super().parse_optional_type()
-        except VerifyException as err:  # a type that failed its own verify(): located where the type starts
-            raise ParseError(start, str(err).splitlines()[0]) from None
-        except _PYTHON_ERRORS as err:
-            raise self._python_error(start, err) from None
+        except (VerifyException, *_PYTHON_ERRORS) as err:  # a type that failed its own verify(): located where the type starts
+            raise self._located(start, err) from None
         if isinstance(t, IntegerType) and t.width.data > MAX_INTEGER_BITS:
             # xDSL computes 2**width for constants of the type: i99999999999 would take forever
             raise ParseError(start, f"integer type {t} is wider than {MAX_INTEGER_BITS} bits, the widest a kernel "
@@ -329,10 +330,8 @@ class LocatingParser(Parser):
         start = self._current_token.span
         try:
             return super().parse_optional_attribute()
-        except VerifyException as err:  # an attribute that failed its own verify(): located where it starts
-            raise ParseError(start, str(err).splitlines()[0]) from None
-        except _PYTHON_ERRORS as err:
-            raise self._python_error(start, err) from None
+        except (VerifyException, *_PYTHON_ERRORS) as err:  # an attribute that failed its own verify(): located where it starts
+            raise self._located(start, err) from None
 
     def parse_optional_builtin_int_or_float_attr(self):
         start = self._current_token.span
@@ -346,10 +345,8 @@ class LocatingParser(Parser):
         start = self._current_token.span
         try:
             op = super().parse_operation()
-        except VerifyException as err:  # an attribute an op's custom parser built, failing its own verify()
-            raise ParseError(start, str(err).splitlines()[0]) from None
-        except _PYTHON_ERRORS as err:
-            raise self._python_error(start, err) from None
+        except (VerifyException, *_PYTHON_ERRORS) as err:  # an attribute an op's custom parser built, failing its own verify()
+            raise self._located(start, err) from None
         if not isinstance(op.location, FileLineColLoc):
             loc = start.get_location()
             op.location = FileLineColLoc(StringAttr(self._name), IntAttr(loc.line + self._line_offset), IntAttr(loc.col))
