@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import NoReturn
 
+from xdsl import __version__ as xdsl_version
 from xdsl.context import Context
 from xdsl.dialects.builtin import (
     CallSiteLoc,
@@ -163,7 +164,7 @@ class LinearStringLexer(MLIRLexer):
 # xDSL's IntegerType.get_normalized_value (a case value, a GEP index, a dense array element out of range)
 _OUT_OF_RANGE = re.compile(r"Integer value (-?\d+) is out of range for type (\S+) which supports values in the "
                            r"range \[(-?\d+), (-?\d+)\)")
-_PYTHON_ERRORS = (ValueError, IndexError, KeyError, TypeError, OverflowError, AssertionError)
+_PYTHON_ERRORS = (ValueError, IndexError, KeyError, TypeError, ArithmeticError, AssertionError, NotImplementedError)
 
 
 def did_you_mean(ctx: Context, name: str) -> str:
@@ -304,6 +305,8 @@ class LocatingParser(Parser):
                               f"integer {value} is out of range for {type_name}, which holds {low} to {int(high) - 1}")
         if isinstance(err, VerifyException):
             return ParseError(start, text)
+        if isinstance(err, NotImplementedError):  # e.g. cf.switch on i128: xDSL packs case values in <= 64 bits
+            return ParseError(start, f"xDSL {xdsl_version} cannot hold this: {text}")
         return ParseError(start, f"cannot read this text: {type(err).__name__}: {text}")
 
     def _integer_literal(self, value: int) -> Span | None:

@@ -111,3 +111,18 @@ builtin.module {
   // expected-error@+1 {{operation 'mmx.sync' is not registered; there is no dialect 'mmx' (did you mean 'mma'?)}}
   "mmx.sync"() : () -> ()
 }
+
+// -----
+
+// A Python exception inside xDSL's parser (NotImplementedError: it packs case values in at most 64 bits): at the op.
+builtin.module {
+  func.func @f(%a: i128) {
+    // expected-error@+1 {{cannot hold this: Format not implemented for i128}}
+    cf.switch %a : i128, [
+      default: ^bb1,
+      1: ^bb1
+    ]
+  ^bb1:
+    func.return
+  }
+}
