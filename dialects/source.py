@@ -73,7 +73,12 @@ def op_diagnostic(op: Operation | None, message: str) -> Diagnostic:
 
 # xDSL's parser (and our layout reader) recurse once per level of (), [], {} and <>: up to 15 Python frames per
 # level (a nested dictionary 12, a struct type 15 for its `<(`). Real IR nests a few dozen levels at most.
+# The limits that hold in either printed form, so that what mmatom-opt prints it reads back: regions inside regions,
+# and attributes / types inside one attribute or type, each at most MAX_NESTING deep. All the brackets of a text
+# (regions, the generic form's operand lists and function types, attributes) are bounded before parsing by
+# MAX_TEXT_NESTING, for the stack's sake only: two full nests and an op's own brackets.
 MAX_NESTING = 100
+MAX_TEXT_NESTING = 2 * MAX_NESTING + 8
 FRAMES_PER_LEVEL = 16
 MAX_INTEGER_BITS = 128
 MAX_INTEGER_LITERAL_CHARS = 100
@@ -86,7 +91,7 @@ _BRACKETS = re.compile(r"//[^\n]*|[()\[\]{}]|(?<=[\w.])<|(?<!-)>")
 
 
 def check_nesting(source: Input) -> None:
-    """A located ParseError where the text nests deeper than MAX_NESTING levels of brackets (counted everywhere but
+    """A located ParseError where the text nests deeper than MAX_TEXT_NESTING levels of brackets (counted everywhere but
     in comments, so layouts in strings count too), before anything recurses on it. A `{` right after `(` or `<` is
     no level of its own: the generic form's region list `({` and property dictionary `<{` are one construct where
     the custom form writes `{`, so what mmatom-opt prints in either form it reads back."""
@@ -103,12 +108,13 @@ def check_nesting(source: Input) -> None:
         counted.append(0 if merged else 1)
         depth += counted[-1]
         after_opener = m.end()
-        if depth > MAX_NESTING:
-            raise ParseError(Span(m.start(), m.start() + 1, source), f"nesting deeper than {MAX_NESTING} levels of brackets")
+        if depth > MAX_TEXT_NESTING:
+            raise ParseError(Span(m.start(), m.start() + 1, source),
+                             f"nesting deeper than {MAX_TEXT_NESTING} levels of brackets")
 
 
 @contextmanager
-def recursion_room(levels: int = MAX_NESTING):
+def recursion_room(levels: int = MAX_TEXT_NESTING):
     """Python's recursion limit raised, while it runs, to what `levels` of nesting take on top of the caller's stack
     (the default 1000 frames hold about 60 levels of a nested dictionary)."""
     depth, frame = 0, sys._getframe()
@@ -172,7 +178,8 @@ def did_you_mean(ctx: Context, name: str) -> str:
     dialect exists, else every dialect's name), or nothing."""
     dialect_name = name.split(".", 1)[0]
     if dialect_name in ctx.registered_dialect_names:
-        close = difflib.get_close_matches(name, [op.name for op in ctx.get_optional_dialect(dialect_name).operations], 1)
+        names = [op.name for op in ctx.get_optional_dialect(dialect_name).operations]
+        close = difflib.get_close_matches(name, names, 1)
         return f"; did you mean '{close[0]}'?" if close else ""
     close = difflib.get_close_matches(dialect_name, list(ctx.registered_dialect_names), 1)
     return f"; there is no dialect '{dialect_name}' (did you mean '{close[0]}'?)" if close else ""
@@ -195,6 +202,7 @@ class LocatingParser(Parser):
         self._previous: Span | None = None
         self._integers: list[Span] = []  # the integer literals read so far, to locate a value out of range
         self._first_uses: dict[ForwardDeclaredValue, Span] = {}
+        self._attribute_depth = 0  # attributes and types being read, one inside the other
 
     def _consume_token(self, expected_kind=None):
         token = super()._consume_token(expected_kind)
@@ -205,7 +213,7 @@ class LocatingParser(Parser):
         return token
 
     def parse_module(self, allow_implicit_module: bool = True) -> ModuleOp:
-        """xDSL's, with room on the stack for MAX_NESTING levels, and an implicit module (several top-level ops, or
+        """xDSL's, with room on the stack for MAX_TEXT_NESTING levels, and an implicit module (several top-level ops, or
         none) located at the start of the text rather than nowhere."""
         with recursion_room():
             module = super().parse_module(allow_implicit_module)
@@ -217,6 +225,8 @@ class LocatingParser(Parser):
         opening = self._current_token.span
         if self._current_token.kind != MLIRTokenKind.L_BRACE:
             return super().parse_optional_region(arguments)
+        if len(self._open_regions) >= MAX_NESTING:
+            raise ParseError(opening, f"regions nest deeper than {MAX_NESTING} levels")
         self._open_regions.append(opening)
         self._defined_blocks.append({})
         # a value the region uses before any definition is a forward reference of the region's own: xDSL keeps one
@@ -317,12 +327,24 @@ class LocatingParser(Parser):
                 return span
         return None
 
+    @contextmanager
+    def _reading_attribute(self, start: Span):
+        """One more attribute or type inside those being read: at most MAX_NESTING deep; its failures located at
+        `start` (a verify() that fails, a Python exception from xDSL's parser)."""
+        self._attribute_depth += 1
+        try:
+            if self._attribute_depth > MAX_NESTING:
+                raise ParseError(start, f"nesting deeper than {MAX_NESTING} levels of brackets")
+            yield
+        except (VerifyException, *_PYTHON_ERRORS) as err:
+            raise self._located(start, err) from None
+        finally:
+            self._attribute_depth -= 1
+
     def parse_optional_type(self) -> TypeAttribute | None:
         start = self._current_token.span
-        try:
+        with self._reading_attribute(start):
             t = super().parse_optional_type()
-        except (VerifyException, *_PYTHON_ERRORS) as err:  # a type that failed its own verify(): located where the type starts
-            raise self._located(start, err) from None
         if isinstance(t, IntegerType) and t.width.data > MAX_INTEGER_BITS:
             # xDSL computes 2**width for constants of the type: i99999999999 would take forever
             raise ParseError(start, f"integer type {t} is wider than {MAX_INTEGER_BITS} bits, the widest a kernel "
@@ -330,11 +352,8 @@ class LocatingParser(Parser):
         return t
 
     def parse_optional_attribute(self) -> Attribute | None:
-        start = self._current_token.span
-        try:
+        with self._reading_attribute(self._current_token.span):
             return super().parse_optional_attribute()
-        except (VerifyException, *_PYTHON_ERRORS) as err:  # an attribute that failed its own verify(): located where it starts
-            raise self._located(start, err) from None
 
     def parse_optional_builtin_int_or_float_attr(self):
         start = self._current_token.span
@@ -348,7 +367,7 @@ class LocatingParser(Parser):
         start = self._current_token.span
         try:
             op = super().parse_operation()
-        except (VerifyException, *_PYTHON_ERRORS) as err:  # an attribute an op's custom parser built, failing its own verify()
+        except (VerifyException, *_PYTHON_ERRORS) as err:  # what an op's custom parser built, failing verify()
             raise self._located(start, err) from None
         if not isinstance(op.location, FileLineColLoc):
             loc = start.get_location()
@@ -425,4 +444,5 @@ def verify_located(module: ModuleOp) -> list[Diagnostic]:
     return diags
 
 
-__all__ = ["Diagnostic", "LocatingParser", "check_nesting", "decode_source", "make_context", "op_diagnostic", "verify_located"]
+__all__ = ["Diagnostic", "LocatingParser", "check_nesting", "decode_source", "make_context", "op_diagnostic",
+           "recursion_room", "verify_located"]

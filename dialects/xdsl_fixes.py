@@ -90,8 +90,8 @@ def _parse_extract_value(cls: type[llvm.ExtractValueOp], parser: Parser) -> llvm
     attributes = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     container_type = parser.parse_type()
-    op = cls(DenseArrayBase.from_list(i64, [i for i, _ in positions]), parser.resolve_operand(container, container_type),
-             _element_type(container_type, positions))
+    op = cls(DenseArrayBase.from_list(i64, [i for i, _ in positions]),
+             parser.resolve_operand(container, container_type), _element_type(container_type, positions))
     op.attributes |= attributes
     return op
 
@@ -104,7 +104,8 @@ def _parse_insert_value(cls: type[llvm.InsertValueOp], parser: Parser) -> llvm.I
     attributes = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     container_type = parser.parse_type()
-    op = cls(DenseArrayBase.from_list(i64, [i for i, _ in positions]), parser.resolve_operand(container, container_type),
+    op = cls(DenseArrayBase.from_list(i64, [i for i, _ in positions]),
+             parser.resolve_operand(container, container_type),
              parser.resolve_operand(value, _element_type(container_type, positions)))
     op.attributes |= attributes
     return op

@@ -26,7 +26,8 @@ from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.dialects.launch_bounds import KERNEL, REQNTID, SHARED_BYTES, LaunchBounds, launch_bounds
 from mmatom.dialects.mma_tma import tensor_map_param
 from mmatom.dialects.mma_types import TARGET_ATTR, TargetAttr
-from mmatom.dialects.source import Diagnostic, LocatingParser, make_context, op_diagnostic, verify_located
+from mmatom.dialects.source import (Diagnostic, LocatingParser, make_context, op_diagnostic, recursion_room,
+                                    verify_located)
 from mmatom.lowering.pipeline import LowerMmaToNvvm
 from mmatom.targets import ptxas, runtime
 from mmatom.targets.ptx_emitter import emit_ptx, module_target
@@ -266,9 +267,14 @@ OPTIONS = {"cache": True}  # option -> default
 def compile(module_or_text: ModuleOp | str | os.PathLike, *, target: str | None = None,  # noqa: A001 - the API's name
             options: dict[str, Any] | None = None) -> Kernel:
     """Verify, lower and emit PTX for an mma- or nvvm-level module (or its .mlir text, or a Path to that). The
-    caller's module is never changed (a copy is lowered). `target` sets the module's chip when it names none (and must agree when
-    it does). Options: `cache` (default True: a module compiled before, by this process or another, is read
-    from the compile cache). Every failure is a CompileError located at the op it is about."""
+    caller's module is never changed (a copy is lowered). `target` sets the module's chip when it names none (and
+    must agree when it does). Options: `cache` (default True: a module compiled before, by this process or
+    another, is read from the compile cache). Every failure is a CompileError located at the op it is about."""
+    with recursion_room():  # IR nested as deep as the parser reads it is verified, lowered and printed with that room
+        return _compile(module_or_text, target, options)
+
+
+def _compile(module_or_text: ModuleOp | str | os.PathLike, target: str | None, options: dict[str, Any] | None) -> Kernel:
     opts = _options(options)
     shape, name = None, "<text>"
     if isinstance(module_or_text, os.PathLike):

@@ -30,7 +30,7 @@ from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, ShrinkException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from mmatom.dialects.source import Diagnostic, LocatingParser, op_diagnostic, verify_located
+from mmatom.dialects.source import Diagnostic, LocatingParser, op_diagnostic, recursion_room, verify_located
 from mmatom.universe import MMATOM_UNIVERSE
 
 from .unix import restore_sigpipe
@@ -259,6 +259,10 @@ class MmatomOptMain(xDSLOptMain):
         return 1 if failed else 0
 
     def process_chunk(self, data: bytes, offset: int) -> ChunkResult:
+        with recursion_room():  # IR nested as deep as the parser reads it is verified, transformed and printed
+            return self._process_chunk(data, offset)
+
+    def _process_chunk(self, data: bytes, offset: int) -> ChunkResult:
         try:
             module = self.parse_chunk(BytesIO(data), "mlir", offset)
         except ParseError as err:
