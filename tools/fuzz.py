@@ -3,9 +3,11 @@ a hang, or a diagnostic that quotes a Python exception.
 
     python -P -m mmatom.tools.fuzz --cases 21000 --seed 7 --jobs 2 --out fuzz-findings/
 
-Targets, picked round-robin by case number (SCHEDULE): `mmatom-opt` with each of its four pipelines on a mutated
-project .mlir file (seeds: tests/filecheck, examples); `mmatom-atoms` `check`/`show`/`list` on mutated catalogue PTX
-spellings, targets and families (`check -` reads them from stdin); `mmatom.compile` on mutated .mlir text and on a
+Targets, picked round-robin by case number (SCHEDULE): `mmatom-opt` with each of its five pipelines on a mutated
+project .mlir file (seeds: tests/filecheck, examples; without -p/-t its output, custom or generic form, must parse
+back); a third of the .mlir mutations keep the text valid but for one thing (`mutate_structure`: two lines swapped,
+an out-of-range or 5,000-digit number at a digit run, a deep nest of regions); `mmatom-atoms` `check`/`show`/`list`
+on mutated catalogue PTX spellings, targets and families (`check -` reads them from stdin); `mmatom.compile` on mutated .mlir text and on a
 few objects that are not text (None, bytes, int, ...; those must give a CompileError). Every case is a
 `python -P -c CODE ARGS...` command line. By default it runs in a fork server: one worker process per job imports
 mmatom once, then forks a child per case that runs CODE in-process as `python -c` would (stdout/stderr to files, a
