@@ -328,9 +328,16 @@ def _refuse_a_path(text: str) -> None:
     candidate = text.strip()
     if "{" in candidate or "\n" in candidate or not candidate:
         return
-    if candidate.endswith(".mlir") or Path(candidate).is_file():
+    if candidate.endswith(".mlir") or _is_file(candidate):
         raise api_error(f"mmatom.compile was given '{candidate}', which reads as a file path, not .mlir text: pass "
                         f"pathlib.Path('{candidate}') or open('{candidate}').read()")
+
+
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte: not a file
+        return False
 
 
 def compile_generated(key: Any, build: Callable[[], ModuleOp | str], *, target: str | None = None,

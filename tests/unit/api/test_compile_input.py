@@ -19,6 +19,14 @@ def test_a_path_given_as_text_is_refused_with_the_hint(text):
     assert err.value.diagnostics[0].file == __file__
 
 
+@pytest.mark.parametrize("text", ["a" * 5000, "x\0y", "builtin.module"])
+def test_one_line_that_is_no_path_is_parsed(text):
+    """A line too long for a file name, or holding a NUL byte, was an OSError / ValueError from the path check."""
+    with pytest.raises(mmatom.CompileError) as err:
+        mmatom.compile(text)
+    assert "<text>:1:" in str(err.value) and "file path" not in str(err.value)
+
+
 def test_a_path_is_read_and_names_the_diagnostics(tmp_path):
     assert mmatom.compile(EXAMPLE, options={"cache": False}).name == "atom"
     bad = tmp_path / "bad.mlir"
