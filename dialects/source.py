@@ -203,6 +203,8 @@ class LocatingParser(Parser):
         self._integers: list[Span] = []  # the integer literals read so far, to locate a value out of range
         self._first_uses: dict[ForwardDeclaredValue, Span] = {}
         self._attribute_depth = 0  # attributes and types being read, one inside the other
+        self._region_depth = 0  # regions being read, one inside the other, but a module's (see parse_optional_region)
+        self._module_body_next = False  # the op being read is a builtin.module: the next region is its body
 
     def _consume_token(self, expected_kind=None):
         token = super()._consume_token(expected_kind)
@@ -225,8 +227,11 @@ class LocatingParser(Parser):
         opening = self._current_token.span
         if self._current_token.kind != MLIRTokenKind.L_BRACE:
             return super().parse_optional_region(arguments)
-        if len(self._open_regions) >= MAX_NESTING:
+        # a module's body is no level: top-level ops read into an implicit module are printed inside one
+        counted, self._module_body_next = not self._module_body_next, False
+        if counted and self._region_depth >= MAX_NESTING:
             raise ParseError(opening, f"regions nest deeper than {MAX_NESTING} levels")
+        self._region_depth += counted
         self._open_regions.append(opening)
         self._defined_blocks.append({})
         # a value the region uses before any definition is a forward reference of the region's own: xDSL keeps one
@@ -236,6 +241,7 @@ class LocatingParser(Parser):
         try:
             region = super().parse_optional_region(arguments)
         finally:
+            self._region_depth -= counted
             self._open_regions.pop()
             self._defined_blocks.pop()
             inner, self.forward_ssa_references = self.forward_ssa_references, outer
@@ -365,6 +371,7 @@ class LocatingParser(Parser):
 
     def parse_operation(self) -> Operation:
         start = self._current_token.span
+        self._module_body_next = start.text in ('builtin.module', '"builtin.module"')
         try:
             op = super().parse_operation()
         except (VerifyException, *_PYTHON_ERRORS) as err:  # what an op's custom parser built, failing verify()
