@@ -179,9 +179,9 @@ def did_you_mean(ctx: Context, name: str) -> str:
     dialect_name = name.split(".", 1)[0]
     if dialect_name in ctx.registered_dialect_names:
         names = [op.name for op in ctx.get_optional_dialect(dialect_name).operations]
-        close = difflib.get_close_matches(name, names, 1)
+        close = difflib.get_close_matches(name, names, 1, cutoff=0.8)  # mma.snyc: 0.875; mma.nope/mma.sp: 0.71
         return f"; did you mean '{close[0]}'?" if close else ""
-    close = difflib.get_close_matches(dialect_name, list(ctx.registered_dialect_names), 1)
+    close = difflib.get_close_matches(dialect_name, list(ctx.registered_dialect_names), 1, cutoff=0.6)
     return f"; there is no dialect '{dialect_name}' (did you mean '{close[0]}'?)" if close else ""
 
 
@@ -272,7 +272,7 @@ class LocatingParser(Parser):
         if op_type := self.ctx.get_optional_op(name, dialect_stack=self._parser_state.dialect_stack):
             return op_type
         raise ParseError(self._previous or self._current_token.span,
-                         f"operation '{name}' is not registered{did_you_mean(self.ctx, name)}")
+                         f"Operation {name} is not registered{did_you_mean(self.ctx, name)}")
 
     def _parse_block(self):
         """xDSL reports a region that is not closed as 'error:  in block definition' (no message, at the end of

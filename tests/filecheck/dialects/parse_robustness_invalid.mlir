@@ -101,14 +101,14 @@ builtin.module {
 // -----
 
 builtin.module {
-  // expected-error@+1 {{operation 'mma.snyc' is not registered; did you mean 'mma.sync'?}}
+  // expected-error@+1 {{Operation mma.snyc is not registered; did you mean 'mma.sync'?}}
   mma.snyc <m16n8k16>
 }
 
 // -----
 
 builtin.module {
-  // expected-error@+1 {{operation 'mmx.sync' is not registered; there is no dialect 'mmx' (did you mean 'mma'?)}}
+  // expected-error@+1 {{Operation mmx.sync is not registered; there is no dialect 'mmx' (did you mean 'mma'?)}}
   "mmx.sync"() : () -> ()
 }
 
