@@ -19,6 +19,18 @@ class NotationError(ValueError):
     pass
 
 
+# far more than a 64-bit extent or stride needs (a wider one gets its own error later); past 4300 digits Python
+# refuses to convert a number at all
+MAX_DIGITS = 100
+
+
+def _int(digits: str, text: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise NotationError(f"a number of {len(digits.lstrip('-'))} digits in layout {text[:40]!r}...; a layout's "
+                            f"numbers have at most {MAX_DIGITS}")
+    return int(digits)
+
+
 def _tokens(text: str) -> list[str]:
     out, pos = [], 0
     while pos < len(text):
@@ -59,7 +71,7 @@ def _parse_tuple(tokens: list[str], pos: int, text: str, depth: int = 0) -> tupl
             raise NotationError(f"expected ',' or ')' in layout {text!r}")
     if tok in "(),:":
         raise NotationError(f"unexpected {tok!r} in layout {text!r}")
-    return int(tok), pos + 1
+    return _int(tok, text), pos + 1
 
 
 def parse_int_tuple(text: str) -> IntTuple:
@@ -91,8 +103,10 @@ def parse_any_layout(text: str) -> Layout | ComposedLayout:
     if m:
         bits, base, shift, offset, rest = m.groups()
         try:
-            swizzle = Swizzle(int(bits), int(base), int(shift))
+            swizzle = Swizzle(_int(bits, text), _int(base, text), _int(shift, text))
+        except NotationError:
+            raise
         except ValueError as err:
             raise NotationError(str(err)) from err
-        return ComposedLayout(swizzle, int(offset or 0), parse_layout(rest))
+        return ComposedLayout(swizzle, _int(offset or "0", text), parse_layout(rest))
     return parse_layout(text)

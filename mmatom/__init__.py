@@ -33,6 +33,7 @@ from mmatom.smem_ring import SmemRing  # noqa: E402
 from mmatom.scheduler import TileScheduler  # noqa: E402
 from mmatom.values import Value, ceil_div, max_value, min_value, select  # noqa: E402
 from mmatom.device import device_info, tensor_map  # noqa: E402
+from mmatom.targets.runtime import NoDriverError  # noqa: E402
 
 # the GEMM application's entry points, imported from mmatom.kernels.gemm on first use (PEP 562)
 _KERNEL_ENTRY_POINTS = {"gemm", "gemm_kernel", "gemm_autotune", "GemmConfig"}
@@ -52,5 +53,5 @@ __all__ = [
     "SmemTile", "SmemTiles", "Swizzle", "TensorMapType", "TileScheduler", "TiledMma", "Value", "__version__",
     "assemble", "atom", "atoms", "ceil_div", "compile", "compile_generated", "complement", "composition",
     "device_info", "emit_layout", "logical_divide", "logical_product", "max_value", "min_value", "select",
-    "tensor_map", "zipped_divide",
+    "tensor_map", "zipped_divide", "NoDriverError",
 ]

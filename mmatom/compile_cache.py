@@ -13,9 +13,10 @@ import hashlib
 import json
 import sys
 from functools import lru_cache
-from importlib.metadata import version
 from pathlib import Path
 from typing import Any
+
+from xdsl import __version__ as xdsl_version
 
 from mmatom.targets.cache_dir import atomic_write, cache_dir as _cache_dir
 
@@ -26,7 +27,7 @@ _PACKAGES = ("mmatom", "mmatom.atoms", "mmatom.dialects", "mmatom.layout", "mmat
 @lru_cache(maxsize=1)
 def toolchain() -> str:
     """xDSL's version and a hash of every source file of the compiler (read once per process)."""
-    digest = hashlib.sha256(version("xdsl").encode())
+    digest = hashlib.sha256(str(xdsl_version).encode())  # xDSL reads it when asked: not at `import mmatom`
     for name in _PACKAGES:
         module = sys.modules.get(name)
         if module is None or not getattr(module, "__file__", None):

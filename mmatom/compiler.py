@@ -8,10 +8,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from io import StringIO
+from pathlib import Path
 from typing import Any
 
 from xdsl.dialects import llvm
@@ -24,7 +26,8 @@ from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.dialects.launch_bounds import KERNEL, REQNTID, SHARED_BYTES, LaunchBounds, launch_bounds
 from mmatom.dialects.mma_tma import tensor_map_param
 from mmatom.dialects.mma_types import TARGET_ATTR, TargetAttr, module_target
-from mmatom.dialects.source import Diagnostic, LocatingParser, make_context, op_diagnostic, verify_located
+from mmatom.dialects.source import (Diagnostic, LocatingParser, make_context, op_diagnostic, recursion_room,
+                                    verify_located)
 from mmatom.lowering.pipeline import LowerMmaToNvvm, LowerMmaToPtx
 from mmatom.targets import ptxas, runtime
 from mmatom.targets.ptx_emitter import emit_ptx
@@ -240,6 +243,8 @@ def _parse(text: str, name: str = "<text>") -> ModuleOp:
     except ParseError as err:
         loc = err.span.get_location()
         raise CompileError([Diagnostic(loc.line, loc.col, err.msg)], name) from None
+    except Exception as err:  # noqa: BLE001 - the parser locates what it knows; bad text is never a bare exception
+        raise CompileError([Diagnostic(1, 1, f"cannot parse: {err}")], name) from None
 
 
 def lower(module: ModuleOp) -> ModuleOp:
@@ -275,15 +280,23 @@ def _verify(module: ModuleOp, name: str | None = None) -> None:
 OPTIONS = {"cache": True}  # option -> default
 
 
-def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noqa: A001 - the API's name
+def compile(module_or_text: ModuleOp | str | os.PathLike, *, target: str | None = None,  # noqa: A001 - the API's name
             options: dict[str, Any] | None = None) -> Kernel:
-    """Verify, lower and emit PTX for an mma- or nvvm-level module (or its .mlir text). The caller's module is
-    never changed (a copy is lowered). `target` sets the module's chip when it names none (and must agree when
-    it does). Options: `cache` (default True: a module compiled before, by this process or another, is read
-    from the compile cache). Every failure is a CompileError located at the op it is about."""
+    """Verify, lower and emit PTX for an mma- or nvvm-level module (or its .mlir text, or a Path to that). The
+    caller's module is never changed (a copy is lowered). `target` sets the module's chip when it names none (and
+    must agree when it does). Options: `cache` (default True: a module compiled before, by this process or
+    another, is read from the compile cache). Every failure is a CompileError located at the op it is about."""
+    with recursion_room():  # IR nested as deep as the parser reads it is verified, lowered and printed with that room
+        return _compile(module_or_text, target, options)
+
+
+def _compile(module_or_text: ModuleOp | str | os.PathLike, target: str | None, options: dict[str, Any] | None) -> Kernel:
     opts = _options(options)
-    shape = None
+    shape, name = None, "<text>"
+    if isinstance(module_or_text, os.PathLike):
+        name, module_or_text = os.fspath(module_or_text), _read_source(module_or_text)
     if isinstance(module_or_text, str):
+        _refuse_a_path(module_or_text)
         text = module_or_text
     elif isinstance(module_or_text, ModuleOp):
         # a module compiled before in this process is found by its structure, without printing it
@@ -292,16 +305,16 @@ def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noq
             return Kernel.from_record(known)
         text = _print(module_or_text)
     else:
-        raise api_error(f"mmatom.compile takes a builtin.module (ModuleOp) or .mlir text, not "
+        raise api_error(f"mmatom.compile takes a builtin.module (ModuleOp), .mlir text or a pathlib.Path, not "
                         f"{type(module_or_text).__name__}")
     key = compile_cache.key(text, target, opts)
     if opts["cache"] and (record := compile_cache.CACHE.get(key)) is not None:
         if shape is not None and shape[0] is not None:
             _BY_STRUCTURE[shape] = record
         return Kernel.from_record(record)
-    module = _parse(text) if isinstance(module_or_text, str) else module_or_text.clone()
+    module = _parse(text, name) if isinstance(module_or_text, str) else module_or_text.clone()
     _set_target(module, target)
-    _verify(module, "<text>" if isinstance(module_or_text, str) else None)  # once: the input, on its chip
+    _verify(module, name if isinstance(module_or_text, str) else None)  # once: the input, on its chip
     _lowered(module, LowerMmaToPtx())
     try:
         ptx = emit_ptx(module)
@@ -317,6 +330,31 @@ def compile(module_or_text: ModuleOp | str, *, target: str | None = None,  # noq
         if shape is not None and shape[0] is not None:
             _BY_STRUCTURE[shape] = kernel.record()
     return kernel
+
+
+def _read_source(path: os.PathLike) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise api_error(f"cannot read {os.fspath(path)}: {getattr(err, 'strerror', None) or err}") from None
+
+
+def _refuse_a_path(text: str) -> None:
+    """Text that reads as a file name rather than IR (no '{', one line ending in .mlir or naming a file) is refused
+    with the hint, rather than parsed into 'Operation examples is not registered'."""
+    candidate = text.strip()
+    if "{" in candidate or "\n" in candidate or not candidate:
+        return
+    if candidate.endswith(".mlir") or _is_file(candidate):
+        raise api_error(f"mmatom.compile was given '{candidate}', which reads as a file path, not .mlir text: pass "
+                        f"pathlib.Path('{candidate}') or open('{candidate}').read()")
+
+
+def _is_file(name: str) -> bool:
+    try:
+        return Path(name).is_file()
+    except (OSError, ValueError):  # a name too long for the file system, a NUL byte: not a file
+        return False
 
 
 def compile_generated(key: Any, build: Callable[[], ModuleOp | str], *, target: str | None = None,

@@ -46,13 +46,4 @@ def api_error(message: str) -> CompileError:
     return CompileError([caller_diagnostic(message)])
 
 
-def require_torch(who: str):
-    """The torch module, for the host side of a kernel (torch is optional: `pip install mmatom[torch]`)."""
-    try:
-        import torch  # noqa: PLC0415 - optional, imported where a caller needs it
-    except ModuleNotFoundError:
-        raise api_error(f"{who} takes torch tensors, and torch is not installed: pip install 'mmatom[torch]'") from None
-    return torch
-
-
-__all__ = ["CompileError", "api_error", "caller_diagnostic", "require_torch"]
+__all__ = ["CompileError", "api_error", "caller_diagnostic"]

@@ -48,7 +48,8 @@ class CudaError(RuntimeError):
 
 
 class NoDriverError(CudaError):
-    pass
+    """A launch on a machine without a usable CUDA driver (or without cuda-python): compiling, `Kernel.ptx` and
+    `Kernel.cubin` need none."""
 
 
 class LaunchError(ValueError):

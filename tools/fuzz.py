@@ -3,9 +3,11 @@ a hang, or a diagnostic that quotes a Python exception.
 
     python -P -m mmatom.tools.fuzz --cases 21000 --seed 7 --jobs 2 --out fuzz-findings/
 
-Targets, picked round-robin by case number (SCHEDULE): `mmatom-opt` with each of its four pipelines on a mutated
-project .mlir file (seeds: tests/filecheck, examples); `mmatom-atoms` `check`/`show`/`list` on mutated catalogue PTX
-spellings, targets and families (`check -` reads them from stdin); `mmatom.compile` on mutated .mlir text and on a
+Targets, picked round-robin by case number (SCHEDULE): `mmatom-opt` with each of its five pipelines on a mutated
+project .mlir file (seeds: tests/filecheck, examples; without -p/-t its output, custom or generic form, must parse
+back); a third of the .mlir mutations keep the text valid but for one thing (`mutate_structure`: two lines swapped,
+an out-of-range or 5,000-digit number at a digit run, a deep nest of regions); `mmatom-atoms` `check`/`show`/`list`
+on mutated catalogue PTX spellings, targets and families (`check -` reads them from stdin); `mmatom.compile` on mutated .mlir text and on a
 few objects that are not text (None, bytes, int, ...; those must give a CompileError). Every case is a
 `python -P -c CODE ARGS...` command line. By default it runs in a fork server: one worker process per job imports
 mmatom once, then forks a child per case that runs CODE in-process as `python -c` would (stdout/stderr to files, a
@@ -54,9 +56,15 @@ from mmatom.atoms.chips import ALL_TARGET_NAMES
 from mmatom.compiler import CompileError, compile as mmatom_compile  # noqa: F401
 from mmatom.tools import mmatom_atoms, mmatom_opt  # noqa: F401
 
-PIPELINES = ([], ["-p", "lower-mma-to-nvvm"], ["-p", "lower-mma-to-nvvm", "-t", "ptx"], ["-p", "cse,dce"])
+PIPELINES = ([], ["-p", "lower-mma-to-nvvm"], ["-p", "lower-mma-to-ptx", "-t", "ptx"], ["-p", "cse,dce"],
+             ["--print-op-generic"])
 # the target of case n is SCHEDULE[n % len(SCHEDULE)]: every mmatom-opt pipeline, mmatom-atoms, mmatom.compile
-SCHEDULE = ("opt0", "atoms", "opt1", "api", "opt2", "atoms", "opt3", "api")
+SCHEDULE = ("opt0", "atoms", "opt1", "api", "opt2", "atoms", "opt3", "api", "opt4")
+# integers past the range of i8 ... i64 (and unsigned i64), for every place the parser converts one
+OUT_OF_RANGE = ["128", "256", "32768", "65536", "2147483648", "4294967296", "36854775808", "13709551615",
+                "9223372036854775808", "18446744073709551615", "18446744073709551616", "-9223372036854775809",
+                "340282366920938463463374607431768211456", "-1"]
+HUGE_DIGITS = 5000  # past Python's 4300-digit limit on converting a decimal string
 BOUNDARY = ["0", "-1", "2147483648", "9223372036854775808", "1" + "0" * 40, "i99999999", "f99", "sm_7x", '""', "0x0",
             "(0,0):(0,0)", "(2147483648,16):(16,1)", "(128,64):(-64,1)", "nan", "inf", "1e999", "%undefined"]
 PYTHON_EXCEPTION = re.compile(
@@ -184,6 +192,30 @@ def mutate(text: str, rng: random.Random) -> str:
     return text[:k] + text[i:j] + text[k:]                           # move a copy
 
 
+def mutate_structure(text: str, rng: random.Random) -> str:
+    """The mutations that keep the text valid but for one thing: two lines of a body swapped (a use before its
+    definition, a value used outside the region that defines it), an out-of-range integer at an integer position
+    (attributes, positions, case values, indices, shapes, layouts: any digit run, in words and strings too), a
+    5,000-digit number there, or a deep nest of regions (printed back in the generic form by the opt4 pipeline)."""
+    kind = rng.randrange(4)
+    if kind == 0:
+        lines = text.split("\n")
+        i, j = rng.randrange(len(lines)), rng.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+        return "\n".join(lines)
+    numbers = list(re.finditer(r"\d+", text))
+    if kind in (1, 2) and numbers:
+        m = rng.choice(numbers)
+        number = rng.choice(OUT_OF_RANGE) if kind == 1 else "1" + "0" * (HUGE_DIGITS - 1)
+        return text[:m.start()] + number + text[m.end():]
+    ops = [m.end() for m in re.finditer(r"^\s*(?:%[\w.]+ = )?[a-z_]+\.[\w.]+[^\n]*\n", text, flags=re.MULTILINE)]
+    if not ops:
+        return text
+    at, depth = rng.choice(ops), rng.choice([30, 50, 99, 101, 150])
+    nest = "scf.execute_region {\n" * depth + "scf.yield\n}\n" * depth
+    return text[:at] + nest + text[at:]
+
+
 def mutate_spelling(spelling: str, rng: random.Random, vocabulary: list[str]) -> str:
     """One to three edits of a PTX spelling: qualifiers dropped, repeated, swapped or borrowed from another
     spelling, numbers at their boundaries, stray characters, case, `::` groups broken."""
@@ -270,18 +302,23 @@ def make_case(n: int, seed: int, pools: Pools, out: Path) -> Case:
     rng = random.Random(f"mmatom-fuzz:{seed}:{n}")
     slot = SCHEDULE[n % len(SCHEDULE)]
     if slot.startswith("opt"):
-        path = _write(out / f"case-{n}.mlir", mutate(rng.choice(pools.seeds), rng))
+        path = _write(out / f"case-{n}.mlir", _mutated(rng.choice(pools.seeds), rng))
         pipeline = PIPELINES[int(slot[3:])]
-        return Case(n, "mmatom-opt", OPT_CODE if pipeline else ROUNDTRIP_CODE, [path, *pipeline], inputs=[path])
+        roundtrip = "-p" not in pipeline and "-t" not in pipeline  # what it prints must parse back
+        return Case(n, "mmatom-opt", ROUNDTRIP_CODE if roundtrip else OPT_CODE, [path, *pipeline], inputs=[path])
     if slot == "api":
         text = rng.choice(pools.seeds)
         if rng.random() < 0.1:
             path = _write(out / f"case-{n}.mlir", text)
             return Case(n, "mmatom.compile", API_CODE.format(expr=API_OBJECTS[rng.choice(sorted(API_OBJECTS))]), [path],
                         inputs=[path])
-        path = _write(out / f"case-{n}.mlir", mutate(text, rng))
+        path = _write(out / f"case-{n}.mlir", _mutated(text, rng))
         return Case(n, "mmatom.compile", API_CODE.format(expr=API_TEXT), [path], inputs=[path])
     return _atoms_case(n, rng, pools, out)
+
+
+def _mutated(text: str, rng: random.Random) -> str:
+    return mutate_structure(text, rng) if rng.random() < 0.35 else mutate(text, rng)
 
 
 def _atoms_case(n: int, rng: random.Random, pools: Pools, out: Path) -> Case:

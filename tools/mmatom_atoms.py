@@ -16,6 +16,7 @@ from mmatom.atoms.chips import UnknownChip, chip
 
 from .atom_check import check_instruction
 from .tv_svg import tv_svg
+from .unix import restore_sigpipe
 
 HARDWARE_NOTE = {
     "sm90a": "runs on the project's H100 (sm_90a)",
@@ -154,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
+    restore_sigpipe()
     sys.exit(main())
 
 

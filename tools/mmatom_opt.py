@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import importlib.metadata
 import inspect
 import re
 import sys
@@ -29,7 +30,10 @@ from xdsl.utils.arg_spec import parse_spec
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError, ShrinkException
 from xdsl.xdsl_opt_main import xDSLOptMain
 
-from mmatom.dialects.source import Diagnostic, LocatingParser, op_diagnostic, verify_located
+from mmatom.dialects.source import Diagnostic, LocatingParser, op_diagnostic, recursion_room, verify_located
+from mmatom.universe import MMATOM_UNIVERSE
+
+from .unix import restore_sigpipe
 
 PROG = "mmatom-opt"
 STDIN_NAME = "<stdin>"
@@ -37,6 +41,15 @@ STDIN_NAME = "<stdin>"
 
 class OptError(Exception):
     """A bad command line or an unreadable input or output: reported as one line, exit status 1."""
+
+
+class _ListPasses(argparse.Action):
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(mmatom_section())
+        parser.exit()
 
 
 class PassBrokeIR(Exception):
@@ -81,9 +94,9 @@ def expected_diagnostics(text: str, line_offset: int) -> list[Diagnostic]:
     return out
 
 
-def match_expected(name: str, expected: list[Diagnostic], got: list[Diagnostic]) -> bool:
+def match_expected(name: str, expected: list[Diagnostic], got: list[Diagnostic]) -> int | None:
     """mlir-opt's rule: each expected error is produced at its line (message as a substring) and nothing else is.
-    Mismatches go to stderr; matched diagnostics are echoed on stdout."""
+    Mismatches go to stderr and give None; a match is silent (as in mlir-opt) and gives how many matched."""
     ok = True
     remaining = list(got)
     for e in expected:
@@ -99,14 +112,43 @@ def match_expected(name: str, expected: list[Diagnostic], got: list[Diagnostic])
     for g in remaining:
         print(f"{name}:{g.line}:{g.col}: error: unexpected error: {g.message}", file=sys.stderr)
         ok = False
-    for dg in got:
-        if dg not in remaining:
-            print(dg.render(name))
-    return ok
+    return len(expected) if ok else None
+
+
+# --help's one line per mmatom pass (each pass's module docstring says the rest)
+PASS_SUMMARIES = {
+    "lower-mma-to-nvvm": "the whole lowering, mma -> nvvm: the four verify-* checks, arith-pow2-strength-reduce, then the next four passes",
+    "lower-mma-to-ptx": "lower-mma-to-nvvm, then mma-scf-to-branches: what -t ptx prints (mmatom.compile runs it)",
+    "mma-fragments-to-registers": "a fragment crossing a region or function boundary becomes its registers",
+    "convert-mma-to-nvvm": "every mma op -> nvvm + arith + llvm, one rewrite pattern per op",
+    "mma-reconcile-casts": "drops the casts that hand a fragment across the partial conversion",
+    "mma-finalize-nvvm": "checks nothing of the mma dialect is left; the chip stays #mma.target",
+    "mma-scf-to-branches": "scf.for / scf.if / scf.while -> blocks and cf branches (the last step of lower-mma-to-ptx)",
+    "arith-pow2-strength-reduce": "unsigned division / remainder by a power of two -> shift / mask",
+    "verify-wgmma-lifecycle": "checks the wgmma fence / commit / wait protocol (Hopper)",
+    "verify-tmem-lifecycle": "checks tensor memory alloc / dealloc / relinquish (Blackwell tcgen05)",
+    "verify-pipeline": "checks the TMA -> mbarrier -> wgmma pipeline protocol",
+    "verify-bulk-stores": "checks SMEM read by an async TMA store is not written before the store has read it",
+}
+TARGET_SUMMARIES = {"ptx": "PTX text for the module's chip (mma.target), ready for ptxas"}
+
+
+def mmatom_section() -> str:
+    """mmatom's own passes and targets, for --help and --list-passes (xDSL's ~130 passes are listed under -p)."""
+    width = max(map(len, MMATOM_UNIVERSE.all_passes))
+    lines = ["mmatom passes (-p NAME[,NAME...]):"]
+    lines += [f"  {name:<{width}}  {PASS_SUMMARIES.get(name, '')}" for name in MMATOM_UNIVERSE.all_passes]
+    lines += ["", "mmatom targets (-t NAME):"]
+    lines += [f"  {name:<{width}}  {TARGET_SUMMARIES.get(name, '')}" for name in MMATOM_UNIVERSE.all_targets]
+    return "\n".join(lines)
+
+
+def version_line() -> str:
+    return f"{PROG} (mmatom {importlib.metadata.version('mmatom')}, xDSL {importlib.metadata.version('xdsl')})"
 
 
 class MmatomOptMain(xDSLOptMain):
-    version_format = f"{PROG} built from xdsl version {{xdsl_version}}"
+    version_format = version_line().replace("{", "{{").replace("}", "}}")
 
     def __init__(self, args: Sequence[str] | None = None):
         try:
@@ -130,7 +172,10 @@ class MmatomOptMain(xDSLOptMain):
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         arg_parser.prog = PROG  # xDSLOptMain builds the parser unnamed; usage and errors would say `python -c`
+        arg_parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        arg_parser.epilog = mmatom_section()
         super().register_all_arguments(arg_parser)
+        arg_parser.add_argument("--list-passes", action=_ListPasses, help="list mmatom's passes and targets and exit")
 
     def setup_pipeline(self) -> None:
         """xDSL's pipeline, with a malformed -p turned into a one-line error, and op-by-op located verification
@@ -180,6 +225,7 @@ class MmatomOptMain(xDSLOptMain):
         chunks, _ = self.prepare_input()
         outputs: list[str] = []
         failed = False
+        cases = matched = 0
         for chunk, offset in chunks:
             with chunk:
                 data = chunk.read()
@@ -192,7 +238,8 @@ class MmatomOptMain(xDSLOptMain):
                 return 0
             if self.args.verify_diagnostics:
                 text = data.decode("utf-8", errors="replace")
-                failed |= not match_expected(name, expected_diagnostics(text, offset), result.diagnostics)
+                count = match_expected(name, expected_diagnostics(text, offset), result.diagnostics)
+                cases, matched, failed = cases + 1, matched + (count or 0), failed or count is None
             elif result.parse_failed and self.args.parsing_diagnostics:
                 for dg in result.diagnostics:
                     print(dg.render(name))
@@ -204,12 +251,19 @@ class MmatomOptMain(xDSLOptMain):
                 outputs.append(result.output)
         if not self.args.verify_diagnostics:
             self.write_output("// -----\n".join(outputs))
+        elif not failed:
+            print(f"{name}: {cases} case{'s' * (cases != 1)}, {matched} expected diagnostic{'s' * (matched != 1)} "
+                  f"matched")
         if self.args.shrink:
             print("Failure, can't shrink")
             return 1
         return 1 if failed else 0
 
     def process_chunk(self, data: bytes, offset: int) -> ChunkResult:
+        with recursion_room():  # IR nested as deep as the parser reads it is verified, transformed and printed
+            return self._process_chunk(data, offset)
+
+    def _process_chunk(self, data: bytes, offset: int) -> ChunkResult:
         try:
             module = self.parse_chunk(BytesIO(data), "mlir", offset)
         except ParseError as err:
@@ -253,6 +307,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def entry() -> None:
+    restore_sigpipe()
     sys.exit(main())
 
 

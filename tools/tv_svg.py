@@ -28,6 +28,31 @@ def _owners(layout: Layout, rows: int, cols: int) -> dict[tuple[int, int], tuple
             for c, i in zip(cells[order], first[order])}
 
 
+# one style sheet and one cell shape, referenced by every cell: a drawing of 10,000 cells is mostly coordinates
+STYLE = ("<style>text{font-family:monospace;font-size:10px}.h{font-size:14px}"
+         + "".join(f".p{i}{{fill:{color}}}" for i, color in enumerate(PALETTE)) + "</style>"
+         + f'<defs><rect id="c" width="{CELL}" height="{CELL}" stroke="black" stroke-width="0.5"/></defs>')
+
+
+def _grid(owners: dict[tuple[int, int], tuple[int, int]], rows: int) -> str:
+    """A row at a time: its cells grouped by colour (a <use> of the one cell each), then its T and V labels."""
+    by_row: list[list[tuple[int, int, int]]] = [[] for _ in range(rows)]
+    for (r, c), (t, v) in owners.items():
+        by_row[r].append((c, t, v))
+    parts = []
+    for r, cells in enumerate(by_row):
+        cells.sort()
+        by_colour: dict[int, list[str]] = {}
+        for c, t, _ in cells:
+            by_colour.setdefault(t % len(PALETTE), []).append(f'<use href="#c" x="{c * CELL}"/>')
+        fills = "".join(f'<g class="p{k}">{"".join(uses)}</g>' for k, uses in sorted(by_colour.items()))
+        threads = "".join(f'<tspan x="{c * CELL + 2}">T{t}</tspan>' for c, t, _ in cells)
+        values = "".join(f'<tspan x="{c * CELL + 2}">V{v}</tspan>' for c, _, v in cells)
+        parts.append(f'<g transform="translate(0,{r * CELL})">{fills}<text y="14">{threads}</text>'
+                     f'<text y="28">{values}</text></g>')
+    return "".join(parts)
+
+
 def tv_svg(atom: Atom, layouts: dict[str, Layout]) -> str:
     parts, y, width = [], 40, 0
     for role in ("A", "B", "C"):
@@ -36,17 +61,12 @@ def tv_svg(atom: Atom, layouts: dict[str, Layout]) -> str:
         rows, cols = operand_extent(atom, role)
         if rows * cols > 64 * 256:
             continue
-        owners = _owners(layouts[role], rows, cols)
         title = {"A": f"A ({rows}x{cols}, M x K)", "B": f"B ({rows}x{cols}, N x K)", "C": f"C/D ({rows}x{cols}, M x N)"}[role]
-        parts.append(f'<text x="10" y="{y - 8}" font-size="14" font-family="monospace">{escape(title)}: {escape(str(layouts[role]))}</text>')
-        for (r, c), (t, v) in owners.items():
-            x0, y0 = 10 + c * CELL, y + r * CELL
-            parts.append(f'<rect x="{x0}" y="{y0}" width="{CELL}" height="{CELL}" fill="{PALETTE[t % len(PALETTE)]}" stroke="black" stroke-width="0.5"/>')
-            parts.append(f'<text x="{x0 + 2}" y="{y0 + 14}" font-size="10" font-family="monospace">T{t}</text>')
-            parts.append(f'<text x="{x0 + 2}" y="{y0 + 28}" font-size="10" font-family="monospace">V{v}</text>')
+        parts.append(f'<text class="h" x="10" y="{y - 8}">{escape(title)}: {escape(str(layouts[role]))}</text>')
+        parts.append(f'<g transform="translate(10,{y})">{_grid(_owners(layouts[role], rows, cols), rows)}</g>')
         width = max(width, 20 + cols * CELL)
         y += rows * CELL + 50
-    header = f'<text x="10" y="20" font-size="16" font-family="monospace">{escape(spell(atom))}</text>'
+    header = f'<text class="h" x="10" y="20" style="font-size:16px">{escape(spell(atom))}</text>'
     width = max(width, 20 + 9 * len(spell(atom)))
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y}">'
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y}">' + STYLE
             + "<rect width='100%' height='100%' fill='white'/>" + header + "".join(parts) + "</svg>\n")

@@ -16,7 +16,8 @@ from __future__ import annotations
 import statistics
 from dataclasses import replace
 
-from mmatom.errors import api_error, require_torch
+from mmatom.errors import api_error
+from mmatom.optional import require_torch
 
 from . import choices
 from .choices import gpu_name

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import asdict
 
 import mmatom
-from mmatom.errors import api_error, require_torch
+from mmatom.errors import api_error
+from mmatom.optional import require_torch
 
 from .choices import choose_config, sm_count
 from .config import BOX, ELEM_BYTES, FP8, OUT_DTYPES, GemmConfig, box_columns, check_dtypes
