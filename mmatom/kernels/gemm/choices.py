@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import mmatom
+from mmatom import ceil_div
 from mmatom.targets.cache_dir import atomic_write, cache_dir
 
-from .config import ROW64_TILE, TILES, GemmConfig
+from .config import CONFIGS, FP8, GemmConfig
 
 
 def tuning_file() -> Path:
@@ -76,9 +77,8 @@ def sm_count() -> int:
 
 
 def choose_config(m: int, n: int, k: int, dtype: str) -> GemmConfig:
-    """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else a prior: the
-    widest shipped tile among those whose waves of tiles over the SMs waste least (a narrow tile when there are
-    few tiles, e.g. small M; a 64-row tile for M <= 64)."""
+    """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else the prior: the
+    shipped config the cost model (COST_MODEL) predicts fastest."""
     found = stored(problem_key(gpu_name(), dtype, m, n, k))
     if found is not None:
         try:
@@ -86,13 +86,73 @@ def choose_config(m: int, n: int, k: int, dtype: str) -> GemmConfig:
         except TypeError:
             pass  # written by another version of GemmConfig: use the prior
     sms = sm_count()
-
-    def fill(c: GemmConfig) -> tuple[float, int]:
-        """(the share of the SMs' waves of tiles that is useful output, to 0.1; then the wider tile)"""
-        tiles = -(-m // c.block_m) * -(-n // c.block_n)
-        return round(m * n / (-(-tiles // sms) * sms * c.block_m * c.block_n), 1), c.block_n
-
-    return max(TILES + (ROW64_TILE,) * (m <= 64), key=fill)  # 64-row tiles where 128-row ones are half padding
+    return min(candidates(m), key=lambda c: predicted_us(COST_MODEL, c, m, n, k, dtype, sms))
 
 
-__all__ = ["choose_config", "forget", "gpu_name", "problem_key", "sm_count", "store", "stored", "tuning_file"]
+# The prior's cost model, per config: time_us ~ c0 + c1 * waves + c2 * waves * k_steps (model_terms): a fixed cost, a
+# per-wave cost (prologue, epilogue) and a per-K-step cost of a wave of tiles over the SMs. Fitted by
+# benchmarks/fit_gemm_prior.py to records/sweep-2026-11-26-h200/gemm_sweep.json (every config on 159 shapes per
+# class: model projections x batch sizes 1..16384 and random aligned/odd sizes; an H200, 132 SMs like the H100 SXM).
+# There the model's pick is within 5% of the fastest config on 142/159 shapes (16-bit) and 142/159 (fp8), at worst
+# 1.54x / 1.58x; the prior it replaced (the widest tile wasting least of its waves) 105/159 and 111/159, at worst 3.7x
+# / 3.6x. A table, not a rule: refit it from a new sweep when configs or kernels change.
+COST_MODEL: dict[str, dict[str, tuple[float, float, float]]] = {
+    "16-bit": {
+        "128x256x4": (-4.266, 7.452, 0.6944),
+        "128x128x6w1": (1.391, 1.929, 0.3871),
+        "128x192x4": (-0.858, 4.343, 0.5360),
+        "128x64x8w1": (1.037, 0.915, 0.2872),
+        "128x256x4w1": (-4.450, 7.396, 0.6939),
+        "128x128x6": (1.015, 1.913, 0.4177),
+        "128x192x4w1": (-1.035, 4.363, 0.5384),
+        "128x64x8": (1.299, 0.770, 0.3014),
+        "128x256x4c2x1": (-2.359, 6.057, 0.7156),
+        "128x256x4w1c2x1": (-2.329, 6.047, 0.7118),
+        "256x128x4": (-2.204, 5.386, 0.7455),
+        "256x128x4c1x2": (-1.495, 5.684, 0.7446),
+        "128x128x6w1p": (1.547, 1.470, 0.4316),
+        "64x128x8w1p": (3.359, 0.223, 0.2361),
+    },
+    "fp8": {
+        "128x256x4": (-0.974, 4.844, 0.7046),
+        "128x128x6w1": (3.280, 1.405, 0.3825),
+        "128x192x4": (0.953, 3.182, 0.5388),
+        "128x64x8w1": (3.822, 0.540, 0.2660),
+        "128x256x4w1": (-1.320, 5.097, 0.7053),
+        "128x128x6": (2.770, 1.508, 0.4145),
+        "128x192x4w1": (0.582, 3.450, 0.5399),
+        "128x64x8": (3.500, 0.678, 0.2845),
+        "128x256x4c2x1": (-0.488, 4.881, 0.7219),
+        "128x256x4w1c2x1": (-0.981, 5.237, 0.7223),
+        "256x128x4": (-0.610, 4.206, 0.7537),
+        "256x128x4c1x2": (0.313, 4.375, 0.7598),
+        "128x128x6w1p": (3.488, 1.033, 0.4276),
+        "64x128x8w1p": (4.522, 0.204, 0.2267),
+    },
+}
+ROW64_MAX_M = 256  # the 64-row ping-pong tile is for small M; the linear model overrates it on large M (1.9x off)
+
+
+def operand_class(dtype: str) -> str:
+    """Which fitted table a problem's operand type reads: fp8 steps 128 of K per stage, 16-bit types 64."""
+    return "fp8" if dtype.split("x")[0] in FP8 else "16-bit"
+
+
+def candidates(m: int) -> tuple[GemmConfig, ...]:
+    return tuple(c for c in CONFIGS if c.block_m >= 128 or m <= ROW64_MAX_M)
+
+
+def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int) -> tuple[int, int]:
+    """(waves of cluster units over the SMs, K steps per tile)."""
+    units = ceil_div(ceil_div(m, config.block_m), config.cluster_m) * \
+        ceil_div(ceil_div(n, config.block_n), config.cluster_n)
+    return ceil_div(units, max(1, sms // config.cluster_size)), ceil_div(k, config.block_k(dtype.split("x")[0]))
+
+
+def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int) -> float:
+    c0, c1, c2 = table[operand_class(dtype)][config.name] if operand_class(dtype) in table else table[config.name]
+    waves, steps = model_terms(config, m, n, k, dtype, sms)
+    return c0 + c1 * waves + c2 * waves * steps
+
+
+__all__ = ["COST_MODEL", "candidates", "choose_config", "model_terms", "operand_class", "predicted_us", "forget", "gpu_name", "problem_key", "sm_count", "store", "stored", "tuning_file"]
