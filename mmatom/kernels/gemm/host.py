@@ -70,8 +70,14 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     """D = A . B^T (b_major "k": B is N x K, like F.linear's weight) or A . B (b_major "n": B is K x N) on the
     current torch stream, asynchronously; bf16 in, or fp8 (e4m3/e5m2) in with per-tensor float32 scales
     (`scale_a`, `scale_b` device tensors, as torch._scaled_mm); D bf16, or float32 (`out_dtype="f32"` or a
-    float32 `out`). `out` (M x N) is written if given, else allocated."""
+    float32 `out`). `out` (M x N) is written if given, else allocated. Inside torch.compile, or when a or b
+    requires grad, the call is the torch op torch.ops.mmatom.gemm (torch_op.py); otherwise no op dispatch."""
     torch = require_torch("mmatom.gemm")
+    if ((a.requires_grad or b.requires_grad) and torch.is_grad_enabled()) or torch.compiler.is_compiling():
+        from .torch_op import call_op  # a gradient wanted, or torch.compile tracing: the torch op, registered here
+
+        return call_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
+                       out_dtype=out_dtype)
     call = (a, b, out, scale_a, scale_b, config, b_major, out_dtype)
     if out is not None:  # the hot path: the same operands as an earlier call, launched as packed then
         launch = _PREPARED.get(_call_key(*call))
