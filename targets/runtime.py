@@ -152,6 +152,7 @@ class Device:
         except Exception as err:  # no libcuda.so, no GPU, no such ordinal
             raise NoDriverError(f"no usable CUDA driver or device {ordinal} on this machine ({err}); compile to "
                                 f"PTX only") from None
+        _check(_driver().cuInit(0), "cuInit")  # idempotent: so that the caller's context can be read
         previous = _check(_driver().cuCtxGetCurrent(), "cuCtxGetCurrent")
         with _core_call("Device.set_current"):
             gpu.set_current()
