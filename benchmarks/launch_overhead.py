@@ -62,13 +62,24 @@ def cpu_costs() -> None:
         def cuLaunchKernel(*_):  # noqa: N802
             return (0,)
 
+        @staticmethod
+        def cuCtxGetCurrent():  # noqa: N802
+            return 0, "ctx"
+
+        cuCtxPushCurrent = cuCtxPopCurrent = None  # not called: the context is current already
+
     real = runtime._driver
     runtime._driver = lambda: NoOpDriver
     try:
         replay = runtime.bind_launch(object(), "gemm", (132, 1, 1), (384, 1, 1), 200_000, None, packed)
+        gpu = runtime.Device(0, None, "ctx")
+        on_gpu = runtime.bind_launch(object(), "gemm", (132, 1, 1), (384, 1, 1), 200_000, None, packed, gpu)
+        runtime._STREAM_DEVICES[0x1000] = 0
     finally:
         runtime._driver = real
-    print(f"mmatom prepared replay, driver call a no-op: {per_call_us(lambda: replay(0)):.2f} us")
+    print(f"mmatom prepared replay, driver call a no-op: {per_call_us(lambda: replay(0x1000)):.2f} us")
+    print(f"  on its GPU (stream's GPU and current context checked; cuCtxGetCurrent a no-op too): "
+          f"{per_call_us(lambda: on_gpu(0x1000)):.2f} us")
 
 
 def gpu_costs() -> None:
@@ -89,7 +100,7 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     arr = _DeviceArray()
     arr.__cuda_array_interface__ = {**arr.__cuda_array_interface__, "data": (int(ptr), False)}
     replay = kernel.prepare(arr, arr, 7, 1.5, grid=(1,))
-    core_kernel = kernel._module._code.get_kernel("k")
+    core_kernel = kernel._module._code[0].get_kernel("k")
     config = core.LaunchConfig(grid=1, block=32)
     stream = dev.handle.default_stream
     scalars = (int(ptr), int(ptr), np.uint32(7), np.float32(1.5))

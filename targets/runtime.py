@@ -20,6 +20,12 @@ On the driver API, and why:
 - Errors: cuda.core's CUDAError and the driver's result codes both become `CudaError` naming the kernel and the
   call; after a sticky error (a fault in a kernel) every later one says the context is lost.
 
+Several GPUs: a launch runs on the GPU its arguments are on (`launch_device`: a torch tensor's device, the GPU a
+tensor map was encoded for, the driver's answer for a raw pointer); arguments on two GPUs, or a stream of
+another GPU, are refused before anything is launched. Each GPU is opened once (its primary context, shared with
+torch) and a module is loaded on each GPU that launches it; the launch makes that GPU's context current for the
+driver call only (torch's current device stays where the caller left it).
+
 Cubins are cached on disk under cache_dir("cubin") (targets/cache_dir.py), keyed by SHA-256 of (PTX text, chip,
 driver version), written atomically (concurrent processes never read a partial cubin).
 
@@ -147,9 +153,14 @@ class Device:
         except Exception as err:  # no libcuda.so, no GPU, no such ordinal
             raise NoDriverError(f"no usable CUDA driver or device {ordinal} on this machine ({err}); compile to "
                                 f"PTX only") from None
+        _check(_driver().cuInit(0), "cuInit")  # idempotent: so that the caller's context can be read
+        previous = _check(_driver().cuCtxGetCurrent(), "cuCtxGetCurrent")
         with _core_call("Device.set_current"):
             gpu.set_current()
             props, (major, minor), context = gpu.properties, gpu.compute_capability, gpu.context.handle
+        # set_current moved the thread to this GPU: the caller's context (or none) is restored, else opening
+        # cuda:1 would move torch's current device there
+        _check(_driver().cuCtxSetCurrent(previous), "cuCtxSetCurrent")
         # cuda.core reports the driver as (major, minor); the cache key has always used the driver's integer
         version = _check(_driver().cuDriverGetVersion(), "cuDriverGetVersion")
         return cls(ordinal, gpu, context, f"sm_{major}{minor}", version, props.max_shared_memory_per_block_optin,
@@ -161,17 +172,33 @@ class Device:
     def make_current(self) -> None:
         _check(_driver().cuCtxSetCurrent(self.context), "cuCtxSetCurrent")
 
+    @contextmanager
+    def current(self) -> Iterator["Device"]:
+        """This GPU's primary context current in the calling thread for the block, the caller's restored after
+        (torch reads its current device from the thread's context: work on cuda:1 must not move it there)."""
+        drv = _driver()
+        _check(drv.cuCtxPushCurrent(self.context), "cuCtxPushCurrent")
+        try:
+            yield self
+        finally:
+            _check(drv.cuCtxPopCurrent(), "cuCtxPopCurrent")
+
 
 _DEVICES: dict[int, Device] = {}
 
 
-def device(ordinal: int = 0) -> Device:
-    """GPU `ordinal`, opened once per process, its context made current in the calling thread."""
+def opened(ordinal: int = 0) -> Device:
+    """GPU `ordinal`, opened once per process; the calling thread's current context is left as it was."""
     dev = _DEVICES.get(ordinal)
     if dev is None:
         dev = _DEVICES[ordinal] = Device.open(ordinal)
-    else:
-        dev.make_current()
+    return dev
+
+
+def device(ordinal: int = 0) -> Device:
+    """GPU `ordinal`, opened once per process, its context made current in the calling thread."""
+    dev = opened(ordinal)
+    dev.make_current()
     return dev
 
 
@@ -195,9 +222,8 @@ def jit_cubin(ptx: str, label: str) -> bytes:
         drv.cuLinkDestroy(state)
 
 
-def load_cubin(ptx: str, label: str) -> tuple[bytes, bool]:
-    """(cubin, from_cache) for the current device, through the on-disk cache."""
-    dev = device()
+def load_cubin(ptx: str, label: str, dev: Device) -> tuple[bytes, bool]:
+    """(cubin, from_cache) for `dev` (its context current), through the on-disk cache."""
     path = cache_dir("cubin") / f"{cache_key(ptx, dev.chip, f'driver-{dev.driver_version}')}.cubin"
     if path.exists():
         return path.read_bytes(), True
@@ -208,27 +234,36 @@ def load_cubin(ptx: str, label: str) -> tuple[bytes, bool]:
 
 @dataclass
 class Module:
-    """A PTX module loaded on the GPU (a cuda.core ObjectCode of its cubin)."""
+    """A PTX module, loaded on each GPU that launches it (a cuda.core ObjectCode of the cubin for that GPU's chip:
+    two GPUs of one process may differ)."""
 
     ptx: str
     label: str = "module"
-    _code: Any = None
-    _functions: dict[str, Any] = field(default_factory=dict)
+    _code: dict[int, Any] = field(default_factory=dict)  # device ordinal -> ObjectCode
+    _functions: dict[tuple[int, str], Any] = field(default_factory=dict)  # (ordinal, kernel) -> CUfunction
     from_cache: bool = False
 
-    def function(self, name: str):
-        """The kernel's CUfunction in the current context: what cuLaunchKernel and cuFuncSetAttribute take."""
-        if self._code is None:
-            cubin, self.from_cache = load_cubin(self.ptx, self.label)
+    def function(self, name: str, dev: Device | None = None):
+        """The kernel's CUfunction in `dev`'s primary context (default GPU 0): what cuLaunchKernel and
+        cuFuncSetAttribute take."""
+        dev = dev or opened(0)
+        key = (dev.ordinal, name)
+        if key not in self._functions:
+            with dev.current():
+                self._functions[key] = self._load(name, dev)
+        return self._functions[key]
+
+    def _load(self, name: str, dev: Device):
+        code = self._code.get(dev.ordinal)
+        if code is None:
+            cubin, self.from_cache = load_cubin(self.ptx, self.label, dev)
             with _core_call("ObjectCode.from_cubin", self.label):
-                self._code = _core().ObjectCode.from_cubin(cubin, name=self.label)
-        if name not in self._functions:
-            with _core_call("ObjectCode.get_kernel", name):
-                handle = self._code.get_kernel(name).handle
-            if not isinstance(handle, _driver().CUfunction):  # a CUkernel (cuLibrary loading): this context's copy
-                handle = _check(_driver().cuKernelGetFunction(handle), "cuKernelGetFunction", name)
-            self._functions[name] = handle
-        return self._functions[name]
+                code = self._code[dev.ordinal] = _core().ObjectCode.from_cubin(cubin, name=self.label)
+        with _core_call("ObjectCode.get_kernel", name):
+            handle = code.get_kernel(name).handle
+        if not isinstance(handle, _driver().CUfunction):  # a CUkernel (cuLibrary loading): this context's copy
+            handle = _check(_driver().cuKernelGetFunction(handle), "cuKernelGetFunction", name)
+        return handle
 
 
 @dataclass(frozen=True)
@@ -247,7 +282,8 @@ STRIDE_ALIGN = 16
 @dataclass(frozen=True)
 class TensorMap:
     """A TMA descriptor of a row-major 2-d tensor (rows x cols, `row_stride` elements apart) and the box it
-    moves; `handle` is the CUtensorMap passed by value to the kernel."""
+    moves; `handle` is the CUtensorMap passed by value to the kernel; `device` the GPU ordinal whose memory it
+    addresses (a launch with it runs there)."""
 
     address: int
     rows: int
@@ -259,12 +295,14 @@ class TensorMap:
     box_cols: int
     swizzle: str
     handle: Any = field(compare=False, hash=False, repr=False)
+    device: int | None = None
 
 
 def tensor_map_2d(address: int, rows: int, cols: int, row_stride: int, elem: str, elem_bytes: int, box_rows: int,
-                  box_cols: int, swizzle: str = "128b") -> TensorMap:
+                  box_cols: int, swizzle: str = "128b", device: int | None = None) -> TensorMap:
     """Encode the map (out-of-bounds elements of a box read as zero and are not written). The rules TMA imposes
-    are checked first and named: a 16-byte aligned base, a row stride that is a multiple of 16 bytes."""
+    are checked first and named: a 16-byte aligned base, a row stride that is a multiple of 16 bytes. `device`:
+    the GPU the address is on (default: asked of the driver)."""
     if elem not in TMAP_DTYPES:
         raise LaunchError(f"tensor map: element type {elem} has no TMA data type; one of {', '.join(TMAP_DTYPES)}")
     if address % STRIDE_ALIGN:
@@ -282,7 +320,8 @@ def tensor_map_2d(address: int, rows: int, cols: int, row_stride: int, elem: str
         drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, drv.CUtensorMapSwizzle(TMAP_SWIZZLE[swizzle]),
         drv.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
         drv.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE), "cuTensorMapEncodeTiled")
-    return TensorMap(address, rows, cols, row_stride, elem, elem_bytes, box_rows, box_cols, swizzle, handle)
+    device = pointer_device(address) if device is None else device
+    return TensorMap(address, rows, cols, row_stride, elem, elem_bytes, box_rows, box_cols, swizzle, handle, device)
 
 
 class _DeviceBuffer:
@@ -334,6 +373,70 @@ def _device_pointer(arg: Any) -> int | None:
     if iface is not None:
         return int(iface["data"][0])
     return None
+
+
+# -- which GPU a launch runs on: its arguments' ------------------------------------------------------
+
+def pointer_device(address: int) -> int | None:
+    """The ordinal of the GPU whose memory `address` is (unified addressing: one answer per address), None for 0."""
+    if not address:
+        return None
+    drv = _driver()
+    attribute = drv.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
+    return int(_check(drv.cuPointerGetAttribute(attribute, address), "cuPointerGetAttribute (device ordinal)"))
+
+
+def device_of(arg: Any) -> int | None:
+    """The GPU an argument lives on: a torch tensor's, a tensor map's, a __cuda_array_interface__ array's (asked
+    of the driver); None for scalars, numpy arrays and CPU tensors."""
+    if isinstance(arg, TensorMap):
+        return arg.device
+    is_cuda = getattr(arg, "is_cuda", None)
+    if is_cuda is not None:  # torch (a CPU tensor's __cuda_array_interface__ raises)
+        return arg.get_device() if is_cuda else None
+    iface = getattr(arg, "__cuda_array_interface__", None)
+    return pointer_device(int(iface["data"][0])) if iface is not None else None
+
+
+def launch_device(name: str, args: Sequence[Any]) -> int:
+    """The ordinal of the GPU the arguments are on (0 when none is on a GPU); arguments on two GPUs are refused,
+    each named with its device, before anything is launched."""
+    found = {i: d for i, a in enumerate(args) if (d := device_of(a)) is not None}
+    ordinals = set(found.values())
+    if len(ordinals) > 1:
+        where = ", ".join(f"argument {i} on cuda:{d}" for i, d in found.items())
+        raise LaunchError(f"kernel '{name}': its arguments are on different GPUs ({where}); a launch runs on one "
+                          f"GPU: move them to one")
+    return ordinals.pop() if ordinals else 0
+
+
+_SPECIAL_STREAMS = 3  # 0 (legacy), CU_STREAM_LEGACY, CU_STREAM_PER_THREAD: the current context's, always ours
+_STREAM_DEVICES: dict[int, int] = {}  # stream handle -> its GPU (torch's streams live as long as the process)
+
+
+def stream_device(stream: int) -> int:
+    """The ordinal of the GPU a stream (a raw CUstream handle) belongs to, asked of the driver once per handle."""
+    found = _STREAM_DEVICES.get(stream)
+    if found is None:
+        drv = _driver()
+        context = _check(drv.cuStreamGetCtx(drv.CUstream(stream)), "cuStreamGetCtx")
+        _check(drv.cuCtxPushCurrent(context), "cuCtxPushCurrent")
+        try:
+            found = int(_check(drv.cuCtxGetDevice(), "cuCtxGetDevice"))
+        finally:
+            _check(drv.cuCtxPopCurrent(), "cuCtxPopCurrent")
+        if len(_STREAM_DEVICES) >= 1024:
+            _STREAM_DEVICES.clear()
+        _STREAM_DEVICES[stream] = found
+    return found
+
+
+def check_stream(name: str, stream: int, ordinal: int) -> None:
+    """Refuse a launch on another GPU's stream (the driver would reject it, or run it on the stream's GPU)."""
+    if stream >= _SPECIAL_STREAMS and (on := stream_device(stream)) != ordinal:
+        raise LaunchError(f"kernel '{name}': the stream {stream:#x} is on cuda:{on} and the arguments on "
+                          f"cuda:{ordinal}; launch on a stream of cuda:{ordinal} (torch.cuda.current_stream("
+                          f"tensor.device))")
 
 
 def check_arity(name: str, params: Sequence[Param], args: Sequence[Any]) -> None:
@@ -407,8 +510,10 @@ def opt_in_shared_bytes(func: Any, shared_bytes: int, name: str) -> None:
 
 
 def bind_launch(func: Any, name: str, grid: tuple[int, int, int], block: tuple[int, int, int], shared_bytes: int,
-                cluster: tuple[int, int, int] | None, packed: PackedArguments) -> Callable[[int], None]:
-    """launch(stream) with everything else fixed; the only Python per call is the driver call itself."""
+                cluster: tuple[int, int, int] | None, packed: PackedArguments,
+                dev: Device | None = None) -> Callable[[int], None]:
+    """launch(stream) with everything else fixed; the only Python per call is the driver call itself, and with
+    `dev` (the GPU `func` is loaded on) the stream's GPU checked and dev's context made current (on_device)."""
     drv = _driver()
     params = packed.address
     if cluster is None:
@@ -418,7 +523,7 @@ def bind_launch(func: Any, name: str, grid: tuple[int, int, int], block: tuple[i
             result = launch_kernel(func, *grid, *block, shared_bytes, stream, params, 0)
             if result[0] != success:
                 _check(result, "cuLaunchKernel", name)
-        return launch
+        return launch if dev is None else on_device(launch, name, dev)
     attr = drv.CUlaunchAttribute()
     attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
     attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = cluster
@@ -430,22 +535,56 @@ def bind_launch(func: Any, name: str, grid: tuple[int, int, int], block: tuple[i
         cfg.sharedMemBytes, cfg.hStream = shared_bytes, drv.CUstream(stream)
         cfg.attrs, cfg.numAttrs = [attr], 1
         _check(drv.cuLaunchKernelEx(cfg, func, params, 0), "cuLaunchKernelEx", name)
-    return launch_in_cluster
+    return launch_in_cluster if dev is None else on_device(launch_in_cluster, name, dev)
+
+
+def on_device(run: Callable[[int], None], name: str, dev: Device) -> Callable[[int], None]:
+    """`run(stream)` on `dev`: a stream of another GPU refused (LaunchError), and dev's context current for the
+    call -- pushed only when the thread's is another GPU's (one cuCtxGetCurrent when it is dev's already: the
+    single-GPU hot path)."""
+    drv = _driver()
+    get_current, push, pop, context, ordinal = drv.cuCtxGetCurrent, drv.cuCtxPushCurrent, drv.cuCtxPopCurrent, \
+        dev.context, dev.ordinal
+    known = _STREAM_DEVICES
+
+    def launch(stream: int = 0) -> None:
+        if stream >= _SPECIAL_STREAMS and known.get(stream) != ordinal:
+            check_stream(name, stream, ordinal)
+        if get_current()[1] == context:
+            run(stream)
+            return
+        _check(push(context), "cuCtxPushCurrent", name)
+        try:
+            run(stream)
+        finally:
+            pop()
+    return launch
 
 
 class AsyncLaunch:
     """A kernel's launches without host synchronization, on a given stream: arguments are device pointers,
-    tensor maps and scalars (no numpy copies), the dynamic-SMEM opt-in is set once, and a cluster shape goes
-    through cuLaunchKernelEx."""
+    tensor maps and scalars (no numpy copies), the dynamic-SMEM opt-in is set once per GPU, and a cluster shape
+    goes through cuLaunchKernelEx. A launch runs on its arguments' GPU (launch_device), the kernel loaded there
+    on first use."""
 
     def __init__(self, module: Module, name: str, params: Sequence[Param], block: tuple[int, ...],
                  shared_bytes: int, cluster: tuple[int, int, int] | None = None):
-        dev = device()
-        check_launch_shape(name, (1,), tuple(block), shared_bytes, dev.shared_bytes_optin, dev.threads_per_block)
-        self.name, self.params, self.shared_bytes, self.cluster = name, tuple(params), shared_bytes, cluster
+        self.module, self.name, self.params, self.shared_bytes, self.cluster = module, name, tuple(params), \
+            shared_bytes, cluster
         self.block = pad3(block)
-        self.func = module.function(name)
-        opt_in_shared_bytes(self.func, shared_bytes, name)
+        self._functions: dict[int, Any] = {}  # device ordinal -> CUfunction
+
+    def function(self, dev: Device) -> Any:
+        """The kernel on `dev`: loaded, its block and SMEM checked against that GPU and opted in, once."""
+        func = self._functions.get(dev.ordinal)
+        if func is None:
+            check_launch_shape(self.name, (1,), self.block, self.shared_bytes, dev.shared_bytes_optin,
+                               dev.threads_per_block)
+            with dev.current():
+                func = self.module.function(self.name, dev)
+                opt_in_shared_bytes(func, self.shared_bytes, self.name)
+            self._functions[dev.ordinal] = func
+        return func
 
     def __call__(self, args: Sequence[Any], grid: tuple[int, ...], stream: int = 0) -> None:
         self.prepare(args, grid)(stream)
@@ -453,18 +592,22 @@ class AsyncLaunch:
     def prepare(self, args: Sequence[Any], grid: tuple[int, ...]) -> Callable[[int], None]:
         """The launch with these arguments packed once: calling it with a stream handle only launches (what a
         library's hot path wants -- packing is most of the host's per-launch time)."""
+        check_arity(self.name, self.params, args)
+        dev = opened(launch_device(self.name, args))
+        func = self.function(dev)
         packed = pack_arguments(self.name, self.params, args)
         g = grid_of_clusters(self.name, grid, self.cluster)
-        return bind_launch(self.func, self.name, g, self.block, self.shared_bytes, self.cluster, packed)
+        return bind_launch(func, self.name, g, self.block, self.shared_bytes, self.cluster, packed, dev)
 
 
 def launch(module: Module, name: str, params: Sequence[Param], args: Sequence[Any],
            grid: tuple[int, ...] = (1,), block: tuple[int, ...] = (32,), shared_bytes: int = 0) -> None:
-    """Launch on the legacy stream and wait for the kernel; numpy arrays are copied in before and back after."""
+    """Launch on the arguments' GPU's legacy stream and wait for the kernel; numpy arrays are copied in (to that
+    GPU) before and back after."""
     check_arity(name, params, args)
-    dev = device()
+    dev = opened(launch_device(name, args))
     check_launch_shape(name, tuple(grid), tuple(block), shared_bytes, dev.shared_bytes_optin, dev.threads_per_block)
-    func = module.function(name)
+    func = module.function(name, dev)
     buffers: list[_DeviceBuffer] = []
 
     def copy_in(index: int, arg: Any) -> int:
@@ -474,13 +617,14 @@ def launch(module: Module, name: str, params: Sequence[Param], args: Sequence[An
         buffers.append(_DeviceBuffer(arg, name))
         return int(buffers[-1].ptr)
 
-    try:
-        packed = pack_arguments(name, params, args, copy_in)
-        opt_in_shared_bytes(func, shared_bytes, name)
-        bind_launch(func, name, pad3(grid), pad3(block), shared_bytes, None, packed)(0)
-        _check(_driver().cuCtxSynchronize(), "cuCtxSynchronize (the kernel faulted)", name)
-        for buf in buffers:
-            buf.copy_back()
-    finally:
-        for buf in buffers:
-            buf.free()
+    with dev.current():
+        try:
+            packed = pack_arguments(name, params, args, copy_in)
+            opt_in_shared_bytes(func, shared_bytes, name)
+            bind_launch(func, name, pad3(grid), pad3(block), shared_bytes, None, packed)(0)
+            _check(_driver().cuCtxSynchronize(), "cuCtxSynchronize (the kernel faulted)", name)
+            for buf in buffers:
+                buf.copy_back()
+        finally:
+            for buf in buffers:
+                buf.free()

@@ -45,8 +45,9 @@ def test_lint_imports():
 OPTIONAL = ("cuda", "torch", "cupy", "matplotlib", "triton")
 
 
-# the one sanctioned lazy import: `mmatom.gemm` loads the GEMM application on first use (import mmatom does not)
-LAZY_ENTRY_POINTS = {("mmatom/__init__.py", "mmatom.kernels")}
+# the sanctioned lazy imports: `mmatom.gemm` loads the GEMM application on first use (import mmatom does not), and
+# the GEMM its torch op (and torch) on the first call inside torch.compile or wanting a gradient
+LAZY_ENTRY_POINTS = {("mmatom/__init__.py", "mmatom.kernels"), ("mmatom/kernels/gemm/host.py", ".torch_op")}
 
 
 def test_no_function_local_project_imports():

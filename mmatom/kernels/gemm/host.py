@@ -74,14 +74,20 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     current torch stream, asynchronously. A and B bf16 or f16 (f32 accumulation), or fp8 -- e4m3 / e5m2, the two
     kinds may differ -- with per-tensor float32 scales (`scale_a`, `scale_b` one-element device tensors, as
     torch._scaled_mm). D is A's type for bf16 / f16 inputs and bf16 for fp8, or `out_dtype` ("bf16", "f16", "f32")
-    or `out`'s type. `out` (M x N) is written if given, else allocated. M or N of 0 gives an empty D, K of 0 zeros."""
+    or `out`'s type. `out` (M x N) is written if given, else allocated. M or N of 0 gives an empty D, K of 0 zeros.
+    Inside torch.compile, or when a or b requires grad, the call is the torch op torch.ops.mmatom.gemm (torch_op.py);
+    otherwise there is no op dispatch."""
     torch = require_torch("mmatom.gemm")
+    if _through_torch_op(torch, a, b):
+        from .torch_op import call_op  # a gradient wanted, or torch.compile tracing: the torch op, registered here
+
+        return call_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
+                       out_dtype=out_dtype)
     call = (a, b, out, scale_a, scale_b, config, b_major, out_dtype)
-    if out is not None:  # the hot path: the same operands as an earlier call, launched as packed then
-        launch = _PREPARED.get(_call_key(*call))
-        if launch is not None:
-            launch(_current_stream(torch, a.device))
-            return out
+    # the hot path: the same operands as an earlier call, launched as packed then
+    if out is not None and (launch := _PREPARED.get(_call_key(*call))) is not None:
+        launch(_current_stream(torch, a.device))
+        return out
     dtypes, a_k, b_k = _operands(torch, a, b, scale_a, scale_b, b_major)
     (m, k), n = a.shape, b_k.shape[0]
     out_dtype = _out_dtype(out, out_dtype, dtypes[0])
@@ -101,6 +107,12 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
             _PREPARED.clear()
         _PREPARED[_call_key(*call)] = launch
     return _result(d, out, n)
+
+
+def _through_torch_op(torch, a, b) -> bool:
+    """A gradient wanted, or torch.compile tracing: the call goes through the registered torch op."""
+    wants_grad = getattr(a, "requires_grad", False) or getattr(b, "requires_grad", False)
+    return (wants_grad and torch.is_grad_enabled()) or torch.compiler.is_compiling()
 
 
 def _operands(torch, a, b, scale_a, scale_b, b_major: str) -> tuple:

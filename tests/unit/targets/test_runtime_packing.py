@@ -148,10 +148,10 @@ def test_cuda_core_errors_follow_the_sticky_error_rule(monkeypatch):
 
 def test_cubins_are_cached_under_the_cubin_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
-    monkeypatch.setattr(runtime, "device", lambda ordinal=0: runtime.Device(chip="sm_90", driver_version=13000))
+    gpu = runtime.Device(chip="sm_90", driver_version=13000)
     jits = []
     monkeypatch.setattr(runtime, "jit_cubin", lambda ptx, label: jits.append(label) or b"CUBIN")
-    assert runtime.load_cubin("ptx", "k") == (b"CUBIN", False)
-    assert runtime.load_cubin("ptx", "k") == (b"CUBIN", True) and jits == ["k"]
+    assert runtime.load_cubin("ptx", "k", gpu) == (b"CUBIN", False)
+    assert runtime.load_cubin("ptx", "k", gpu) == (b"CUBIN", True) and jits == ["k"]
     key = runtime.cache_key("ptx", "sm_90", "driver-13000")
     assert [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.cubin")] == [f"cubin/{key}.cubin"]
