@@ -382,8 +382,11 @@ def pointer_device(address: int) -> int | None:
     if not address:
         return None
     drv = _driver()
+    _check(drv.cuInit(0), "cuInit")  # idempotent; the array's owner may have reached the driver another way
     attribute = drv.CUpointer_attribute.CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL
-    return int(_check(drv.cuPointerGetAttribute(attribute, address), "cuPointerGetAttribute (device ordinal)"))
+    err, ordinal = drv.cuPointerGetAttribute(attribute, address)
+    # an address the driver does not know is no device's: the launch runs on GPU 0, and its kernel finds out
+    return int(ordinal) if err == drv.CUresult.CUDA_SUCCESS else None
 
 
 def device_of(arg: Any) -> int | None:

@@ -61,9 +61,14 @@ def test_the_gemm_on_cuda_1_matches_torch(m, n, k):
 def test_operands_on_two_gpus_are_refused_naming_each_gpu():
     a = torch.randn(128, 64, device="cuda:0").to(torch.bfloat16)
     b = torch.randn(128, 64, device="cuda:1").to(torch.bfloat16)
+    with pytest.raises(mmatom.CompileError, match=r"the operands are on different devices \(\{'a': "
+                                                   r"device\(type='cuda', index=0\), 'b': device\(type='cuda', index=1\)"):
+        mmatom.gemm(a, b)  # the GEMM's host path names its operands; a kernel's launch names its arguments:
+    d = torch.empty(128, 128, device="cuda:0", dtype=torch.bfloat16)
+    maps = mmatom.tensor_map(a, 128, 64), mmatom.tensor_map(b, 256, 64), mmatom.tensor_map(d, 64, 64)
     with pytest.raises(runtime.LaunchError, match=r"arguments are on different GPUs \(argument 0 on cuda:0, "
                                                   r"argument 1 on cuda:1"):
-        mmatom.gemm(a, b)
+        mmatom.gemm_kernel().launch(*maps, 128, 128, 64, grid=(1,))
     assert mmatom.gemm(a, b.to("cuda:0")).isfinite().all()  # nothing was launched: CUDA still works
 
 
