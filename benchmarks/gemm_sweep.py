@@ -17,6 +17,7 @@ import torch
 
 import mmatom
 from mmatom.kernels.gemm import CONFIGS, choose_config
+from mmatom.tools.mmatom_bench import timed
 
 PROJECTIONS = [(4096, 4096), (11008, 4096), (4096, 11008), (12288, 4096), (5120, 5120), (13824, 5120),
                (8192, 8192), (28672, 8192), (8192, 28672), (1024, 4096), (14336, 4096)]  # (N, K) of real layers
@@ -37,13 +38,7 @@ def sweep_shapes(randoms: int, seed: int = 2026) -> list[tuple[int, int, int]]:
 
 
 def burst_us(fn, count: int) -> float:
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(count):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) * 1e3 / count
+    return timed(fn, count) * 1e3
 
 
 def time_systems(systems: dict, rounds: int, burst_ms: float) -> dict[str, float]:

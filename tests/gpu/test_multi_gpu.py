@@ -11,17 +11,7 @@ if torch.cuda.device_count() < 2:
 
 import mmatom  # noqa: E402
 from mmatom.targets import runtime  # noqa: E402
-
-STORE_SCALARS = """
-builtin.module attributes {mma.target = #mma.target<sm_80>} {
-  llvm.func @k(%p: !llvm.ptr<1>, %n: i32, %x: f32) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32>} {
-    llvm.store %n, %p : i32, !llvm.ptr<1>
-    %q = llvm.getelementptr %p[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
-    llvm.store %x, %q : f32, !llvm.ptr<1>
-    llvm.return
-  }
-}
-"""
+from gpu_kernels import STORE_SCALARS  # tests/gpu is on sys.path (pytest's rootdir-relative imports)
 
 
 def test_a_kernel_runs_on_the_gpu_its_tensor_is_on():

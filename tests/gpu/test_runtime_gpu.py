@@ -4,19 +4,9 @@ by the synchronous launch (numpy copied back) and by a prepared launch replayed 
 
 import numpy as np
 import pytest
+from gpu_kernels import STORE_SCALARS  # tests/gpu is on sys.path (pytest's rootdir-relative imports)
 
 pytestmark = pytest.mark.gpu
-
-STORE_SCALARS = """
-builtin.module attributes {mma.target = #mma.target<sm_80>} {
-  llvm.func @k(%p: !llvm.ptr<1>, %n: i32, %x: f32) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32>} {
-    llvm.store %n, %p : i32, !llvm.ptr<1>
-    %q = llvm.getelementptr %p[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
-    llvm.store %x, %q : f32, !llvm.ptr<1>
-    llvm.return
-  }
-}
-"""
 
 
 def test_the_device_comes_from_cuda_core():
