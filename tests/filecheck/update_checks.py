@@ -18,7 +18,7 @@ lines no longer line up (an instruction added or removed) is rewritten from its 
 line that lines up with its last one.
 
 Files that carry the NOTE line below are "generated"; they are the ones processed without arguments.
-Files without it carry hand-written, targeted checks (the lit files in dialects/, passes/, targets/ and tools/):
+Files without it carry hand-written, targeted checks (the lit files in dialects/, lowering/, passes/, targets/, tools/):
 a CHECK-LABEL per function or case, captures named for what they hold ([[ACC]], [[LOOP]]), checks of the point
 of the test, CHECK-NEXT only where adjacency is that point. Do not run the script on them: it would rename their
 captures after the output's registers; edit them by hand.
