@@ -76,10 +76,12 @@ class TmaBox:
 
 
 @lru_cache(maxsize=256)
-def check_smem_layout(box: TmaBox, swizzle: str, layout: Layout | ComposedLayout, rows: int, cols: int) -> None:
+def check_smem_layout(box: TmaBox, swizzle: str, layout: Layout | ComposedLayout, rows: int, cols: int,
+                      transposed: bool = False) -> None:
     """TmaError unless an SMEM tile of `rows` x `cols` (rows <= box rows, cols == box cols) described by
     `layout` ((row, col) -> element offset, then `swizzle` on bytes; mma.smem_desc's form) reads exactly the bytes
-    the box was written to, element by element."""
+    the box was written to, element by element. `transposed`: the layout is (col, row) -> offset -- an MN-major
+    operand tile, whose box rows run along the tile's K and box columns along its M or N."""
     if swizzle != box.swizzle:
         raise TmaError(f"the tensor map swizzles {box.swizzle}, the SMEM tile {swizzle}")
     if cols != box.cols or not 0 < rows <= box.rows or box.rows % rows:
@@ -92,8 +94,9 @@ def check_smem_layout(box: TmaBox, swizzle: str, layout: Layout | ComposedLayout
     if size is None:
         raise TmaError(f"{box.elem_bits}-bit elements are not moved by this TMA path")
     # every element at once (a 128x128 fp8 box is 16384 of them: a compile's hot spot element by element)
-    rows_at = np.asarray(inner[0].offsets()[:rows], dtype=np.int64)[:, None]
-    cols_at = np.asarray(inner[1].offsets()[:cols], dtype=np.int64)[None, :]
+    row_mode, col_mode = (inner[1], inner[0]) if transposed else (inner[0], inner[1])
+    rows_at = np.asarray(row_mode.offsets()[:rows], dtype=np.int64)[:, None]
+    cols_at = np.asarray(col_mode.offsets()[:cols], dtype=np.int64)[None, :]
     smem = sw.apply((offset + rows_at + cols_at) * size)
     tma = box.swizzle_fn().apply(np.arange(rows, dtype=np.int64)[:, None] * box.row_bytes
                                  + np.arange(cols, dtype=np.int64)[None, :] * size)

@@ -173,19 +173,21 @@ class TmaLoadOp(IRDLOperation):
         if tile.elem.data != map_type.elem.data:
             raise VerifyException(f"{self.name}: the tensor map holds {map_type.elem.data} but the SMEM tile it lands "
                                   f"as holds {tile.elem.data}; the element types must be the same")
-        if tile.major.data != "k":
-            raise VerifyException(f"{self.name}: the SMEM tile is {tile.major.data}-major; a box lands with its "
-                                  f"contiguous columns along the tile's K (a k-major tile)")
         try:
             operand, layout = smem_operand(tile)
             check_smem_tile(layout, operand.rows, operand.k, tile.elem.data, operand.elem_bits, "layout")
         except (VerifyException, LimitError) as err:
             raise VerifyException(f"{self.name}: the SMEM tile: {err}") from None
+        # a K-major tile's rows are the box's rows; an MN-major tile's K runs down the box (its rows are the box's
+        # columns: the tensor is K x M or K x N, as `a @ b` hands B over)
+        mn_major = tile.major.data == "mn"
+        rows, cols = (operand.k, operand.rows) if mn_major else (operand.rows, operand.k)
         try:
-            check_smem_layout(box, tile.swizzle.data, layout, operand.rows, operand.k)
+            check_smem_layout(box, tile.swizzle.data, layout, rows, cols, transposed=mn_major)
         except TmaError as err:
+            view = " (an MN-major tile: its K runs down the box, its rows across)" if mn_major else ""
             raise VerifyException(f"{self.name}: the box {box.rows}x{box.cols} of {map_type} does not land "
-                                  f"as {tile}: {err}") from None
+                                  f"as {tile}{view}: {err}") from None
 
 
 @irdl_op_definition

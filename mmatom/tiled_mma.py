@@ -143,21 +143,27 @@ class TiledMma:
         if self.atom.op != "wgmma":
             raise api_error(f"TiledMma.{what} is for wgmma atoms; this one tiles {self.atom.ptx}")
 
-    def smem_desc_type(self, role: str, swizzle: str = "sw128") -> SmemDescType:
-        """The `!mma.smem_desc` type of the step tile's A (M x K) or B (N x K) in SMEM: K-major, in the canonical
-        layout for `swizzle` (one swizzle row along K: 64 bf16 elements for sw128)."""
+    def smem_desc_type(self, role: str, swizzle: str = "sw128", major: str = "k") -> SmemDescType:
+        """The `!mma.smem_desc` type of the step tile's A (M x K) or B (N x K) in SMEM, in the canonical layout for
+        `swizzle`: K-major (one swizzle row along K: 64 bf16 elements for sw128), or MN-major (`major="mn"`: M or N
+        contiguous, one swizzle row of it per K row -- what a TMA box of a K x M / K x N tensor lands as; wgmma
+        reads it transposed, 16-bit types only)."""
         self._require_wgmma("smem_desc_type")
-        if role not in ("A", "B") or swizzle not in _SWIZZLE_BYTES:
-            raise api_error(f"TiledMma.smem_desc_type: role A or B, swizzle one of {', '.join(_SWIZZLE_BYTES)}; got "
-                            f"{role!r}, {swizzle!r}")
+        if role not in ("A", "B") or swizzle not in _SWIZZLE_BYTES or major not in ("k", "mn"):
+            raise api_error(f"TiledMma.smem_desc_type: role A or B, swizzle one of {', '.join(_SWIZZLE_BYTES)}, major "
+                            f"k or mn; got {role!r}, {swizzle!r}, {major!r}")
         M, N, K = self.tile_mnk
         rows, elem = (M, self.atom.catalogue.a) if role == "A" else (N, self.atom.catalogue.b)
         bits = BITS[elem]
+        operand = SmemOperand(rows, K, bits, major, _SWIZZLE_BYTES[swizzle])
         try:
-            layout = canonical_layout(SmemOperand(rows, K, bits, "k", _SWIZZLE_BYTES[swizzle]), rows * 128, 1024)
+            # K-major: 8-row groups 1024 B apart; MN-major: swizzle-row-wide column blocks a whole K extent apart
+            stride = rows * 128 if major == "k" else 128 * K
+            layout = canonical_layout(operand, stride, 1024)
         except DescriptorError as err:
-            raise api_error(f"TiledMma.smem_desc_type({role!r}, {swizzle!r}) for a {rows}x{K} tile: {err}") from None
-        return SmemDescType(role, elem, "k", _SWIZZLE_BYTES[swizzle], layout)
+            raise api_error(f"TiledMma.smem_desc_type({role!r}, {swizzle!r}, {major!r}) for a {rows}x{K} tile: "
+                            f"{err}") from None
+        return SmemDescType(role, elem, major, _SWIZZLE_BYTES[swizzle], layout)
 
     def fragment_type(self, role: str) -> FragmentType:
         """The fragment one thread group holds of the step tile. Register atoms: its tile of repeats (the atom's TV

@@ -116,3 +116,34 @@ def test_bad_input_is_a_clear_error(case, match):
     }
     with pytest.raises(mmatom.CompileError, match=match):
         calls[case]()
+
+
+@pytest.mark.parametrize("m, n, k", [(256, 512, 192), (300, 520, 200), (2304, 2048, 320), (64, 4096, 1024)])
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+def test_b_given_k_by_n_is_read_as_it_is(m, n, k, dtype):
+    """`a @ b`'s layout: B is K x N (N contiguous); 16-bit types are read from MN-major tiles, no copy of B."""
+    import torch
+
+    import mmatom
+    t = torch.bfloat16 if dtype == "bf16" else torch.float16
+    a, b = torch.randn(m, k, device="cuda", dtype=t), torch.randn(k, n, device="cuda", dtype=t)
+    d = torch.full((m, n), float("nan"), device="cuda", dtype=t)
+    mmatom.gemm(a, b, out=d, b_major="n")
+    torch.cuda.synchronize()
+    _assert_close(d, a.double() @ b.double(), k, 2.0 ** -8)
+
+
+@pytest.mark.parametrize("name", ["128x256x4", "128x128x6w1", "128x192x4w1", "128x64x8", "256x128x4c1x2",
+                                  "128x128x6w1p", "64x128x8w1p"])
+def test_every_n_major_config(name):
+    import torch
+
+    import mmatom
+    config = mmatom.GemmConfig.from_name(name)
+    a = torch.randn(2304, 320, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(320, 2056, device="cuda", dtype=torch.bfloat16)
+    d = mmatom.gemm(a, b, b_major="n", config=config)
+    torch.cuda.synchronize()
+    _assert_close(d, a.double() @ b.double(), 320, 2.0 ** -8)
+    with pytest.raises(mmatom.CompileError, match="no cluster multicasting B"):
+        mmatom.gemm(a, b, b_major="n", config=mmatom.GemmConfig(cluster_m=2))

@@ -76,17 +76,21 @@ def sm_count() -> int:
     return mmatom.device_info().sm_count
 
 
-def choose_config(m: int, n: int, k: int, dtype: str) -> GemmConfig:
+def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k") -> GemmConfig:
     """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else the prior: the
-    shipped config the cost model (COST_MODEL) predicts fastest."""
+    shipped config the cost model (COST_MODEL) predicts fastest. An N-major B (K x N) takes no cluster multicasting
+    B."""
     found = stored(problem_key(gpu_name(), dtype, m, n, k))
     if found is not None:
         try:
-            return GemmConfig(**found["config"])
+            config = GemmConfig(**found["config"])
+            if b_major == "k" or config.cluster_m == 1:
+                return config
         except TypeError:
             pass  # written by another version of GemmConfig: use the prior
     sms = sm_count()
-    return min(candidates(m), key=lambda c: predicted_us(COST_MODEL, c, m, n, k, dtype, sms))
+    pool = [c for c in candidates(m) if b_major == "k" or c.cluster_m == 1]
+    return min(pool, key=lambda c: predicted_us(COST_MODEL, c, m, n, k, dtype, sms))
 
 
 # The prior's cost model, per config: time_us ~ c0 + c1 * waves + c2 * waves * k_steps (model_terms): a fixed cost, a

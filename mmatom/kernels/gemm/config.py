@@ -35,6 +35,16 @@ def check_dtypes(who: str, dtype: str, out_dtype: str, b_dtype: str | None = Non
         raise api_error(f"{who}: out_dtype {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
 
 
+def check_b_major(who: str, b_major: str, dtype: str, config: GemmConfig) -> None:
+    """B K-major (N x K), or N-major (K x N, as `a @ b` passes it): wgmma reads MN-major tiles of 16-bit types only,
+    and each CTA loads all of an N-major B tile (no cluster multicasting B)."""
+    if b_major not in ("k", "n"):
+        raise api_error(f"{who}: b_major {b_major!r}; 'k' (B is N x K) or 'n' (B is K x N)")
+    if b_major == "n" and (dtype in FP8 or config.cluster_m > 1):
+        raise api_error(f"{who}: an N-major B (K x N) takes 16-bit types and no cluster multicasting B; got {dtype}, "
+                        f"cluster {config.cluster_m}x{config.cluster_n}")
+
+
 def box_columns(out_dtype: str) -> int:
     return 128 // OUT_DTYPES[out_dtype]
 
@@ -158,4 +168,4 @@ CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c 
     GemmConfig(128, 128, 6, wgmma_in_flight=1, pingpong=True), ROW64_TILE)
 
 
-__all__ = ["BOX", "ELEM_BYTES", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "TILES", "GemmConfig", "box_columns"]
+__all__ = ["BOX", "ELEM_BYTES", "check_b_major", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "TILES", "GemmConfig", "box_columns"]

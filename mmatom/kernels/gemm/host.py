@@ -34,18 +34,19 @@ TORCH_NAMES = {"bfloat16": "bf16", "float16": "f16", "float32": "f32", "float8_e
 
 
 def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: str = "sm_90a",
-                config: GemmConfig | None = None, b_dtype: str | None = None) -> mmatom.Kernel:
+                config: GemmConfig | None = None, b_dtype: str | None = None, b_major: str = "k") -> mmatom.Kernel:
     """The compiled GEMM kernel of a config (A `dtype`, B `b_dtype` (default: A's), D `out_dtype` (default bf16);
     parameters: tensor maps of A, B, D, the sizes m, n, k, then for fp8 the two scale pointers): one kernel serves
-    every shape. Compiled once per process and cached on disk by its parameters (mmatom.compile_generated)."""
+    every shape; `b_major="n"`: B's tensor map is of the K x N tensor. Compiled once per process and cached on disk
+    by its parameters (mmatom.compile_generated)."""
     out_dtype, b_dtype = out_dtype or "bf16", b_dtype or dtype
     check_dtypes("gemm_kernel", dtype, out_dtype, b_dtype)
     config = config or GemmConfig()
-    key = (dtype, b_dtype, target, config, out_dtype)
+    key = (dtype, b_dtype, target, config, out_dtype, b_major)
     if key not in _KERNELS:  # on disk, found by the generator's parameters without building the module
         _KERNELS[key] = mmatom.compile_generated(
-            ["mmatom.kernels.gemm", "any shape", dtype, b_dtype, target, asdict(config), out_dtype],
-            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype)[0])
+            ["mmatom.kernels.gemm", "any shape", dtype, b_dtype, target, asdict(config), out_dtype, b_major],
+            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype, b_major)[0])
     return _KERNELS[key]
 
 
@@ -88,17 +89,18 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     if out is not None and (launch := _PREPARED.get(_call_key(*call))) is not None:
         launch(_current_stream(torch, a.device))
         return out
-    dtypes, a_k, b_k = _operands(torch, a, b, scale_a, scale_b, b_major)
-    (m, k), n = a.shape, b_k.shape[0]
+    dtypes, a_k, b_k, b_major = _operands(torch, a, b, scale_a, scale_b, b_major)
+    (m, k), n = a.shape, (b.shape[1] if b_major == "n" else b_k.shape[0])
     out_dtype = _out_dtype(out, out_dtype, dtypes[0])
     d = _output(torch, out, out_dtype, m, n, a.device)
     if 0 in (m, n, k):  # nothing to compute, or a sum of no products
         return _result(d.zero_() if m and n else d, out, n)
-    config = config or choose_config(m, n, k, "x".join(dict.fromkeys(dtypes)))
-    kernel = gemm_kernel(dtype=dtypes[0], b_dtype=dtypes[1], config=config, out_dtype=out_dtype)
+    config = config or choose_config(m, n, k, "x".join(dict.fromkeys(dtypes)), b_major)
+    kernel = gemm_kernel(dtype=dtypes[0], b_dtype=dtypes[1], config=config, out_dtype=out_dtype, b_major=b_major)
     bk = config.block_k(dtypes[0])
-    maps = [_tensor_map(a_k, config.block_m // config.cluster_n, bk),
-            _tensor_map(b_k, config.block_n // config.cluster_m, bk), _tensor_map(d, BOX, box_columns(out_dtype))]
+    b_box = (bk, BOX) if b_major == "n" else (config.block_n // config.cluster_m, bk)
+    maps = [_tensor_map(a_k, config.block_m // config.cluster_n, bk), _tensor_map(b_k, *b_box),
+            _tensor_map(d, BOX, box_columns(out_dtype))]
     launch = kernel.prepare(*maps, m, n, a_k.shape[1], *([scale_a, scale_b] if dtypes[0] in FP8 else []),
                             grid=(persistent_ctas(config, m, n, sm_count()),))
     launch(_current_stream(torch, a.device))
@@ -116,21 +118,23 @@ def _through_torch_op(torch, a, b) -> bool:
 
 
 def _operands(torch, a, b, scale_a, scale_b, b_major: str) -> tuple:
-    """((A's, B's dtype), A, B as N x K), each with rows TMA can address (copies where they are not)."""
+    """((A's, B's dtype), A, B, B's major as the kernel reads it), each with rows TMA can address (copies where they
+    are not). A 16-bit B given K x N is read as it is (MN-major tiles, transposed by wgmma); an fp8 one is
+    transposed here once (fp8 wgmma reads K-major operands only: keep the transposed weight to skip it)."""
     _check_tensors(torch, a=a, b=b)
     dtypes = (_dtype_name(a), _dtype_name(b))
     if not all(t in ELEM_BYTES for t in dtypes) or (dtypes[0] != dtypes[1] and not set(dtypes) <= set(FP8)):
         raise api_error(f"gemm: A is {a.dtype} and B {b.dtype}; both bfloat16, both float16, or float8_e4m3fn / "
                         f"float8_e5m2 (the two fp8 kinds may differ)")
     _check_scales(torch, dtypes[0] in FP8, a.device, scale_a=scale_a, scale_b=scale_b)
-    if b_major == "n":
-        b = b.t().contiguous()  # K x N -> N x K (K contiguous): the wgmma K-major form every type has
-    elif b_major != "k":
+    if b_major not in ("k", "n"):
         raise api_error(f"gemm: b_major {b_major!r}; 'k' (B is N x K) or 'n' (B is K x N)")
-    (m, k), (n, k_b) = a.shape, b.shape
+    if b_major == "n" and dtypes[0] in FP8:
+        b, b_major = b.t().contiguous(), "k"  # K x N -> N x K (K contiguous)
+    (m, k), (n, k_b) = a.shape, (b.shape[::-1] if b_major == "n" else b.shape)
     if k != k_b:
-        raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b}; the K extents differ")
-    return dtypes, _aligned_columns(a, ELEM_BYTES[dtypes[0]]), _aligned_columns(b, ELEM_BYTES[dtypes[1]])
+        raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b} (N x K); the K extents differ")
+    return dtypes, _aligned_columns(a, ELEM_BYTES[dtypes[0]]), _aligned_columns(b, ELEM_BYTES[dtypes[1]]), b_major
 
 
 def _check_tensors(torch, **tensors) -> None:

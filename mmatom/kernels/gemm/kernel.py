@@ -21,7 +21,7 @@ import mmatom
 from mmatom import ceil_div
 
 from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, PRODUCER_REGISTERS,
-                     GemmConfig, box_columns, check_dtypes)
+                     GemmConfig, box_columns, check_b_major, check_dtypes)
 
 
 class HopperGemm:
@@ -29,10 +29,11 @@ class HopperGemm:
     its sizes are runtime values."""
 
     def __init__(self, dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
-                 out_dtype: str = "bf16", b_dtype: str | None = None):
+                 out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k"):
         config.check(dtype)
         check_dtypes("build_gemm", dtype, out_dtype, b_dtype)
-        self.dtype, self.b_dtype, self.target = dtype, b_dtype or dtype, target
+        check_b_major("build_gemm", b_major, dtype, config)
+        self.dtype, self.b_dtype, self.target, self.b_major = dtype, b_dtype or dtype, target, b_major
         self.config, self.out_dtype, self.fp8 = config, out_dtype, dtype in FP8
         self.bm, self.bn, self.bk = config.block_m, config.block_n, config.block_k(dtype)
         self.warpgroups = config.tile_warpgroups  # consumer warpgroups sharing one tile
@@ -53,7 +54,9 @@ class HopperGemm:
         if self.sliced["a"]:
             tile_a = self._tiled_mma(self.slice_rows["a"], self.bn, 1).smem_desc_type("A")
         tile_b = self.tiled.smem_desc_type("B")
-        if self.sliced["b"]:
+        if self.b_major == "n":  # boxes of a K x N tensor: block_k rows of K x 64 columns of N each
+            tile_b = self._tiled_mma(self.bm, BOX, self.warpgroups).smem_desc_type("B", major="mn")
+        elif self.sliced["b"]:
             tile_b = self._tiled_mma(self.bm, self.slice_rows["b"], self.warpgroups).smem_desc_type("B")
         return {"a": tile_a, "b": tile_b}
 
@@ -88,8 +91,9 @@ class HopperGemm:
     def _declare(self) -> mmatom.KernelBuilder:
         """The kernel's parameters, SMEM (the operand ring and the epilogue's staging boxes) and tile scheduler."""
         c = self.config
+        b_box = (self.bk, BOX) if self.b_major == "n" else (self.slice_rows["b"], self.bk)
         params = [("a", mmatom.TensorMapType(self.dtype, self.slice_rows["a"], self.bk, "128b")),
-                  ("b", mmatom.TensorMapType(self.b_dtype, self.slice_rows["b"], self.bk, "128b")),
+                  ("b", mmatom.TensorMapType(self.b_dtype, *b_box, "128b")),
                   ("d", mmatom.TensorMapType(self.out_dtype, BOX, box_columns(self.out_dtype), "128b")),
                   ("m", "i32"), ("n", "i32"), ("k", "i32")]
         params += [("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else []
@@ -100,7 +104,7 @@ class HopperGemm:
         readers = self.warpgroups * 128
         releases = readers // 32 * c.cluster_size if self.clustered else readers
         self.ring = kb.smem_ring(c.stages, releases, a=self.tiled.smem_desc_type("A"),
-                                 b=self.tiled.smem_desc_type("B"))
+                                 b=self.tiled.smem_desc_type("B", major="mn" if self.b_major == "n" else "k"))
         self.staging = kb.smem_tiles((2, 2), BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
         self.k_tiles = ceil_div(kb.param("k"), self.bk)
         self.k_tiles.ssa.name_hint = "k_tiles"  # what verify-pipeline's diagnostics call it
@@ -134,6 +138,11 @@ class HopperGemm:
         """One operand's box: the whole tile, or (a tile the cluster shares) this CTA's slice of it, landing at the
         same place in every CTA of the cluster."""
         kb, tile = self.kb, getattr(stage, operand)
+        if operand == "b" and self.b_major == "n":  # B given K x N: one box per 64 columns of N, K down the box
+            for j in range(self.bn // BOX):
+                kb.tma.load(kb.param("b"), k0, origin + j * BOX, tile.row_block(j, BOX, self.box_types["b"]),
+                            stage.full)
+            return
         if not self.sliced[operand]:
             kb.tma.load(kb.param(operand), origin, k0, tile, stage.full)
             return
@@ -260,9 +269,10 @@ class HopperGemm:
 
 
 def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
-               out_dtype: str = "bf16", b_dtype: str | None = None) -> tuple[object, mmatom.LaunchConfig]:
-    """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config."""
-    return HopperGemm(dtype, target, config, out_dtype, b_dtype).build()
+               out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k") -> tuple[object, mmatom.LaunchConfig]:
+    """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config; `b_major="n"`: B is
+    read as the K x N tensor `a @ b` hands over (16-bit types), wgmma reading its MN-major tiles transposed."""
+    return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major).build()
 
 
 __all__ = ["HopperGemm", "build_gemm"]

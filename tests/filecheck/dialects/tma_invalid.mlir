@@ -288,7 +288,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.func @k(%dst: !llvm.ptr<3>, %bar: !llvm.ptr<3>, %row: i32, %col: i32) attributes {nvvm.kernel} {
     %m = "test.op"() : () -> !mma.tensor_map<bf16, 128x64, sw128>
-    // expected-error@+1 {{'mma.tma_load' op mma.tma_load: the SMEM tile is mn-major; a box lands with its contiguous columns along the tile's K (a k-major tile)}}
+    // expected-error@+1 {{'mma.tma_load' op mma.tma_load: the box 128x64 of !mma.tensor_map<bf16, 128x64, sw128> does not land as !mma.smem_desc<B, bf16, mn, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)"> (an MN-major tile: its K runs down the box, its rows across): the SMEM tile is 64x128; a box of 128x64 holds whole tiles of 64 columns and a divisor of 128 rows}}
     mma.tma_load %m[%row, %col] into %dst barrier %bar as !mma.smem_desc<B, bf16, mn, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)"> : !mma.tensor_map<bf16, 128x64, sw128>
     llvm.return
   }

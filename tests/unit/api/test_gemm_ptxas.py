@@ -104,3 +104,22 @@ def test_config_names_round_trip():
     assert GemmConfig.from_name("256x128x4c1x2").cluster_n == 2 and GemmConfig.from_name("128x128x6p").pingpong
     with pytest.raises(mmatom.CompileError, match="128x128x6w1c2x1"):
         GemmConfig.from_name("128x128")
+
+
+def test_n_major_b_assembles_clean():
+    """B given K x N (`a @ b`): every config without a cluster multicasting B, bf16 and f16, wgmma's tnspB set."""
+    from mmatom.kernels.gemm.config import check_b_major
+    configs = [c for c in CONFIGS if c.cluster_m == 1]
+
+    def compiled(case):
+        config, dtype = case
+        return mmatom.compile(build_gemm(dtype, "sm_90a", config, dtype, None, "n")[0], options={"cache": False})
+
+    with ThreadPoolExecutor(4) as pool:
+        kernels = list(pool.map(compiled, [(c, t) for c in configs for t in ("bf16", "f16")]))
+    for kernel in kernels:
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == ()
+        mma = next(line for line in kernel.ptx.splitlines() if "wgmma.mma_async" in line)
+        assert mma.rstrip().endswith("1, 1, 1, 0, 1;"), mma  # scale-d, imm-scale-a/b, tnspA 0, tnspB 1
+    with pytest.raises(mmatom.CompileError, match="an N-major B .* takes 16-bit types"):
+        check_b_major("gemm", "n", "e4m3", CONFIGS[0])
