@@ -314,13 +314,15 @@ def tensor_map_2d(address: int, rows: int, cols: int, row_stride: int, elem: str
         raise LaunchError(f"tensor map: {rows}x{cols} is outside TMA's 1..2^32 extents")
     drv = _driver()
     u64, u32 = drv.cuuint64_t, drv.cuuint32_t
-    handle = _check(drv.cuTensorMapEncodeTiled(
-        drv.CUtensorMapDataType(TMAP_DTYPES[elem]), 2, address, [u64(cols), u64(rows)],
-        [u64(row_stride * elem_bytes)], [u32(box_cols), u32(box_rows)], [u32(1), u32(1)],
-        drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, drv.CUtensorMapSwizzle(TMAP_SWIZZLE[swizzle]),
-        drv.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-        drv.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE), "cuTensorMapEncodeTiled")
     device = pointer_device(address) if device is None else device
+    # the encode needs a current context: a thread that has none (torch's autograd threads) gets the GPU's
+    with opened(device or 0).current():
+        handle = _check(drv.cuTensorMapEncodeTiled(
+            drv.CUtensorMapDataType(TMAP_DTYPES[elem]), 2, address, [u64(cols), u64(rows)],
+            [u64(row_stride * elem_bytes)], [u32(box_cols), u32(box_rows)], [u32(1), u32(1)],
+            drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, drv.CUtensorMapSwizzle(TMAP_SWIZZLE[swizzle]),
+            drv.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            drv.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE), "cuTensorMapEncodeTiled")
     return TensorMap(address, rows, cols, row_stride, elem, elem_bytes, box_rows, box_cols, swizzle, handle, device)
 
 

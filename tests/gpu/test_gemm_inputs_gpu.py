@@ -84,7 +84,7 @@ def test_unaligned_and_strided_operands_are_copied():
 @pytest.mark.parametrize("case, match", [
     ("cpu", r"a is on cpu; mmatom.gemm runs on a CUDA device"),
     ("rank3", r"a has shape \(2, 8, 16\); a matrix \(2-d: batched GEMM is not built\)"),
-    ("k_mismatch", r"A is 8x16 and B is 8x32; the K extents differ"),
+    ("k_mismatch", r"A is 8x16 and B is 8x32 \(N x K\); the K extents differ"),
     ("dtypes", r"A is torch.bfloat16 and B torch.float16; both bfloat16, both float16"),
     ("float32_in", r"A is torch.float32 and B torch.float32"),
     ("out_shape", r"out is \(8, 9\) torch.bfloat16 on cuda:0; expected \(8, 8\) torch.bfloat16"),
