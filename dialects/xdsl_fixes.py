@@ -84,14 +84,21 @@ def _element_type(container: Attribute, positions: list[tuple[int, Span]]) -> At
     return t
 
 
-def _parse_extract_value(cls: type[llvm.ExtractValueOp], parser: Parser) -> llvm.ExtractValueOp:
+def _parse_container(parser: Parser):
+    """`%container[positions] attr-dict : type`, the tail extractvalue and insertvalue share: (the container
+    resolved, the positions as a dense array, the attributes, the element type the positions select)."""
     container = parser.parse_unresolved_operand()
     positions = _parse_positions(parser)
     attributes = parser.parse_optional_attr_dict()
     parser.parse_punctuation(":")
     container_type = parser.parse_type()
-    op = cls(DenseArrayBase.from_list(i64, [i for i, _ in positions]),
-             parser.resolve_operand(container, container_type), _element_type(container_type, positions))
+    return (parser.resolve_operand(container, container_type), DenseArrayBase.from_list(i64, [i for i, _ in positions]),
+            attributes, _element_type(container_type, positions))
+
+
+def _parse_extract_value(cls: type[llvm.ExtractValueOp], parser: Parser) -> llvm.ExtractValueOp:
+    container, positions, attributes, element = _parse_container(parser)
+    op = cls(positions, container, element)
     op.attributes |= attributes
     return op
 
@@ -99,14 +106,8 @@ def _parse_extract_value(cls: type[llvm.ExtractValueOp], parser: Parser) -> llvm
 def _parse_insert_value(cls: type[llvm.InsertValueOp], parser: Parser) -> llvm.InsertValueOp:
     value = parser.parse_unresolved_operand()
     parser.parse_punctuation(",")
-    container = parser.parse_unresolved_operand()
-    positions = _parse_positions(parser)
-    attributes = parser.parse_optional_attr_dict()
-    parser.parse_punctuation(":")
-    container_type = parser.parse_type()
-    op = cls(DenseArrayBase.from_list(i64, [i for i, _ in positions]),
-             parser.resolve_operand(container, container_type),
-             parser.resolve_operand(value, _element_type(container_type, positions)))
+    container, positions, attributes, element = _parse_container(parser)
+    op = cls(positions, container, parser.resolve_operand(value, element))
     op.attributes |= attributes
     return op
 

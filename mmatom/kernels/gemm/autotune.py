@@ -21,10 +21,9 @@ from mmatom.optional import require_torch
 
 from . import choices
 from .choices import gpu_name
-from .config import CONFIGS, ELEM_BYTES, FP8, GemmConfig
+from .config import CONFIGS, ELEM_BYTES, FP8, TORCH_DTYPE_NAMES, GemmConfig
 from .host import forget_prepared_calls, gemm
 
-TORCH_DTYPES = {"bf16": "bfloat16", "f16": "float16", "e4m3": "float8_e4m3fn", "e5m2": "float8_e5m2"}
 
 
 def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tuple[GemmConfig, ...] = CONFIGS,
@@ -58,7 +57,7 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tu
 def _candidate_calls(m: int, n: int, k: int, dtype: str, candidates) -> dict:
     """One mmatom.gemm call per candidate, by name, on shared random operands."""
     torch = require_torch("mmatom.gemm_autotune")
-    tdtype = getattr(torch, TORCH_DTYPES[dtype])
+    tdtype = getattr(torch, TORCH_DTYPE_NAMES[dtype])
     a = torch.randn(m, k, device="cuda").to(tdtype)
     b = torch.randn(n, k, device="cuda").to(tdtype)
     d = torch.empty(m, n, device="cuda", dtype=torch.float16 if dtype == "f16" else torch.bfloat16)

@@ -19,6 +19,9 @@ WAVE_CTAS = 132  # the persistent grid the raster is shaped for: an H100 SXM's S
 
 
 ELEM_BYTES = {"bf16": 2, "f16": 2, "e4m3": 1, "e5m2": 1}  # A's and B's element types and their bytes
+# our element type names -> torch's dtype attribute names (the one table the host, the tuner and the torch op read)
+TORCH_DTYPE_NAMES = {"bf16": "bfloat16", "f16": "float16", "f32": "float32", "e4m3": "float8_e4m3fn",
+                     "e5m2": "float8_e5m2"}
 
 
 def check_dtypes(who: str, dtype: str, out_dtype: str, b_dtype: str | None = None) -> None:
@@ -168,4 +171,4 @@ CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c 
     GemmConfig(128, 128, 6, wgmma_in_flight=1, pingpong=True), ROW64_TILE)
 
 
-__all__ = ["BOX", "ELEM_BYTES", "check_b_major", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "TILES", "GemmConfig", "box_columns"]
+__all__ = ["BOX", "ELEM_BYTES", "TORCH_DTYPE_NAMES", "check_b_major", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "TILES", "GemmConfig", "box_columns"]

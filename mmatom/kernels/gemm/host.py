@@ -18,7 +18,7 @@ from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
 from .choices import choose_config, sm_count
-from .config import BOX, ELEM_BYTES, FP8, OUT_DTYPES, GemmConfig, box_columns, check_dtypes
+from .config import BOX, ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, check_dtypes
 from .kernel import build_gemm
 
 
@@ -30,7 +30,7 @@ def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int) -> int:
 
 
 _KERNELS: dict[tuple, mmatom.Kernel] = {}
-TORCH_NAMES = {"bfloat16": "bf16", "float16": "f16", "float32": "f32", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
+OUR_NAMES = {torch_name: name for name, torch_name in TORCH_DTYPE_NAMES.items()}
 
 
 def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: str = "sm_90a",
@@ -52,7 +52,7 @@ def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: st
 
 def _dtype_name(x) -> str:
     name = str(x.dtype).removeprefix("torch.")
-    return TORCH_NAMES.get(name, name)
+    return OUR_NAMES.get(name, name)
 
 
 def _aligned_columns(x, elem_bytes: int):
@@ -180,7 +180,7 @@ def _output(torch, out, out_dtype: str, m: int, n: int, device):
     are a multiple of 16 bytes."""
     if out_dtype not in OUT_DTYPES:
         raise api_error(f"gemm: D of type {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
-    torch_out = getattr(torch, next(t for t, name in TORCH_NAMES.items() if name == out_dtype))
+    torch_out = getattr(torch, TORCH_DTYPE_NAMES[out_dtype])
     if out is not None and (tuple(out.shape) != (m, n) or out.dtype != torch_out or out.device != device):
         raise api_error(f"gemm: out is {tuple(out.shape)} {out.dtype} on {out.device}; expected ({m}, {n}) "
                         f"{torch_out} on {device}")

@@ -19,9 +19,9 @@ import torch
 import mmatom
 from mmatom.errors import api_error
 
-from .config import GemmConfig, check_dtypes
+from .config import OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes
 
-OUT_TORCH_DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}  # out_dtype -> torch's
+OUT_TORCH_DTYPES = {name: getattr(torch, TORCH_DTYPE_NAMES[name]) for name in OUT_DTYPES}  # out_dtype -> torch's
 FP8_DTYPES = (torch.float8_e4m3fn, torch.float8_e5m2)
 
 
