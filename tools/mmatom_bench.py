@@ -1,14 +1,24 @@
 """mmatom-bench gemm: mmatom.gemm against cuBLAS (torch.matmul; torch._scaled_mm for fp8) and Triton's
 persistent TMA matmul (the tutorial's kernel, written below), in one process, interleaved, on random inputs.
 
-    mmatom-bench gemm [--shapes squares,llm,small,odd] [--dtypes bf16,e4m3] [--repeats 5] [--out records/] [--autotune]
+    mmatom-bench gemm [--shapes squares,llm,small,odd,decode,sweep] [--dtypes bf16,f16,e4m3] [--repeats 5]
+                      [--sweep-count 300] [--out records/] [--autotune] [--dry-run]
 
-Per shape and system: the median of `repeats` timed runs (each the mean of a burst of launches between two CUDA
-events, after warm-up), TFLOP/s, the ratio to cuBLAS, the max relative error against torch, and the SM clock and
-board power nvidia-smi sampled during that system's runs (the H100 here is capped at 700 W: clocks fall to
-~1.4 GHz under GEMM load). Compile times: mmatom's module -> loaded kernel, cold (empty cache) and cached (as a
-fresh process finds it: compile cache and cubin on disk); Triton's first compile of its kernel. `--autotune`
-runs mmatom.gemm_autotune on each shape first (its choice is stored; without it, the stored or prior choice). Writes records/gemm_bench.json and records/gemm_bench.png.
+The 19 shapes (squares, llm, small, odd): per shape and system the median of `repeats` timed runs (each the mean of
+a ~200 ms burst of launches between two CUDA events, after warm-up), TFLOP/s, the ratio to cuBLAS, the max relative
+error against torch, and the SM clock and board power nvidia-smi sampled during that system's runs (the H100 here
+is capped at 700 W: clocks fall to ~1.4 GHz under GEMM load). Compile times: mmatom's module -> loaded kernel, cold
+(empty cache) and cached (as a fresh process finds it: compile cache and cubin on disk); Triton's first compile of
+its kernel. `--autotune` runs mmatom.gemm_autotune on each shape first (its choice is stored; without it, the stored
+or prior choice). Writes gemm_bench.json and gemm_bench.png under --out.
+
+The quick sets (decode: M 1..64 x the llm set's (N, K); sweep: `--sweep-count` shapes of model projections and
+random sizes, mmatom_bench_shapes.sweep_shapes): per shape the untuned time (the prior's config,
+choices.prior_config, whatever is stored) and with `--autotune` the autotuned one (gemm_autotune's choice with the
+shorter phases of SWEEP_AUTOTUNE, not stored), against cuBLAS, in interleaved bursts shorter than the 19 shapes'
+(QUICK_TIMING; no clock sampling); per dtype the geomean ratio, the shapes below 0.90x, the worst. Writes
+gemm_bench_<set>.json (rows, summary, the prior's rule) and gemm_bench_<set>.png (ratio against FLOPs).
+The expected run time is printed before starting; `--dry-run` prints the plan and the prior's picks and exits.
 """
 
 from __future__ import annotations
@@ -21,21 +31,26 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable
 
 import mmatom
 from mmatom import compile_cache
-from mmatom.kernels.gemm import gemm_autotune
-from mmatom.kernels.gemm import choose_config, forget_kernels, gemm_kernel
+from mmatom.kernels.gemm import choices, choose_config, forget_kernels, gemm_autotune, gemm_kernel
+from mmatom.kernels.gemm.config import FP8, TORCH_DTYPE_NAMES
 from mmatom.targets import runtime
 
-SHAPE_SETS = {
-    "squares": [(s, s, s) for s in (1024, 2048, 4096, 8192)],
-    "llm": [(m, n, k) for m in (4096, 16384) for n, k in ((4096, 4096), (14336, 4096), (4096, 14336), (28672, 8192),
-                                                          (8192, 28672))],
-    "small": [(m, 8192, 8192) for m in (64, 128, 256)],
-    "odd": [(4095, 4095, 4095), (8191, 8193, 4097)],
-}
+from .mmatom_bench_report import plot_ratios, summarize, summary_lines
+from .mmatom_bench_shapes import (QUICK_SETS, SET_NAMES, SHAPE_SETS, SWEEP_COUNT, AutotunePlan, Bursts,
+                                  estimate_seconds, shapes_of)
+from .unix import restore_sigpipe
+
+DTYPES = ("bf16", "f16", "e4m3", "e5m2")
+CLASSIC_BURST_MS, CLASSIC_TFLOPS = 200.0, 700.0  # the 19 shapes' bursts: ~200 ms at bf16's sustained rate
+QUICK_TIMING = {"sweep": Bursts(repeats=3, burst_ms=10.0), "decode": Bursts(repeats=5, burst_ms=20.0)}
+SWEEP_AUTOTUNE = AutotunePlan(rounds=3, burst_ms=5.0, finalists=3, final_rounds=3, final_burst_ms=20.0)
+H100_SMS = 132  # the prior's SM count in a dry run (no GPU to ask)
 
 
 class Sampler:
@@ -57,10 +72,6 @@ class Sampler:
                 continue
             self.clocks.append(c)
             self.power.append(p)
-
-    def summary(self) -> dict:
-        med = lambda xs: statistics.median(xs) if xs else None  # noqa: E731
-        return {"sm_clock_mhz": med(self.clocks), "power_w": med(self.power)}
 
 
 def timed(fn, burst: int) -> float:
@@ -120,134 +131,203 @@ def triton_matmul():
     return run
 
 
+# --- operands and the calls every mode times ------------------------------------------------------------------------
+
+def out_dtype_of(dtype: str) -> str:
+    """D's type in the bench: A's for f16 (torch.matmul writes f16), bf16 otherwise."""
+    return "f16" if dtype == "f16" else "bf16"
+
+
+@dataclass
+class Operands:
+    """One problem's random operands on `device`, D, the fp8 scales, and what the vendor call gets: fp8 operands
+    zero-padded to 16 columns and B to 16 rows outside its timing (torch._scaled_mm's rule)."""
+
+    m: int
+    n: int
+    k: int
+    dtype: str
+    a: object
+    b: object
+    d: object
+    scales: dict
+    vendor_a: object
+    vendor_b: object
+    vendor_d: object
+
+    @classmethod
+    def random(cls, m: int, n: int, k: int, dtype: str, device: str = "cuda") -> Operands:
+        import torch
+        t, t_out = (getattr(torch, TORCH_DTYPE_NAMES[x]) for x in (dtype, out_dtype_of(dtype)))
+        a, b = torch.randn(m, k, device=device).to(t), torch.randn(n, k, device=device).to(t)
+        fp8 = dtype in FP8
+        scales = {"scale_a": torch.ones(1, device=device), "scale_b": torch.ones(1, device=device)} if fp8 else {}
+        va, vb = a, b
+        if fp8 and (k % 16 or n % 16):
+            va, vb = torch.zeros(m, -(-k // 16) * 16, device=device, dtype=t), torch.zeros(-(-n // 16) * 16, -(
+                -k // 16) * 16, device=device, dtype=t)
+            va[:, :k], vb[:n, :k] = a, b
+        return cls(m, n, k, dtype, a, b, torch.empty(m, n, device=device, dtype=t_out), scales, va, vb,
+                   torch.empty(m, vb.shape[0], device=device, dtype=t_out))
+
+    def mmatom_call(self, gemm: Callable, config=None) -> Callable:
+        """mmatom.gemm into D (`config`: None is the stored choice or the prior, as a user's call)."""
+        return lambda: gemm(self.a, self.b, out=self.d, config=config, **self.scales)
+
+    def vendor_calls(self) -> dict[str, Callable]:
+        """cuBLAS into a preallocated output (as mmatom.gemm(out=d) runs: small shapes measure launches, not
+        allocations); for padded fp8 operands also `cublas_padded`, what a _scaled_mm caller pays for the padding
+        mmatom.gemm does inside its call."""
+        import torch
+        a, b, va, vb, n = self.a, self.b, self.vendor_a, self.vendor_b, self.n
+        if self.dtype not in FP8:
+            return {"cublas": lambda: torch.matmul(a, b.T, out=self.vendor_d)}
+        sa, sb = self.scales["scale_a"], self.scales["scale_b"]
+        calls = {"cublas": lambda: torch._scaled_mm(va, vb.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16,
+                                                    out=self.vendor_d)[:, :n]}
+        if va is not a:
+            pad = torch.nn.functional.pad
+            calls["cublas_padded"] = lambda: torch._scaled_mm(
+                pad(a, (0, va.shape[1] - self.k)), pad(b, (0, vb.shape[1] - self.k, 0, vb.shape[0] - n)).T,
+                scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)[:, :n]
+        return calls
+
+
+def max_rel_errors(calls: dict[str, Callable]) -> dict[str, float]:
+    """Each call's max relative error against cuBLAS's result (each call run once; it returns its D)."""
+    ref = calls["cublas"]().float()
+    scale = ref.abs().max().clamp_min(1e-30)
+    return {f"{name}_max_rel_err": ((fn().float() - ref).abs().max() / scale).item() for name, fn in calls.items()}
+
+
+# --- the 19 shapes: long bursts, clocks sampled, compile times -------------------------------------------------------
+
+def _compile_times(dtype: str, config, out_dtype: str) -> tuple[dict, object]:
+    """mmatom's module -> loaded kernel, cold (an empty cache: build, lower, emit, JIT, load) and cached (what a
+    fresh process pays: the compile cache read from disk by the generator's key, the cubin read and loaded)."""
+    row = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        saved = os.environ.get("MMATOM_CACHE_DIR")
+        os.environ["MMATOM_CACHE_DIR"] = tmp
+        forget_kernels()
+        compile_cache.CACHE.memory.clear()  # the autotuner or an earlier row compiled it in this process
+        t0 = time.perf_counter()
+        kernel = gemm_kernel(dtype=dtype, config=config, out_dtype=out_dtype)  # one kernel per config: any shape
+        runtime.Module(kernel.ptx, label="gemm").function("gemm")
+        row["mmatom_compile_cold_ms"] = (time.perf_counter() - t0) * 1e3
+        forget_kernels()
+        compile_cache.CACHE.memory.clear()
+        t0 = time.perf_counter()
+        again = gemm_kernel(dtype=dtype, config=config, out_dtype=out_dtype)
+        row["mmatom_compile_cached_ms"] = (time.perf_counter() - t0) * 1e3
+        runtime.Module(again.ptx, label="gemm").function("gemm")
+        row["mmatom_compile_cached_loaded_ms"] = (time.perf_counter() - t0) * 1e3
+        if saved is None:
+            os.environ.pop("MMATOM_CACHE_DIR")
+        else:
+            os.environ["MMATOM_CACHE_DIR"] = saved
+    return row, kernel
+
+
+def _sampled_medians(calls: dict, burst: int, repeats: int) -> dict:
+    """Per system: the median ms of `repeats` interleaved bursts (after a warm-up burst each), and the median SM
+    clock and power nvidia-smi sampled during its bursts."""
+    times = {name: [] for name in calls}
+    clocks, power = {name: [] for name in calls}, {name: [] for name in calls}
+    for fn in calls.values():  # warm-up
+        timed(fn, burst)
+    for _ in range(repeats):  # interleaved: each repeat runs every system once
+        for name, fn in calls.items():
+            with Sampler() as s:
+                times[name].append(timed(fn, burst))
+            clocks[name] += s.clocks
+            power[name] += s.power
+    med = lambda xs: statistics.median(xs) if xs else None  # noqa: E731
+    return {name: (statistics.median(times[name]), med(clocks[name]), med(power[name])) for name in calls}
+
+
+def _triton_call(triton_run, ops: Operands, row: dict) -> Callable | None:
+    """Triton's kernel on the operands (compiled here, its first compile timed), or None where it cannot run."""
+    import torch
+    fp8 = ops.dtype in FP8
+    if triton_run is None or ops.k % (16 if fp8 else 8) or ops.n % 8:
+        return None
+    c_t = torch.empty(ops.m, ops.n, device="cuda", dtype=torch.bfloat16)
+    t0 = time.perf_counter()
+    try:
+        triton_run(ops.a, ops.b, c_t)
+        torch.cuda.synchronize()
+    except Exception as err:
+        row["triton_error"] = f"{type(err).__name__}: {str(err)[:200]}"
+        return None
+    row["triton_compile_ms"] = (time.perf_counter() - t0) * 1e3
+    return lambda: (triton_run(ops.a, ops.b, c_t), c_t)[1]
+
+
+def _classic_row(m: int, n: int, k: int, dtype: str, repeats: int, autotune: bool, triton_run) -> dict:
+    row = {"m": m, "n": n, "k": k, "dtype": dtype}
+    ops = Operands.random(m, n, k, dtype)
+    if autotune:
+        t0 = time.perf_counter()
+        gemm_autotune(m, n, k, dtype=dtype)
+        row["autotune_s"] = time.perf_counter() - t0
+    config = choose_config(m, n, k, dtype)  # what mmatom.gemm will pick
+    row["config"] = config.name
+    compile_row, kernel = _compile_times(dtype, config, out_dtype_of(dtype))
+    row.update(compile_row, registers=kernel.metadata.registers, spill_bytes=kernel.metadata.spill_bytes)
+    calls = {"mmatom": ops.mmatom_call(mmatom.gemm), **ops.vendor_calls()}
+    if (triton := _triton_call(triton_run, ops, row)) is not None:
+        calls["triton"] = triton
+    row.update(max_rel_errors(calls))
+    flops = 2.0 * m * n * k
+    burst = Bursts(repeats, CLASSIC_BURST_MS).calls(flops / (CLASSIC_TFLOPS * 1e9))  # nvidia-smi samples it
+    for name, (ms, clock, power) in _sampled_medians(calls, burst, repeats).items():
+        row.update({f"{name}_ms": ms, f"{name}_tflops": flops / ms / 1e9, f"{name}_sm_clock_mhz": clock,
+                    f"{name}_power_w": power})
+    row["ratio_vs_cublas"] = row["mmatom_tflops"] / row["cublas_tflops"]
+    if "cublas_padded_tflops" in row:
+        row["ratio_vs_cublas_padded"] = row["mmatom_tflops"] / row["cublas_padded_tflops"]
+    if "triton_tflops" in row:
+        row["triton_ratio_vs_cublas"] = row["triton_tflops"] / row["cublas_tflops"]
+    return row
+
+
+def _classic_progress(row: dict, done: int, total: int) -> str:
+    bar = "#" * (20 * done // total)
+    return (f"[{bar:<20}] {done}/{total} {row['dtype']} {row['m']}x{row['n']}x{row['k']}: mmatom "
+            f"{row['mmatom_tflops']:.0f} cuBLAS {row['cublas_tflops']:.0f} Triton "
+            f"{row.get('triton_tflops', float('nan')):.0f} TFLOP/s ratio {row['ratio_vs_cublas']:.3f} clk "
+            f"{row['mmatom_sm_clock_mhz']} MHz err {row['mmatom_max_rel_err']:.2e} compile "
+            f"{row['mmatom_compile_cold_ms']:.0f}/{row['mmatom_compile_cached_ms']:.2f}/"
+            f"{row['mmatom_compile_cached_loaded_ms']:.2f} ms {row['config']} triton "
+            f"{row.get('triton_compile_ms', float('nan')):.0f} ms")
+
+
+def _triton_or_error(systems) -> tuple:
+    if "triton" not in systems:
+        return None, None
+    # Triton's first compile in this run is cold only with an empty cache dir (its default persists on disk)
+    os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="mmatom-bench-triton-"))
+    try:
+        return triton_matmul(), None
+    except Exception as err:  # an older Triton without tensor descriptors: reported, not fatal
+        return None, f"{type(err).__name__}: {err}"
+
+
 def bench_gemm(shapes, dtypes=("bf16", "e4m3"), repeats: int = 5, out_dir: str | Path = "records",
                systems=("mmatom", "cublas", "triton"), quiet: bool = False, autotune: bool = False) -> dict:
-    """Run the benchmark; returns (and writes) the JSON record."""
+    """Run the benchmark of the 19 shapes' kind; returns (and writes) the JSON record."""
     import torch
     torch.manual_seed(0)
-    triton_run, triton_error = None, None
-    if "triton" in systems:
-        # Triton's first compile in this run is cold only with an empty cache dir (its default persists on disk)
-        os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="mmatom-bench-triton-"))
-        try:
-            triton_run = triton_matmul()
-        except Exception as err:  # an older Triton without tensor descriptors: reported, not fatal
-            triton_error = f"{type(err).__name__}: {err}"
-    rows, total, done = [], len(shapes) * len(dtypes), 0
+    triton_run, triton_error = _triton_or_error(systems)
+    rows, total = [], len(shapes) * len(dtypes)
     for dtype in dtypes:
         for m, n, k in shapes:
-            done += 1
-            row = {"m": m, "n": n, "k": k, "dtype": dtype}
-            tdtype = {"bf16": torch.bfloat16, "e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}[dtype]
-            a = torch.randn(m, k, device="cuda").to(tdtype)
-            b = torch.randn(n, k, device="cuda").to(tdtype)
-            d = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-            fp8 = dtype != "bf16"
-            sa = torch.tensor([1.0], device="cuda")
-            sb = torch.tensor([1.0], device="cuda")
-            if autotune:
-                t0 = time.perf_counter()
-                gemm_autotune(m, n, k, dtype=dtype)
-                row["autotune_s"] = time.perf_counter() - t0
-            config = choose_config(m, n, k, dtype)  # what mmatom.gemm will pick
-            row["config"] = config.name
-            # compile: module -> loaded kernel. Cold: an empty cache (build the module, lower, emit, JIT, load).
-            # Cached: what a fresh process pays -- the compile cache read from disk by the generator's key, the
-            # cubin read from disk and loaded.
-            with tempfile.TemporaryDirectory() as tmp:
-                saved = os.environ.get("MMATOM_CACHE_DIR")
-                os.environ["MMATOM_CACHE_DIR"] = tmp
-                forget_kernels()
-                compile_cache.CACHE.memory.clear()  # the autotuner or an earlier row compiled it in this process
-                t0 = time.perf_counter()
-                kernel = gemm_kernel(dtype=dtype, config=config)  # one kernel per config: any shape
-                runtime.Module(kernel.ptx, label="gemm").function("gemm")
-                row["mmatom_compile_cold_ms"] = (time.perf_counter() - t0) * 1e3
-                forget_kernels()
-                compile_cache.CACHE.memory.clear()
-                t0 = time.perf_counter()
-                again = gemm_kernel(dtype=dtype, config=config)
-                row["mmatom_compile_cached_ms"] = (time.perf_counter() - t0) * 1e3
-                runtime.Module(again.ptx, label="gemm").function("gemm")
-                row["mmatom_compile_cached_loaded_ms"] = (time.perf_counter() - t0) * 1e3
-                if saved is None:
-                    os.environ.pop("MMATOM_CACHE_DIR")
-                else:
-                    os.environ["MMATOM_CACHE_DIR"] = saved
-            meta = kernel.metadata
-            row.update(registers=meta.registers, spill_bytes=meta.spill_bytes)
-            a_v, b_v = a, b  # what cuBLAS gets: fp8 needs K % 16 == 0, so odd K is zero-padded outside the timing
-            if fp8 and k % 16:
-                kp = -(-k // 16) * 16
-                a_v = torch.zeros(m, kp, device="cuda", dtype=tdtype)
-                b_v = torch.zeros(-(-n // 16) * 16, kp, device="cuda", dtype=tdtype)
-                a_v[:, :k], b_v[:n, :k] = a, b
-            c_vendor = torch.empty(m, b_v.shape[0], device="cuda", dtype=torch.bfloat16)
-            calls = {
-                "mmatom": (lambda: mmatom.gemm(a, b, out=d, scale_a=sa, scale_b=sb)) if fp8 else
-                          (lambda: mmatom.gemm(a, b, out=d)),
-                # into a preallocated output, as mmatom.gemm(out=d) runs: small shapes measure launches, not allocations
-                "cublas": (lambda: torch._scaled_mm(a_v, b_v.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16,
-                                                    out=c_vendor)[:, :n]) if fp8
-                          else (lambda: torch.matmul(a, b.T, out=c_vendor)),
-            }
-            if a_v is not a:  # what a _scaled_mm caller pays for an odd K: the padding mmatom.gemm does inside its call
-                pad = torch.nn.functional.pad
-                calls["cublas_padded"] = lambda: torch._scaled_mm(
-                    pad(a, (0, a_v.shape[1] - k)), pad(b, (0, b_v.shape[1] - k, 0, b_v.shape[0] - n)).T,
-                    scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)[:, :n]
-            if triton_run is not None and "triton" in systems and k % (16 if fp8 else 8) == 0 and n % 8 == 0:
-                c_t = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
-                t0 = time.perf_counter()
-                try:
-                    triton_run(a, b, c_t)
-                    torch.cuda.synchronize()
-                    row["triton_compile_ms"] = (time.perf_counter() - t0) * 1e3
-                    calls["triton"] = lambda: triton_run(a, b, c_t)
-                except Exception as err:
-                    row["triton_error"] = f"{type(err).__name__}: {str(err)[:200]}"
-            ref = calls["cublas"]().float()
-            for name, fn in calls.items():
-                got = fn().float() if name.startswith("cublas") else (fn(), (d if name == "mmatom" else c_t).float())[1]
-                row[f"{name}_max_rel_err"] = ((got - ref).abs().max() / ref.abs().max().clamp_min(1e-30)).item()
-            flops = 2.0 * m * n * k
-            burst = max(3, min(2000, int(0.2 * 7e14 / flops)))  # ~200 ms a burst: nvidia-smi samples it
-            times = {name: [] for name in calls}
-            clocks = {name: Sampler() for name in calls}
-            for name, fn in calls.items():  # warm-up
-                timed(fn, burst)
-            for _ in range(repeats):  # interleaved: each repeat runs every system once
-                for name, fn in calls.items():
-                    with clocks[name] as s:
-                        times[name].append(timed(fn, burst))
-                    clocks[name].clocks_all = getattr(clocks[name], "clocks_all", []) + s.clocks
-                    clocks[name].power_all = getattr(clocks[name], "power_all", []) + s.power
-            for name in calls:
-                ms = statistics.median(times[name])
-                row[f"{name}_ms"] = ms
-                row[f"{name}_tflops"] = flops / ms / 1e9
-                cl, pw = clocks[name].clocks_all, clocks[name].power_all
-                row[f"{name}_sm_clock_mhz"] = statistics.median(cl) if cl else None
-                row[f"{name}_power_w"] = statistics.median(pw) if pw else None
-            row["ratio_vs_cublas"] = row["mmatom_tflops"] / row["cublas_tflops"]
-            if "cublas_padded_tflops" in row:
-                row["ratio_vs_cublas_padded"] = row["mmatom_tflops"] / row["cublas_padded_tflops"]
-            if "triton_tflops" in row:
-                row["triton_ratio_vs_cublas"] = row["triton_tflops"] / row["cublas_tflops"]
-            rows.append(row)
+            rows.append(_classic_row(m, n, k, dtype, repeats, autotune, triton_run))
             if not quiet:
-                bar = "#" * (20 * done // total)
-                print(f"[{bar:<20}] {done}/{total} {dtype} {m}x{n}x{k}: mmatom {row['mmatom_tflops']:.0f} "
-                      f"cuBLAS {row['cublas_tflops']:.0f} Triton {row.get('triton_tflops', float('nan')):.0f} TFLOP/s "
-                      f"ratio {row['ratio_vs_cublas']:.3f} clk {row['mmatom_sm_clock_mhz']} MHz "
-                      f"err {row['mmatom_max_rel_err']:.2e} compile {row['mmatom_compile_cold_ms']:.0f}/"
-                      f"{row['mmatom_compile_cached_ms']:.2f}/{row['mmatom_compile_cached_loaded_ms']:.2f} ms {row['config']} triton {row.get('triton_compile_ms', float('nan')):.0f} ms",
-                      flush=True)
-            del a, b, d
+                print(_classic_progress(rows[-1], len(rows), total), flush=True)
             torch.cuda.empty_cache()
-    dev = runtime.device()
-    record = {"device": dev.name(), "chip": dev.chip, "driver": dev.driver_version, "torch": torch.__version__,
-              "triton_error": triton_error, "date": time.strftime("%Y-%m-%d %H:%M"), "repeats": repeats, "rows": rows}
+    record = {**_device_record(), "triton_error": triton_error, "repeats": repeats, "rows": rows}
     for dtype in dtypes:
         ratios = [r["ratio_vs_cublas"] for r in rows if r["dtype"] == dtype]
         if ratios:
@@ -257,6 +337,13 @@ def bench_gemm(shapes, dtypes=("bf16", "e4m3"), repeats: int = 5, out_dir: str |
     (out / "gemm_bench.json").write_text(json.dumps(record, indent=1))
     _plot(record, out / "gemm_bench.png")
     return record
+
+
+def _device_record() -> dict:
+    import torch
+    dev = runtime.device()
+    return {"device": dev.name(), "chip": dev.chip, "driver": dev.driver_version, "torch": torch.__version__,
+            "date": time.strftime("%Y-%m-%d %H:%M")}
 
 
 def _plot(record: dict, path: Path) -> None:
@@ -281,29 +368,243 @@ def _plot(record: dict, path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="mmatom-bench", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="what", required=True)
+# --- the quick sets (sweep, decode): untuned and autotuned columns, short bursts -----------------------------------
+
+@dataclass(frozen=True)
+class Hooks:
+    """What the quick bench calls: the GPU's by default; tests pass CPU stand-ins (a torch reference for the GEMM, a
+    wall clock for the CUDA events)."""
+
+    gemm: Callable = mmatom.gemm
+    prior: Callable = choices.prior_config
+    autotune: Callable = gemm_autotune
+    clock: Callable = timed  # (fn, calls) -> mean ms per call
+    device: str = "cuda"
+    describe: Callable = _device_record
+    sms: Callable = choices.sm_count
+
+
+@dataclass(frozen=True)
+class QuickPlan:
+    """A quick set's run: its bursts, and the autotuner's phases when there is an autotuned column."""
+
+    name: str
+    shapes: list
+    dtypes: tuple
+    bursts: Bursts
+    autotune: AutotunePlan | None = None
+    notes: list = field(default_factory=list)
+
+    def estimate_s(self) -> float:
+        systems = 2 + (self.autotune is not None)
+        configs = len({c for counts in prior_picks(self.shapes, self.dtypes).values() for c in counts})
+        return estimate_seconds(self.shapes, self.dtypes, self.bursts, systems, self.autotune, configs=configs)
+
+
+def interleaved_medians(calls: dict[str, Callable], bursts: Bursts, clock: Callable) -> dict[str, float]:
+    """Each call's median ms per launch over `bursts.repeats` interleaved bursts (the clock moves with power),
+    after a short burst that sizes its bursts and a warm-up burst."""
+    counts = {}
+    for name, fn in calls.items():
+        counts[name] = bursts.calls(clock(fn, bursts.min_calls))
+        clock(fn, counts[name])
+    times = {name: [] for name in calls}
+    for _ in range(bursts.repeats):
+        for name, fn in calls.items():
+            times[name].append(clock(fn, counts[name]))
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def quick_row(m: int, n: int, k: int, dtype: str, plan: QuickPlan, hooks: Hooks) -> dict:
+    """One shape's untuned (the prior's config) and autotuned times against cuBLAS's (microseconds per call), the
+    configs and the max errors."""
+    ops = Operands.random(m, n, k, dtype, hooks.device)
+    configs = {"mmatom": hooks.prior(m, n, k, dtype)}
+    row = {"m": m, "n": n, "k": k, "dtype": dtype, "prior": configs["mmatom"].name}
+    if plan.autotune is not None:
+        t0 = time.perf_counter()
+        configs["mmatom_tuned"] = hooks.autotune(m, n, k, dtype=dtype, store=False, **plan.autotune.kwargs())
+        row.update(tuned=configs["mmatom_tuned"].name, autotune_s=time.perf_counter() - t0)
+    calls = {name: ops.mmatom_call(hooks.gemm, config) for name, config in configs.items()}
+    calls.update(ops.vendor_calls())
+    row.update(max_rel_errors(calls))
+    times = interleaved_medians(calls, plan.bursts, hooks.clock)
+    row.update({f"{name}_us": ms * 1e3 for name, ms in times.items()})
+    row["ratio_untuned"] = times["cublas"] / times["mmatom"]  # speed: above 1, mmatom is faster
+    if "mmatom_tuned" in times:
+        row["ratio_tuned"] = times["cublas"] / times["mmatom_tuned"]
+    if "cublas_padded" in times:
+        row["ratio_untuned_vs_padded"] = times["cublas_padded"] / times["mmatom"]
+    return row
+
+
+def _quick_progress(row: dict, done: int, total: int) -> str:
+    tuned = f" tuned {row['tuned']} {row['mmatom_tuned_us']:.1f} us {row['ratio_tuned']:.3f}x," if "tuned" in row \
+        else ""
+    return (f"[{done}/{total}] {row['dtype']} {row['m']}x{row['n']}x{row['k']}: untuned {row['prior']} "
+            f"{row['mmatom_us']:.1f} us {row['ratio_untuned']:.3f}x,{tuned} cuBLAS {row['cublas_us']:.1f} us, "
+            f"err {row['mmatom_max_rel_err']:.1e}")
+
+
+def prior_rule(sms: int) -> dict:
+    """The prior as the record keeps it: the function, its rule, the fitted table it reads."""
+    return {"function": "mmatom.kernels.gemm.choices.prior_config", "doc": " ".join(choices.prior_config.__doc__.split()),
+            "sms": sms, "row64_max_m": getattr(choices, "ROW64_MAX_M", None),
+            "cost_model": getattr(choices, "COST_MODEL", None)}
+
+
+def bench_quick(plan: QuickPlan, out_dir: str | Path = "records", hooks: Hooks = Hooks(), quiet: bool = False) -> dict:
+    """Time a quick set; returns (and writes: gemm_bench_<set>.json, .png) its record with the summary."""
+    rows, total = [], len(plan.shapes) * len(plan.dtypes)
+    for dtype in plan.dtypes:
+        for m, n, k in plan.shapes:
+            rows.append(quick_row(m, n, k, dtype, plan, hooks))
+            if not quiet:
+                print(_quick_progress(rows[-1], len(rows), total), flush=True)
+    timing = {"repeats": plan.bursts.repeats, "burst_ms": plan.bursts.burst_ms, "notes": plan.notes}
+    record = {**hooks.describe(), "set": plan.name, "timing": timing,
+              "autotune": plan.autotune.kwargs() if plan.autotune else None, "prior_rule": prior_rule(hooks.sms()),
+              "summary": summarize(rows), "rows": rows}
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"gemm_bench_{plan.name}.json").write_text(json.dumps(record, indent=1))
+    plot_ratios(record, out / f"gemm_bench_{plan.name}.png")
+    return record
+
+
+# --- the command line ------------------------------------------------------------------------------------------------
+
+def quick_plan(name: str, args: argparse.Namespace) -> QuickPlan:
+    bursts = QUICK_TIMING[name]
+    bursts = replace(bursts, repeats=args.quick_repeats or bursts.repeats,
+                     burst_ms=args.quick_burst_ms or bursts.burst_ms)
+    notes = [f"{bursts.repeats} interleaved bursts of ~{bursts.burst_ms:g} ms per system, shorter than the 19 "
+             f"shapes' {args.repeats} of ~{CLASSIC_BURST_MS:g} ms; no clock/power sampling"]
+    if args.autotune:
+        notes.append(f"autotuned with shorter phases than gemm_autotune's defaults: {SWEEP_AUTOTUNE.kwargs()}; "
+                     f"the choice not stored")
+    return QuickPlan(name, shapes_of(name, args.sweep_count), args.dtypes, bursts,
+                     SWEEP_AUTOTUNE if args.autotune else None, notes)
+
+
+def classic_estimate_s(shapes, args: argparse.Namespace) -> float:
+    """The 19 shapes' kind: three systems in ~200 ms bursts, nvidia-smi started per burst (~0.1 s), compile times."""
+    per_shape = 0.4 + 3 * args.repeats * 0.1
+    return estimate_seconds(shapes, args.dtypes, Bursts(args.repeats, CLASSIC_BURST_MS), 3,
+                            AutotunePlan() if args.autotune else None, per_shape_s=per_shape)
+
+
+def _comma_list(legal, what: str):
+    def parse(text: str) -> tuple[str, ...]:
+        items = tuple(x for x in text.split(",") if x)
+        bad = [x for x in items if x not in legal]
+        if bad or not items:
+            raise argparse.ArgumentTypeError(f"{what} {','.join(bad) or repr(text)}; a comma list of "
+                                             f"{', '.join(legal)}")
+        return items
+    return parse
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}; a positive integer")
+    return int(text)
+
+
+def _positive_ms(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}; a positive number of milliseconds")
+    return value
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="mmatom-bench", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="what", required=True)
     g = sub.add_parser("gemm", help="mmatom.gemm vs cuBLAS and Triton")
-    g.add_argument("--shapes", default="squares,llm,small,odd", help=f"comma list of {', '.join(SHAPE_SETS)}")
-    g.add_argument("--dtypes", default="bf16,e4m3")
-    g.add_argument("--repeats", type=int, default=5)
+    g.add_argument("--shapes", default=("squares", "llm", "small", "odd"), type=_comma_list(SET_NAMES, "shape set"),
+                   help=f"comma list of {', '.join(SET_NAMES)}")
+    g.add_argument("--dtypes", default=("bf16", "e4m3"), type=_comma_list(DTYPES, "dtype"),
+                   help=f"comma list of {', '.join(DTYPES)}")
+    g.add_argument("--repeats", type=_positive, default=5, help="the 19 shapes: bursts of ~200 ms per system")
+    g.add_argument("--sweep-count", type=_positive, default=SWEEP_COUNT, help="shapes in the sweep set")
+    g.add_argument("--quick-repeats", type=_positive, default=None,
+                   help=f"sweep / decode: bursts per system (default {QUICK_TIMING['sweep'].repeats} / "
+                        f"{QUICK_TIMING['decode'].repeats})")
+    g.add_argument("--quick-burst-ms", type=_positive_ms, default=None,
+                   help=f"sweep / decode: burst length (default {QUICK_TIMING['sweep'].burst_ms:g} / "
+                        f"{QUICK_TIMING['decode'].burst_ms:g} ms)")
     g.add_argument("--out", default="records")
-    g.add_argument("--autotune", action="store_true", help="mmatom.gemm_autotune each shape first (stored choices)")
-    args = parser.parse_args(argv)
-    shapes = [s for name in args.shapes.split(",") for s in SHAPE_SETS[name]]
-    record = bench_gemm(shapes, tuple(args.dtypes.split(",")), args.repeats, args.out, autotune=args.autotune)
-    for key, value in record.items():
-        if key.startswith("geomean"):
-            print(f"{key}: {value:.3f}")
+    g.add_argument("--autotune", action="store_true", help="an autotuned time too (the 19 shapes: tune first, store)")
+    g.add_argument("--dry-run", action="store_true", help="print the plan, the expected time and the prior's picks "
+                                                         f"(on {H100_SMS} SMs); no GPU")
+    return p
+
+
+def plan_lines(args: argparse.Namespace) -> list[str]:
+    """What a run of `args` will do and about how long it takes on an H100."""
+    lines, total = [], 0.0
+    classic = [s for name in args.shapes if name not in QUICK_SETS for s in SHAPE_SETS[name]]
+    if classic:
+        seconds = classic_estimate_s(classic, args)
+        total += seconds
+        lines.append(f"{'+'.join(n for n in args.shapes if n not in QUICK_SETS)}: {len(classic)} shapes x "
+                     f"{len(args.dtypes)} dtypes, {args.repeats} bursts of ~{CLASSIC_BURST_MS:g} ms per system; "
+                     f"expected ~{seconds / 60:.1f} min")
+    for name in (n for n in args.shapes if n in QUICK_SETS):
+        plan = quick_plan(name, args)
+        total += plan.estimate_s()
+        lines.append(f"{name}: {len(plan.shapes)} shapes x {len(plan.dtypes)} dtypes "
+                     f"({'untuned and autotuned' if plan.autotune else 'untuned'}); {'; '.join(plan.notes)}; "
+                     f"expected ~{plan.estimate_s() / 60:.1f} min")
+    lines.append(f"expected run time on an H100: ~{total / 60:.1f} min (mmatom_bench_shapes.estimate_seconds)")
+    return lines
+
+
+def prior_picks(shapes, dtypes, sms: int = H100_SMS) -> dict[str, dict[str, int]]:
+    """How often the prior picks each config over `shapes`, per dtype."""
+    picks: dict[str, dict[str, int]] = {}
+    for dtype in dtypes:
+        counts = picks.setdefault(dtype, {})
+        for m, n, k in shapes:
+            name = choices.prior_config(m, n, k, dtype, sms=sms).name
+            counts[name] = counts.get(name, 0) + 1
+    return picks
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    for line in plan_lines(args):
+        print(line, flush=True)
+    if args.dry_run:
+        for name in args.shapes:
+            for dtype, counts in prior_picks(shapes_of(name, args.sweep_count), args.dtypes).items():
+                ranked = sorted(counts.items(), key=lambda item: -item[1])
+                print(f"{name} {dtype} prior picks: " + ", ".join(f"{config} {times}" for config, times in ranked))
+        return 0
+    classic = [s for name in args.shapes if name not in QUICK_SETS for s in SHAPE_SETS[name]]
+    if classic:
+        record = bench_gemm(classic, args.dtypes, args.repeats, args.out, autotune=args.autotune)
+        for key, value in record.items():
+            if key.startswith("geomean"):
+                print(f"{key}: {value:.3f}")
+    for name in (n for n in args.shapes if n in QUICK_SETS):
+        record = bench_quick(quick_plan(name, args), args.out)
+        for line in [f"{name}: {record['timing']['notes'][0]}"] + summary_lines(record["summary"]):
+            print(line, flush=True)
     return 0
 
 
 def entry() -> None:
+    restore_sigpipe()
     sys.exit(main())
 
 
-__all__ = ["SHAPE_SETS", "bench_gemm", "main"]
+__all__ = ["Hooks", "Operands", "QuickPlan", "SHAPE_SETS", "bench_gemm", "bench_quick", "interleaved_medians", "main",
+           "parser", "plan_lines", "quick_row", "timed"]
 
 
 if __name__ == "__main__":

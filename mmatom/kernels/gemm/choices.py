@@ -88,7 +88,13 @@ def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k") -> Gem
                 return config
         except TypeError:
             pass  # written by another version of GemmConfig: use the prior
-    sms = sm_count()
+    return prior_config(m, n, k, dtype, b_major)
+
+
+def prior_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", sms: int | None = None) -> GemmConfig:
+    """The prior alone, as an untuned problem gets it (no stored choice): the shipped config the cost model predicts
+    fastest on `sms` SMs (default: this GPU's) -- what the bench's untuned column times."""
+    sms = sm_count() if sms is None else sms
     pool = [c for c in candidates(m) if b_major == "k" or c.cluster_m == 1]
     return min(pool, key=lambda c: predicted_us(COST_MODEL, c, m, n, k, dtype, sms))
 
@@ -159,4 +165,4 @@ def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype:
     return c0 + c1 * waves + c2 * waves * steps
 
 
-__all__ = ["COST_MODEL", "candidates", "choose_config", "model_terms", "operand_class", "predicted_us", "forget", "gpu_name", "problem_key", "sm_count", "store", "stored", "tuning_file"]
+__all__ = ["COST_MODEL", "candidates", "choose_config", "model_terms", "operand_class", "predicted_us", "prior_config", "forget", "gpu_name", "problem_key", "sm_count", "store", "stored", "tuning_file"]
