@@ -403,9 +403,11 @@ class QuickPlan:
 
 def interleaved_medians(calls: dict[str, Callable], bursts: Bursts, clock: Callable) -> dict[str, float]:
     """Each call's median ms per launch over `bursts.repeats` interleaved bursts (the clock moves with power),
-    after a short burst that sizes its bursts and a warm-up burst."""
+    after a first call (a compile, a first load: not in any burst), a short burst that sizes its bursts and a
+    warm-up burst."""
     counts = {}
     for name, fn in calls.items():
+        fn()
         counts[name] = bursts.calls(clock(fn, bursts.min_calls))
         clock(fn, counts[name])
     times = {name: [] for name in calls}
