@@ -450,7 +450,8 @@ def _quick_progress(row: dict, done: int, total: int) -> str:
 
 def prior_rule(sms: int) -> dict:
     """The prior as the record keeps it: the function, its rule, the fitted table it reads."""
-    return {"function": "mmatom.kernels.gemm.choices.prior_config", "doc": " ".join(choices.prior_config.__doc__.split()),
+    return {"function": "mmatom.kernels.gemm.choices.prior_config",
+            "doc": " ".join(choices.prior_config.__doc__.split()),
             "sms": sms, "row64_max_m": getattr(choices, "ROW64_MAX_M", None),
             "cost_model": getattr(choices, "COST_MODEL", None)}
 

@@ -81,6 +81,35 @@ def test_unaligned_and_strided_operands_are_copied():
     _assert_close(d, _ref(a, b), 64, 2.0 ** -8)
 
 
+@pytest.mark.parametrize("dtype", ["bf16", "f16", "e4m3"])
+def test_odd_rows_are_copied_once_and_d_is_bit_equal_to_zero_padding(dtype):
+    """Rows that are not 16-byte multiples: A and B copied once into rows padded apart, the pad never written (TMA
+    reads zeros past the map's extent), so D is bit-equal to the product of zero-padded operands; an `out` that is
+    a column slice of an aligned matrix is written in place, its neighbours untouched; without `out`, D's rows
+    are padded apart."""
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import GemmConfig
+    t = {"bf16": torch.bfloat16, "f16": torch.float16, "e4m3": torch.float8_e4m3fn}[dtype]
+    t_out = torch.float16 if dtype == "f16" else torch.bfloat16
+    m, n, k = 9, 470, 322
+    a, b = torch.randn(m, k, device="cuda").to(t), torch.randn(n, k, device="cuda").to(t)
+    one = torch.ones(1, device="cuda")
+    scales = {"scale_a": one, "scale_b": one} if dtype == "e4m3" else {}
+    kp = -(-k // 64) * 64
+    a_pad, b_pad = torch.zeros(m, kp, device="cuda", dtype=t), torch.zeros(n, kp, device="cuda", dtype=t)
+    a_pad[:, :k], b_pad[:, :k] = a, b
+    config = GemmConfig()
+    wide = torch.full((m, 480), float("nan"), device="cuda", dtype=t_out)
+    assert mmatom.gemm(a, b, out=wide[:, :n], config=config, **scales).data_ptr() == wide.data_ptr()
+    d = mmatom.gemm(a, b, config=config, **scales)
+    ref = mmatom.gemm(a_pad, b_pad, config=config, **scales)
+    torch.cuda.synchronize()
+    assert torch.equal(wide[:, :n], ref) and torch.equal(d, ref) and bool(wide[:, n:].isnan().all())
+    assert d.stride() == (472, 1)
+
+
 @pytest.mark.parametrize("case, match", [
     ("cpu", r"a is on cpu; mmatom.gemm runs on a CUDA device"),
     ("rank3", r"a has shape \(2, 8, 16\); a matrix \(2-d: batched GEMM is not built\)"),

@@ -6,7 +6,8 @@ kernel (cached in memory and on disk by its parameters), tensor maps, and launch
     d = mmatom.gemm(a16, b16)                   # float16 in -> float16 out (f32 accumulation)
     kernel = mmatom.gemm_kernel(dtype="bf16")          # the compiled Kernel (one per config: every shape)
 
-Shapes TMA cannot describe (a row that is not a multiple of 16 bytes) are padded here.
+Operands TMA cannot address (rows that are not a multiple of 16 bytes apart, a misaligned base) are copied
+here once, into rows padded apart.
 """
 
 from __future__ import annotations
@@ -56,17 +57,27 @@ def _dtype_name(x) -> str:
 
 
 def _aligned_columns(x, elem_bytes: int):
-    """`x` (rows x cols) as TMA can address it: row-major, rows a multiple of 16 bytes apart (padded with zeros),
-    the base 16-byte aligned; `x` itself when it already is."""
-    torch = require_torch("mmatom.gemm")
-    align = 16 // elem_bytes
-    if x.is_contiguous() and x.shape[1] % align == 0 and x.data_ptr() % 16 == 0:
+    """`x` (rows x cols) as TMA can address it: `x` itself where it can (_tma_addressable: a column slice of an
+    aligned matrix too), else one copy into rows that start 16 bytes apart. The pad between rows is never written:
+    the tensor map's extent is `x`'s columns, and TMA reads zeros past it."""
+    if _tma_addressable(x, elem_bytes):
         return x
-    cols = -(-x.shape[1] // align) * align
-    padded = torch.empty((x.shape[0], cols), dtype=x.dtype, device=x.device)
-    padded[:, : x.shape[1]] = x
-    padded[:, x.shape[1]:].zero_()  # only the pad columns: the whole buffer zeroed first is one more pass over it
-    return padded
+    return _padded_empty(require_torch("mmatom.gemm"), tuple(x.shape), x.dtype, x.device, elem_bytes).copy_(x)
+
+
+def _tma_addressable(x, elem_bytes: int) -> bool:
+    """A matrix TMA takes as it is: its last dimension contiguous, rows a multiple of 16 bytes apart and not
+    overlapping, the base 16-byte aligned."""
+    rows_apart = x.stride(0)
+    return x.stride(1) == 1 and rows_apart >= x.shape[1] and (rows_apart * elem_bytes) % 16 == 0 \
+        and x.data_ptr() % 16 == 0
+
+
+def _padded_empty(torch, shape: tuple[int, int], dtype, device, elem_bytes: int):
+    """An uninitialised rows x cols matrix whose rows start a multiple of 16 bytes apart (the storage padded, the
+    tensor not): one allocation, what the copy or the kernel then writes."""
+    align = 16 // elem_bytes
+    return torch.empty_strided(shape, (-(-shape[1] // align) * align, 1), dtype=dtype, device=device)
 
 
 def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | None = None, b_major: str = "k",
@@ -176,30 +187,26 @@ def _out_dtype(out, out_dtype: str | None, a_dtype: str) -> str:
 
 
 def _output(torch, out, out_dtype: str, m: int, n: int, device):
-    """Where the kernel writes D: `out` itself, or (no `out`, or one TMA cannot store to) a new buffer whose rows
-    are a multiple of 16 bytes."""
+    """Where the kernel writes D: `out` itself when TMA can store to it (_tma_addressable), else a new m x n matrix
+    whose rows start 16 bytes apart (the tensor map's extent is n: TMA stores nothing past it)."""
     if out_dtype not in OUT_DTYPES:
         raise api_error(f"gemm: D of type {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
     torch_out = getattr(torch, TORCH_DTYPE_NAMES[out_dtype])
     if out is not None and (tuple(out.shape) != (m, n) or out.dtype != torch_out or out.device != device):
         raise api_error(f"gemm: out is {tuple(out.shape)} {out.dtype} on {out.device}; expected ({m}, {n}) "
                         f"{torch_out} on {device}")
-    align = 16 // OUT_DTYPES[out_dtype]
-    n_out = -(-n // align) * align  # rows of D must be a multiple of 16 bytes for the TMA store
-    if out is not None and out.is_contiguous() and n_out == n and out.data_ptr() % 16 == 0:
+    if out is not None and _tma_addressable(out, OUT_DTYPES[out_dtype]):
         return out
-    return torch.empty((m, n_out), dtype=torch_out, device=device)
+    return _padded_empty(torch, (m, n), torch_out, device, OUT_DTYPES[out_dtype])
 
 
 def _result(d, out, n: int):
-    """D as the caller asked for it: `out`, or the first n columns of the kernel's buffer."""
+    """D as the caller asked for it: `out` (written by the kernel, or copied once from the kernel's matrix where
+    TMA could not store to it), or the kernel's matrix, its first n columns."""
     if d is out:
         return out
-    result = d[:, :n]
-    if out is not None:
-        out.copy_(result)
-        return out
-    return result
+    result = d if d.shape[1] == n else d[:, :n]
+    return result if out is None else out.copy_(result)
 
 
 CACHED_CALLS = 4096  # packed launches and tensor maps kept (a bound: a caller may keep allocating new buffers)

@@ -1,0 +1,65 @@
+"""mmatom.gemm's host path for operands TMA cannot address, without a GPU (torch on the CPU; skipped without torch):
+what is taken as it is, what is copied once into rows padded 16 bytes apart (the pad never written: the tensor map's
+extent is the tensor's), where D is written, and what the caller gets back. The kernel itself: tests/gpu."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from mmatom.kernels.gemm import host  # noqa: E402
+
+E4M3 = getattr(torch, "float8_e4m3fn", None)
+
+
+def _bf16(*shape):
+    return torch.randn(*shape).to(torch.bfloat16)
+
+
+@pytest.mark.parametrize("make", [lambda: _bf16(9, 64), lambda: _bf16(9, 80)[:, :70]],
+                         ids=["aligned", "column-slice-of-aligned"])
+def test_an_addressable_operand_is_taken_as_it_is(make):
+    x = make()
+    assert host._aligned_columns(x, 2) is x
+
+
+@pytest.mark.parametrize("make, elem_bytes, row", [
+    (lambda: _bf16(9, 322), 2, 328),  # 644-byte rows
+    (lambda: _bf16(322, 9).t(), 2, 328),  # not row-major
+    (lambda: _bf16(9 * 64 + 1)[1:].view(9, 64), 2, 64),  # 2 bytes past a 16-byte boundary
+    (lambda: torch.randn(5, 70).to(E4M3), 1, 80),
+])
+def test_an_unaddressable_operand_is_copied_once_into_padded_rows(make, elem_bytes, row):
+    if E4M3 is None:
+        pytest.skip("no float8 in this torch")
+    x = make()
+    copy = host._aligned_columns(x, elem_bytes)
+    assert copy.shape == x.shape and copy.stride() == (row, 1) and host._tma_addressable(copy, elem_bytes)
+    assert torch.equal(copy.float(), x.float())
+
+
+@pytest.mark.parametrize("rows_apart, shape, ok", [((70, 1), (9, 70), False), ((72, 1), (9, 70), True),
+                                                   ((64, 1), (9, 70), False), ((1, 9), (9, 70), False)])
+def test_what_tma_addresses(rows_apart, shape, ok):
+    x = torch.empty_strided(shape, rows_apart, dtype=torch.bfloat16)
+    assert host._tma_addressable(x, 2) is ok
+
+
+def test_d_is_out_where_tma_can_store_to_it():
+    wide = torch.full((9, 480), float("nan"), dtype=torch.bfloat16)
+    out = wide[:, :470]  # rows 960 bytes apart: the kernel writes it directly, no copy afterwards
+    assert host._output(torch, out, "bf16", 9, 470, out.device) is out
+    assert host._result(out, out, 470) is out
+
+
+def test_an_unaddressable_out_gets_one_copy_of_d():
+    out = torch.full((9, 470), float("nan"), dtype=torch.bfloat16)  # 940-byte rows
+    d = host._output(torch, out, "bf16", 9, 470, out.device)
+    assert d is not out and d.shape == (9, 470) and d.stride() == (472, 1)
+    d.copy_(_bf16(9, 470))
+    assert host._result(d, out, 470) is out and torch.equal(out, d)
+
+
+def test_without_out_d_is_the_kernels_matrix():
+    d = host._output(torch, None, "f32", 3, 5, torch.device("cpu"))
+    assert d.shape == (3, 5) and d.stride() == (8, 1) and d.dtype == torch.float32
+    assert host._result(d, None, 5) is d
