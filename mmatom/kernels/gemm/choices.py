@@ -94,7 +94,13 @@ def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k") -> Gem
 def prior_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", sms: int | None = None) -> GemmConfig:
     """The prior alone, as an untuned problem gets it (no stored choice): the shipped config the cost model predicts
     fastest on `sms` SMs (default: this GPU's) -- what the bench's untuned column times."""
-    sms = sm_count() if sms is None else sms
+    return _predicted_fastest(m, n, k, dtype, b_major, sm_count() if sms is None else sms)
+
+
+@lru_cache(maxsize=4096)
+def _predicted_fastest(m: int, n: int, k: int, dtype: str, b_major: str, sms: int) -> GemmConfig:
+    # remembered: the model over every candidate is ~20-40 us of Python, paid by each call that is not replayed
+    # (a first call, operands copied into padded rows)
     pool = [c for c in candidates(m) if b_major == "k" or c.cluster_m == 1]
     return min(pool, key=lambda c: predicted_us(COST_MODEL, c, m, n, k, dtype, sms))
 
