@@ -27,6 +27,24 @@ MAP_BYTES = 128  # a CUtensorMap, passed by value (.param .align 64 .b8 map[128]
 TMA_SWIZZLES = ("none", "32b", "64b", "128b")
 SWIZZLE_ALIGN = 1024
 
+# cp.reduce.async.bulk.tensor (PTX ISA 8.0, sm_90): a TMA store that reduces the box into global memory, each
+# reduction with the element types PTX's table admits for it, in mmatom's element words (PTX also lists .u32, .u64,
+# .s64 and .b64, which no mmatom tensor map holds; .inc and .dec take .u32 only)
+TMA_REDUCTIONS = {"add": ("s32", "f32", "f16", "bf16"), "min": ("s32", "f16", "bf16"), "max": ("s32", "f16", "bf16"),
+                  "inc": (), "dec": (), "and": ("b32",), "or": ("b32",), "xor": ("b32",)}
+PTX_ONLY_REDUCE_TYPES = {"add": "u32, u64", "min": "u32, u64, s64", "max": "u32, u64, s64", "inc": "u32",
+                         "dec": "u32", "and": "b64", "or": "b64", "xor": "b64"}
+
+
+def reduce_type_error(reduction: str, elem: str) -> str | None:
+    """Why a TMA reduce-store `reduction` cannot reduce `elem` elements (None if it can)."""
+    legal = TMA_REDUCTIONS[reduction]
+    if elem in legal:
+        return None
+    takes = ", ".join(legal) if legal else "no element type a tensor map here holds"
+    return (f"cp.reduce.async.bulk.tensor .{reduction} does not reduce {elem} elements; it takes {takes} "
+            f"(and PTX's {PTX_ONLY_REDUCE_TYPES[reduction]})")
+
 
 class TmaError(ValueError):
     pass

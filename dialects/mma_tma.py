@@ -5,6 +5,7 @@ MMA descriptor will read, and a box from SMEM back to global memory.
   mma.tma_load %map[%row, %col] into %dst barrier %bar as !mma.smem_desc<A, bf16, k, sw128, "...">
       : !mma.tensor_map<bf16, 128x64, sw128>
   mma.tma_store %src into %map[%row, %col] : !mma.tensor_map<bf16, 64x64, sw128>
+  mma.tma_store %src into %map[%row, %col] reduce add : !mma.tensor_map<f32, 64x32, sw128>
 
 Coordinates are (row, column) of the box's first element in the global tensor, in elements (upstream's
 nvvm op takes them innermost first; the lowering swaps them). The load's `as` type is the SMEM tile the box
@@ -35,12 +36,13 @@ from xdsl.utils.exceptions import VerifyException
 
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.atoms.limits import LimitError, check_smem_tile
-from mmatom.atoms.tma import MAP_BYTES, TmaError, check_smem_layout
+from mmatom.atoms.tma import MAP_BYTES, TmaError, check_smem_layout, reduce_type_error
 
 from mmatom.atoms.catalogue.fragments import wgmma_accumulator_layout, wgmma_accumulator_tile
 
 from .launch_bounds import KERNEL
-from .mma_types import FragmentType, SmemDescType, TensorMapType, module_target, smem_operand
+from .mma_types import (FragmentType, OptionalBareWord, SmemDescType, TensorMapType, TmaReduceAttr, module_target,
+                         smem_operand)
 from .nvvm_hopper import ImpliedType, expect_type
 
 TMA_MIN_SM = 90
@@ -193,7 +195,9 @@ class TmaLoadOp(IRDLOperation):
 @irdl_op_definition
 class TmaStoreOp(IRDLOperation):
     """One box from SMEM at `src` (laid out as the map's swizzle says) to `map` at (row, col), in the
-    current bulk group; out-of-bounds elements of the box are not written."""
+    current bulk group; out-of-bounds elements of the box are not written. `reduce add` (min, max, inc, dec,
+    and, or, xor) combines the box with what global memory holds instead of overwriting it
+    (cp.reduce.async.bulk.tensor), for the element types PTX admits."""
 
     name = "mma.tma_store"
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
@@ -201,16 +205,28 @@ class TmaStoreOp(IRDLOperation):
     map = operand_def()
     row = operand_def(ImpliedType(i32))
     col = operand_def(ImpliedType(i32))
-    assembly_format = "$src `into` $map `[` $row `,` $col `]` attr-dict `:` type($map)"
+    reduce = opt_prop_def(TmaReduceAttr)
+    custom_directives = (OptionalBareWord,)
+    assembly_format = ("$src `into` $map `[` $row `,` $col `]` (`reduce` custom<OptionalBareWord>($reduce)^)? "
+                       "attr-dict `:` type($map)")
 
-    def __init__(self, src: SSAValue, map_: SSAValue, row: SSAValue, col: SSAValue):
-        super().__init__(operands=[src, map_, row, col])
+    def __init__(self, src: SSAValue, map_: SSAValue, row: SSAValue, col: SSAValue, reduce: str | None = None):
+        super().__init__(operands=[src, map_, row, col],
+                         properties={"reduce": TmaReduceAttr(reduce)} if reduce is not None else {})
+
+    @property
+    def reduction(self) -> str | None:
+        return self.reduce.word if self.reduce is not None else None
 
     def verify_(self) -> None:
         _check_target(self)
         _shared(self, self.src, "the source")
-        _tensor_map_operand(self)
+        map_type = _tensor_map_operand(self)
         _coordinates(self)
+        if self.reduce is not None:
+            why = reduce_type_error(self.reduction, map_type.elem.data)
+            if why is not None:
+                raise VerifyException(f"{self.name}: reduce {self.reduction} into {map_type}: {why}")
 
 
 STMATRIX_BOX = 64  # rows and columns of one staged box: 64 x 64 16-bit elements = 128-byte rows, swizzled 128B

@@ -42,7 +42,7 @@ from mmatom.atoms.catalogue.tmem import COLUMNS as TMEM_COLUMNS
 from .words import word_enum
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.atoms.catalogue.elements import BITS
-from mmatom.atoms.tma import BOX_MAX, TMA_SWIZZLES, TmaBox, TmaError
+from mmatom.atoms.tma import BOX_MAX, TMA_REDUCTIONS, TMA_SWIZZLES, TmaBox, TmaError
 from mmatom.atoms.descriptors import MAJORS, SWIZZLE_BYTES, DescriptorError, SmemOperand, check_layout, check_pattern_start, sub_tile
 
 # descriptor swizzle modes as written in IR (an identifier cannot start with a digit)
@@ -302,7 +302,18 @@ class ScaleTypeAttr(WordAttr, EnumAttribute[ScaleType]):
     what = "scale type"
 
 
-WORD_ATTRS = (OperandLayoutAttr, KindAttr, BitOpAttr, RoundingAttr, ScaleVecAttr, ScaleTypeAttr)
+TmaReduction = word_enum("TmaReduction", tuple(TMA_REDUCTIONS))
+
+
+@irdl_attr_definition
+class TmaReduceAttr(WordAttr, EnumAttribute[TmaReduction]):
+    """How a TMA store combines its box with global memory (cp.reduce.async.bulk.tensor): `#mma.tma_reduce<add>`,
+    bare after `reduce` in mma.tma_store."""
+    name = "mma.tma_reduce"
+    what = "TMA reduction"
+
+
+WORD_ATTRS = (OperandLayoutAttr, KindAttr, BitOpAttr, RoundingAttr, ScaleVecAttr, ScaleTypeAttr, TmaReduceAttr)
 
 
 @irdl_custom_directive
@@ -319,6 +330,20 @@ class BareWord(CustomDirective):
     def print(self, printer: Printer, state: PrintingState, op) -> None:
         state.print_whitespace(printer)
         self.word.get(op).print_word(printer)  # type: ignore[union-attr]
+
+
+@irdl_custom_directive
+class OptionalBareWord(BareWord):
+    """`(`kw` custom<OptionalBareWord>($word)^)?`: an optional word attribute, written as its word alone after a
+    keyword when present (BareWord cannot anchor an optional group)."""
+
+    word: AttributeVariable
+
+    def is_anchorable(self) -> bool:
+        return True
+
+    def is_present(self, op) -> bool:
+        return self.word.is_present(op)
 
 
 # -- types by residency ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@ and stmatrix. Registered in the nvvm dialect by `dialects/nvvm.py`.
   nvvm.mbarrier.arrive.expect_tx %bar, %bytes : !llvm.ptr<3>, i32
   nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map, %bar, box[%k, %m] : !llvm.ptr<3>, !llvm.ptr
   nvvm.cp.async.bulk.tensor.global.shared.cta %map, %src, box[%n, %m] : !llvm.ptr, !llvm.ptr<3>
+  nvvm.cp.async.bulk.tensor.reduce %map, %src, box[%n, %m] {redKind = #nvvm.tma_redux_kind<add>} : !llvm.ptr, !llvm.ptr<3>
   nvvm.cp.async.bulk.wait_group 1 {read}
   nvvm.setmaxregister increase 232
   %p = nvvm.elect.sync -> i1
@@ -42,6 +43,8 @@ from xdsl.parser import Parser
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 
+from mmatom.atoms.tma import TMA_REDUCTIONS
+
 from .words import WordAttr, word_enum
 
 
@@ -55,6 +58,16 @@ class MemScopeAttr(WordAttr, EnumAttribute[MemScope]):
     """`#nvvm.mem_scope<cluster>`: the threads a memory-ordering operation orders for."""
 
     name = "nvvm.mem_scope"
+
+
+TMAReduxKind = word_enum("TMAReduxKind", tuple(TMA_REDUCTIONS))
+
+
+@irdl_attr_definition
+class TMAReduxKindAttr(WordAttr, EnumAttribute[TMAReduxKind]):
+    """`#nvvm.tma_redux_kind<add>`: how a TMA reduce-store combines its box with global memory."""
+
+    name = "nvvm.tma_redux_kind"
 
 TMA_MAX_RANK = 5
 I32_MAX = 2**31 - 1
@@ -205,6 +218,29 @@ class CpAsyncBulkTensorGlobalSharedCtaOp(IRDLOperation):
 
     def __init__(self, tma: SSAValue, src: SSAValue, coordinates):
         super().__init__(operands=[tma, src, list(coordinates)])
+
+    def verify_(self) -> None:
+        _shared_pointer(self, self.srcMem, "the source")
+        _tensor_map(self, self.tmaDescriptor)
+
+
+@irdl_op_definition
+class CpAsyncBulkTensorReduceOp(IRDLOperation):
+    """`nvvm.cp.async.bulk.tensor.reduce %map, %src, box[%c0, ...] {redKind = #nvvm.tma_redux_kind<add>}`: a TMA
+    store of one box that reduces it into global memory element by element (in the current bulk group; tile mode,
+    no L2 cache hint)."""
+
+    name = "nvvm.cp.async.bulk.tensor.reduce"
+    tmaDescriptor = operand_def()
+    srcMem = operand_def()
+    coordinates = var_operand_def(ImpliedType(i32))
+    redKind = prop_def(TMAReduxKindAttr)
+    irdl_options = (ParsePropInAttrDict(),)
+    assembly_format = ("$tmaDescriptor `,` $srcMem `,` `box` `[` $coordinates `]` attr-dict `:` "
+                       "type($tmaDescriptor) `,` type($srcMem)")
+
+    def __init__(self, tma: SSAValue, src: SSAValue, coordinates, reduction: str):
+        super().__init__(operands=[tma, src, list(coordinates)], properties={"redKind": TMAReduxKindAttr(reduction)})
 
     def verify_(self) -> None:
         _shared_pointer(self, self.srcMem, "the source")
@@ -449,9 +485,10 @@ class ClusterWaitOp(_ClusterBarrierOp):
 
 
 HOPPER_OPS = (MBarrierArriveOp, MBarrierArriveExpectTxOp, FenceMbarrierInitOp, CpAsyncBulkTensorSharedClusterGlobalOp,
-              CpAsyncBulkTensorGlobalSharedCtaOp, CpAsyncBulkCommitGroupOp, CpAsyncBulkWaitGroupOp, PrefetchTensormapOp,
-              SetMaxRegisterOp, ElectSyncOp, StMatrixOp, MapaOp, ClusterArriveOp, ClusterWaitOp)
+              CpAsyncBulkTensorGlobalSharedCtaOp, CpAsyncBulkTensorReduceOp, CpAsyncBulkCommitGroupOp,
+              CpAsyncBulkWaitGroupOp, PrefetchTensormapOp, SetMaxRegisterOp, ElectSyncOp, StMatrixOp, MapaOp,
+              ClusterArriveOp, ClusterWaitOp)
 
-HOPPER_ATTRS = (MemScopeAttr,)
+HOPPER_ATTRS = (MemScopeAttr, TMAReduxKindAttr)
 
-__all__ = [c.__name__ for c in HOPPER_OPS] + ["HOPPER_ATTRS", "HOPPER_OPS", "MemScopeAttr", "ImpliedType", "SHARED_CLUSTER", "expect_type"]
+__all__ = [c.__name__ for c in HOPPER_OPS] + ["HOPPER_ATTRS", "HOPPER_OPS", "MemScopeAttr", "TMAReduxKindAttr", "ImpliedType", "SHARED_CLUSTER", "expect_type"]

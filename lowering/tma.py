@@ -1,6 +1,6 @@
 """The TMA ops of the mma dialect -> upstream nvvm: a tensor map view becomes the parameter's address, a box
 load the bulk tensor copy with mbarrier completion (coordinates innermost first), a box store the bulk
-tensor copy of the current bulk group; an accumulator tile staged for a TMA store becomes stmatrix (16-bit)
+tensor copy of the current bulk group (a reduce-store its bulk tensor reduction); an accumulator tile staged for a TMA store becomes stmatrix (16-bit)
 or st.shared.v2.f32 (f32)."""
 
 from __future__ import annotations
@@ -41,8 +41,12 @@ class LowerTmaLoad(RewritePattern):
 class LowerTmaStore(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.TmaStoreOp, rewriter: PatternRewriter) -> None:
-        rewriter.replace(op, [nvvm_hopper.CpAsyncBulkTensorGlobalSharedCtaOp(
-            _map_address(op.map), op.src, [op.col, op.row])], [])
+        address, coordinates = _map_address(op.map), [op.col, op.row]
+        if op.reduction is None:
+            store = nvvm_hopper.CpAsyncBulkTensorGlobalSharedCtaOp(address, op.src, coordinates)
+        else:
+            store = nvvm_hopper.CpAsyncBulkTensorReduceOp(address, op.src, coordinates, op.reduction)
+        rewriter.replace(op, [store], [])
 
 
 

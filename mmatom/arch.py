@@ -18,7 +18,7 @@ from xdsl.dialects.builtin import IntegerType
 
 from mmatom.dialects import nvvm, nvvm_hopper
 from mmatom.dialects.mma import TmaLoadOp, TmaStoreOp
-from mmatom.dialects.mma_types import TensorMapType
+from mmatom.dialects.mma_types import TensorMapType, TmaReduceAttr
 
 from .errors import api_error
 from .smem import SmemTile
@@ -83,12 +83,16 @@ class Tma(_Unit):
         mask = None if multicast is None else kb.ssa(multicast, IntegerType(16))
         self._insert(TmaLoadOp(tensor_map, kb.ssa(row), kb.ssa(col), dst.ptr.ssa, kb.ssa(bar), dst.desc_type, mask))
 
-    def store(self, src: SmemTile | Value, tensor_map, row, col) -> None:
+    def store(self, src: SmemTile | Value, tensor_map, row, col, *, reduce: str | None = None) -> None:
         """The box at `src` in SMEM to `tensor_map` at (row, col), in the current bulk group (elements outside the
-        tensor are not written)."""
+        tensor are not written); `reduce="add"` (or min, max, inc, dec, and, or, xor) combines the box with what
+        the tensor holds there instead (cp.reduce.async.bulk.tensor; the verifier checks the element type)."""
         kb = self.kb
+        if reduce is not None and reduce not in TmaReduceAttr.words():
+            raise api_error(f"tma.store: reduce={reduce!r} is not a TMA reduction; one of "
+                            f"{', '.join(TmaReduceAttr.words())}")
         ptr = src.ptr if isinstance(src, SmemTile) else src
-        self._insert(TmaStoreOp(kb.ssa(ptr), kb.ssa(tensor_map), kb.ssa(row), kb.ssa(col)))
+        self._insert(TmaStoreOp(kb.ssa(ptr), kb.ssa(tensor_map), kb.ssa(row), kb.ssa(col), reduce))
 
     def commit_group(self) -> None:
         """cp.async.bulk.commit_group: this thread's bulk stores since the last commit form a group."""

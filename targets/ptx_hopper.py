@@ -61,6 +61,13 @@ def tma_store(fn: PTXFunction, op: hop.CpAsyncBulkTensorGlobalSharedCtaOp) -> No
             f"[{fn.reg(op.srcMem)}];")
 
 
+@emits(hop.CpAsyncBulkTensorReduceOp)
+def tma_reduce(fn: PTXFunction, op: hop.CpAsyncBulkTensorReduceOp) -> None:
+    rank, box = _box(fn, op)
+    fn.emit(f"cp.reduce.async.bulk.tensor.{rank}d.global.shared::cta.{op.redKind.data}.tile.bulk_group "
+            f"[{fn.reg(op.tmaDescriptor)}, {box}], [{fn.reg(op.srcMem)}];")
+
+
 @emits(hop.CpAsyncBulkCommitGroupOp)
 def bulk_commit(fn: PTXFunction, op: hop.CpAsyncBulkCommitGroupOp) -> None:
     fn.emit("cp.async.bulk.commit_group;")
