@@ -242,9 +242,9 @@ class KernelBuilder:
         return SmemRing(self, stages, consumers, tiles)
 
     def tile_scheduler(self, tiles_m: int, tiles_n: int, cluster: tuple[int, int] = (1, 1),
-                       group_m: int = 1) -> TileScheduler:
-        """A persistent, grouped-raster walk over output tiles (mmatom/scheduler.py)."""
-        return TileScheduler(self, tiles_m, tiles_n, cluster, group_m)
+                       group_m: int = 1, layers: int = 1) -> TileScheduler:
+        """A persistent, grouped-raster walk over output tiles, `layers` grids of them (mmatom/scheduler.py)."""
+        return TileScheduler(self, tiles_m, tiles_n, cluster, group_m, layers)
 
     # -- control flow ---------------------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@ unit, by its rank). The units are walked in grouped
 raster order -- `group_m` rows of units at a time, down the rows then across -- so that a wave of CTAs shares
 rows of A and columns of B in L2. A persistent CTA (or cluster) takes units first, first + step, ... where first is
 its index in the grid and step the grid's size; `every=2` takes every other one (ping-pong consumers sharing a CTA).
+`layers` stacks that many such grids (a batch of GEMMs, or the K slices of a split-K GEMM), walked one whole layer
+after the other so that a wave's CTAs share A and B in L2: `layer(unit)` says which.
 
     sched = kb.tile_scheduler(tiles_m, tiles_n, cluster=(2, 1), group_m=8)
     with (tiles := sched.loop([it0])) as (t, (it,)):
@@ -30,20 +32,27 @@ class TileScheduler:
     """A persistent, grouped-raster walk over tiles_m x tiles_n output tiles in units of a cluster."""
 
     def __init__(self, kb: KernelBuilder, tiles_m: Value | int, tiles_n: Value | int, cluster: tuple[int, int] = (1, 1),
-                 group_m: int = 1):
+                 group_m: int = 1, layers: Value | int = 1):
         cluster_m, cluster_n = cluster
-        counts = [x for x in (tiles_m, tiles_n, cluster_m, cluster_n, group_m) if not isinstance(x, Value)]
+        counts = [x for x in (tiles_m, tiles_n, cluster_m, cluster_n, group_m, layers) if not isinstance(x, Value)]
         if min(counts) < 1:
             raise api_error(f"tile_scheduler: {tiles_m} x {tiles_n} tiles, cluster {cluster_m}x{cluster_n}, "
-                            f"group_m={group_m}; each must be positive")
+                            f"group_m={group_m}, layers={layers}; each must be positive")
         if cluster_m * cluster_n > 1 and (kb.cluster_shape or (1, 1))[:2] != (cluster_m * cluster_n, 1):
             raise api_error(f"tile_scheduler: a {cluster_m}x{cluster_n} cluster in a kernel launched in clusters of "
                             f"{kb.cluster_shape}; declare KernelBuilder(cluster=({cluster_m * cluster_n}, 1, 1))")
         self.kb, self.tiles_m, self.tiles_n = kb, tiles_m, tiles_n
         self.cluster_m, self.cluster_n, self.group_m = cluster_m, cluster_n, group_m
         self.units_m, self.units_n = ceil_div(tiles_m, cluster_m), ceil_div(tiles_n, cluster_n)
-        self.units = self.units_m * self.units_n  # units (a tile, or a cluster's tiles) in the walk: the loop's end
+        self.layer_units = self.units_m * self.units_n  # units (a tile, or a cluster's tiles) of one layer
+        self.layers = layers
+        self.units = self.layer_units * layers  # units in the walk: the loop's end
         self.rank = kb.cluster.rank() if self.cluster_size > 1 else 0  # this CTA's tile within its unit
+
+    @property
+    def layered(self) -> bool:
+        """More than one layer, or a runtime count of them."""
+        return isinstance(self.layers, Value) or self.layers > 1
 
     @property
     def cluster_size(self) -> int:
@@ -62,8 +71,15 @@ class TileScheduler:
         start, step = self.first(), self.step()
         return self.kb.for_range(start + step * first, self.units, step * every, carried)
 
+    def layer(self, unit: Value) -> Value | int:
+        """The layer `unit` belongs to (0 when there is one)."""
+        return unit // self.layer_units if self.layered else 0
+
     def coords(self, unit: Value) -> tuple[Value, Value]:
-        """(row tile, column tile) of this CTA in `unit`: grouped raster over units, then the CTA's rank."""
+        """(row tile, column tile) of this CTA in `unit` within its layer: grouped raster over units, then the
+        CTA's rank."""
+        if self.layered:
+            unit = unit % self.layer_units
         group = self.group_m * self.units_n
         first_m = unit // group * self.group_m
         rows = min_value(self.units_m - first_m, self.group_m)  # the last group may have fewer rows

@@ -243,6 +243,8 @@ def ceil_div(a: Value | int, b: Value | int) -> Value | int:
         if not isinstance(a, int) or not isinstance(b, int) or b <= 0:
             raise api_error(f"ceil_div({a!r}, {b!r}): non-negative integers, a positive divisor")
         return -(-a // b)
+    if isinstance(b, int) and b == 1:
+        return a  # (a + 0) // 1: nothing to emit
     return (a + b - 1) // b
 
 

@@ -567,13 +567,16 @@ def plan_lines(args: argparse.Namespace) -> list[str]:
     return lines
 
 
+H100_DRAM_BYTES_PER_US = 3.35e6  # HBM3 at its peak: what the dry run's prior assumes without a GPU to ask
+
+
 def prior_picks(shapes, dtypes, sms: int = H100_SMS) -> dict[str, dict[str, int]]:
-    """How often the prior picks each config over `shapes`, per dtype."""
+    """How often the prior picks each config over `shapes`, per dtype (on an H100's SMs and DRAM)."""
     picks: dict[str, dict[str, int]] = {}
     for dtype in dtypes:
         counts = picks.setdefault(dtype, {})
         for m, n, k in shapes:
-            name = choices.prior_config(m, n, k, dtype, sms=sms).name
+            name = choices.prior_config(m, n, k, dtype, sms=sms, bandwidth=H100_DRAM_BYTES_PER_US).name
             counts[name] = counts.get(name, 0) + 1
     return picks
 

@@ -69,13 +69,13 @@ def test_empty_and_k_zero():
     assert mmatom.gemm(ak, bk, out=out) is out and bool((out == 0).all())  # like torch.matmul: a sum of nothing
 
 
-def test_unaligned_and_strided_operands_are_copied():
+def test_unaligned_and_transposed_operands():
     import torch
 
     import mmatom
     base = torch.randn(257 * 64 + 1, device="cuda", dtype=torch.bfloat16)
     a = base[1:].view(257, 64)  # 2 bytes past a 16-byte boundary: TMA cannot take its base
-    b = torch.randn(64, 96, device="cuda", dtype=torch.bfloat16).t()  # 96 x 64, not row-major
+    b = torch.randn(64, 96, device="cuda", dtype=torch.bfloat16).t()  # 96 x 64 stored K x N: read N-major
     d = mmatom.gemm(a, b)
     torch.cuda.synchronize()
     _assert_close(d, _ref(a, b), 64, 2.0 ** -8)
@@ -85,8 +85,9 @@ def test_unaligned_and_strided_operands_are_copied():
 def test_odd_rows_are_copied_once_and_d_is_bit_equal_to_zero_padding(dtype):
     """Rows that are not 16-byte multiples: A and B copied once into rows padded apart, the pad never written (TMA
     reads zeros past the map's extent), so D is bit-equal to the product of zero-padded operands; an `out` that is
-    a column slice of an aligned matrix is written in place, its neighbours untouched; without `out`, D's rows
-    are padded apart."""
+    a column slice of an aligned matrix keeps its neighbours untouched (TMA's stores clip at 16-byte granules: a
+    slice whose rows do not end on one is written through a padded matrix); without `out`, D's rows are padded
+    apart."""
     import torch
 
     import mmatom
@@ -174,5 +175,5 @@ def test_every_n_major_config(name):
     d = mmatom.gemm(a, b, b_major="n", config=config)
     torch.cuda.synchronize()
     _assert_close(d, a.double() @ b.double(), 320, 2.0 ** -8)
-    with pytest.raises(mmatom.CompileError, match="no cluster multicasting B"):
+    with pytest.raises(mmatom.CompileError, match="an MN-major B takes 16-bit types and no cluster multicasting it"):
         mmatom.gemm(a, b, b_major="n", config=mmatom.GemmConfig(cluster_m=2))

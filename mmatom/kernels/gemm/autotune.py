@@ -21,15 +21,17 @@ from mmatom.optional import require_torch
 
 from . import choices
 from .choices import gpu_name
-from .config import CONFIGS, ELEM_BYTES, FP8, TORCH_DTYPE_NAMES, GemmConfig
+from .config import CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
 from .host import forget_prepared_calls, gemm
 
 
 
-def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tuple[GemmConfig, ...] = CONFIGS,
+def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16",
+                  candidates: tuple[GemmConfig, ...] = CONFIGS + SPLIT_K_CONFIGS,
                   rounds: int = 5, burst_ms: float = 20.0, finalists: int = 3, final_rounds: int = 5,
                   final_burst_ms: float = 100.0, store: bool = True) -> GemmConfig:
-    """The fastest of `candidates` for D (m x n) = A (m x k) . B (n x k)^T on the current GPU (stored as the
+    """The fastest of `candidates` (the split-K ones with the K slices the cost model picks for them) for
+    D (m x n) = A (m x k) . B (n x k)^T on the current GPU (stored as the
     choice for this problem unless store=False): `rounds` bursts of ~`burst_ms` each screen them all, then
     `final_rounds` of ~`final_burst_ms` decide between the `finalists` fastest."""
     if dtype not in ELEM_BYTES:

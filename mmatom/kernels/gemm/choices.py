@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,7 @@ import mmatom
 from mmatom import ceil_div
 from mmatom.targets.cache_dir import atomic_write, cache_dir
 
-from .config import CONFIGS, FP8, GemmConfig
+from .config import CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, GemmConfig
 
 
 def tuning_file() -> Path:
@@ -62,6 +62,8 @@ def store(key: str, config: Any, timings_us: dict[str, float], final_us: dict[st
 def forget() -> None:
     """Drop what this process has read (the file is read again on the next lookup)."""
     _MEMORY.clear()
+    _prior.cache_clear()
+    splits.cache_clear()
 
 
 @lru_cache(maxsize=1)
@@ -76,33 +78,62 @@ def sm_count() -> int:
     return mmatom.device_info().sm_count
 
 
-def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k") -> GemmConfig:
+@lru_cache(maxsize=1)
+def dram_bytes_per_us() -> float:
+    """The GPU's peak DRAM bandwidth (double data rate x bus width), in bytes per microsecond."""
+    props = mmatom.device_info().handle.properties
+    return 2 * props.memory_clock_rate * 1e3 * props.global_memory_bus_width / 8 / 1e6
+
+
+def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k",
+                  split_k: bool = True) -> GemmConfig:
     """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else the prior: the
-    shipped config the cost model (COST_MODEL) predicts fastest. An N-major B (K x N) takes no cluster multicasting
-    B."""
+    shipped config the cost model (COST_MODEL) predicts fastest (`split_k=False`: among those without split-K). An
+    MN-major operand takes no cluster multicasting it."""
     found = stored(problem_key(gpu_name(), dtype, m, n, k))
     if found is not None:
         try:
             config = GemmConfig(**found["config"])
-            if b_major == "k" or config.cluster_m == 1:
+            if _takes_majors(config, a_major, b_major):
                 return config
         except TypeError:
             pass  # written by another version of GemmConfig: use the prior
-    return prior_config(m, n, k, dtype, b_major)
+    return prior_config(m, n, k, dtype, b_major, a_major, split_k)
 
 
-def prior_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", sms: int | None = None) -> GemmConfig:
+def prior_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k", split_k: bool = True,
+                 sms: int | None = None, bandwidth: float | None = None) -> GemmConfig:
     """The prior alone, as an untuned problem gets it (no stored choice): the shipped config the cost model predicts
-    fastest on `sms` SMs (default: this GPU's) -- what the bench's untuned column times."""
-    return _predicted_fastest(m, n, k, dtype, b_major, sm_count() if sms is None else sms)
+    fastest on `sms` SMs with `bandwidth` bytes/us of DRAM (default: this GPU's) -- what the bench's untuned column
+    times."""
+    return _prior(m, n, k, dtype, a_major, b_major, split_k, sm_count() if sms is None else sms, bandwidth)
+
+
+def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
+    return (a_major == "k" or config.cluster_n == 1) and (b_major == "k" or config.cluster_m == 1)
+
+
+# remembered: the model over every candidate (~20 configs, split-K ones for each number of slices) is tens of us of
+# Python, paid by each call that is not replayed (a first call, operands copied into padded rows)
+@lru_cache(maxsize=4096)
+def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split_k: bool, sms: int,
+           bandwidth: float | None) -> GemmConfig:
+    pool = [c for c in candidates(m, split_k) if _takes_majors(c, a_major, b_major)]
+    # ties under the memory floor (small M: every config reads A and B once) go to the fitted model's order
+    return min(pool, key=lambda c: (predicted_us(COST_MODEL, c, m, n, k, dtype, sms,
+                                                 splits(c, m, n, k, dtype, sms, bandwidth), bandwidth=bandwidth),
+                                    predicted_us(COST_MODEL, c, m, n, k, dtype, sms, bounded=False)))
 
 
 @lru_cache(maxsize=4096)
-def _predicted_fastest(m: int, n: int, k: int, dtype: str, b_major: str, sms: int) -> GemmConfig:
-    # remembered: the model over every candidate is ~20-40 us of Python, paid by each call that is not replayed
-    # (a first call, operands copied into padded rows)
-    pool = [c for c in candidates(m) if b_major == "k" or c.cluster_m == 1]
-    return min(pool, key=lambda c: predicted_us(COST_MODEL, c, m, n, k, dtype, sms))
+def splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, bandwidth: float | None = None) -> int:
+    """How many K slices a split-K config runs this problem in (the cost model's best, at most MAX_SPLITS and no
+    more than there are K steps); 1 for any other config."""
+    if not config.split_k:
+        return 1
+    steps = ceil_div(k, config.block_k(dtype.split("x")[0]))
+    return min(range(1, min(MAX_SPLITS, steps) + 1),
+               key=lambda s: predicted_us(COST_MODEL, config, m, n, k, dtype, sms, s, bandwidth=bandwidth))
 
 
 # The prior's cost model, per config: time_us ~ c0 + c1 * waves + c2 * waves * k_steps (model_terms): a fixed cost, a
@@ -147,6 +178,16 @@ COST_MODEL: dict[str, dict[str, tuple[float, float, float]]] = {
     },
 }
 ROW64_MAX_M = 256  # the 64-row ping-pong tile is for small M; the linear model overrates it on large M (1.9x off)
+# split-K: its kernel is its base config's but for the epilogue's reduce-add, so the base's fitted terms apply with
+# the units multiplied and the K steps divided by the splits; to that come the two torch ops around it (the f32 sums
+# zeroed, then converted) and D's traffic (each slice adds its f32 tile, zeroing, converting), and two floors the
+# fitted model lacks: A and B read once from DRAM at its peak bandwidth (small M is memory-bound, and splitting K
+# past that floor only adds the slices' traffic), and the host's time per call (back-to-back calls of a small
+# problem are host-bound: three launches for a split-K call). Measured on an H100 (benchmarks/gemm_split_k.py):
+# a split-K call took 5-11 us more than its kernel, and 22 us of host time against 9 for one launch.
+SPLIT_LAUNCHES_US = 6.0
+HOST_US = {False: 9.0, True: 22.0}  # per call, by split-K
+MAX_SPLITS = 16
 
 
 def operand_class(dtype: str) -> str:
@@ -154,21 +195,38 @@ def operand_class(dtype: str) -> str:
     return "fp8" if dtype.split("x")[0] in FP8 else "16-bit"
 
 
-def candidates(m: int) -> tuple[GemmConfig, ...]:
-    return tuple(c for c in CONFIGS if c.block_m >= 128 or m <= ROW64_MAX_M)
+def candidates(m: int, split_k: bool = True) -> tuple[GemmConfig, ...]:
+    pool = CONFIGS + SPLIT_K_CONFIGS if split_k else CONFIGS
+    return tuple(c for c in pool if c.block_m >= 128 or m <= ROW64_MAX_M)
 
 
-def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int) -> tuple[int, int]:
-    """(waves of cluster units over the SMs, K steps per tile)."""
+def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1) -> tuple[int, int]:
+    """(waves of cluster units over the SMs, K steps per unit), the units `splits` layers of tiles."""
     units = ceil_div(ceil_div(m, config.block_m), config.cluster_m) * \
-        ceil_div(ceil_div(n, config.block_n), config.cluster_n)
-    return ceil_div(units, max(1, sms // config.cluster_size)), ceil_div(k, config.block_k(dtype.split("x")[0]))
+        ceil_div(ceil_div(n, config.block_n), config.cluster_n) * splits
+    steps = ceil_div(ceil_div(k, config.block_k(dtype.split("x")[0])), splits)
+    return ceil_div(units, max(1, sms // config.cluster_size)), steps
 
 
-def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int) -> float:
-    c0, c1, c2 = table[operand_class(dtype)][config.name] if operand_class(dtype) in table else table[config.name]
-    waves, steps = model_terms(config, m, n, k, dtype, sms)
-    return c0 + c1 * waves + c2 * waves * steps
+def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int,
+                 splits: int = 1, bounded: bool = True, bandwidth: float | None = None) -> float:
+    """The cost model's time for `config` on this problem (`bounded`: no less than reading A and B from DRAM once
+    at `bandwidth` bytes/us (default: this GPU's peak) or the call's host time, plus split-K's extra launches and
+    traffic)."""
+    name = replace(config, split_k=False).name  # a split-K config runs its base config's mainloop
+    c0, c1, c2 = table[operand_class(dtype)][name] if operand_class(dtype) in table else table[name]
+    waves, steps = model_terms(config, m, n, k, dtype, sms, splits)
+    fitted = c0 + c1 * waves + c2 * waves * steps
+    if not bounded:
+        return fitted
+    a_bytes, b_bytes = (ELEM_BYTES[t] for t in (dtype.split("x") * 2)[:2])
+    bandwidth = bandwidth or dram_bytes_per_us()
+    gpu = max(fitted, (m * k * a_bytes + n * k * b_bytes) / bandwidth)
+    if config.split_k:
+        gpu += SPLIT_LAUNCHES_US + m * n * (4 * splits + 4 + 6) / bandwidth
+    return max(gpu, HOST_US[config.split_k])
 
 
-__all__ = ["COST_MODEL", "candidates", "choose_config", "model_terms", "operand_class", "predicted_us", "prior_config", "forget", "gpu_name", "problem_key", "sm_count", "store", "stored", "tuning_file"]
+__all__ = ["COST_MODEL", "candidates", "choose_config", "dram_bytes_per_us", "model_terms", "operand_class",
+           "predicted_us", "prior_config", "splits", "forget", "gpu_name", "problem_key", "sm_count", "store", "stored",
+           "tuning_file"]

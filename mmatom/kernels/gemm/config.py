@@ -38,18 +38,32 @@ def check_dtypes(who: str, dtype: str, out_dtype: str, b_dtype: str | None = Non
         raise api_error(f"{who}: out_dtype {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
 
 
-def check_b_major(who: str, b_major: str, dtype: str, config: GemmConfig) -> None:
-    """B K-major (N x K), or N-major (K x N, as `a @ b` passes it): wgmma reads MN-major tiles of 16-bit types only,
-    and each CTA loads all of an N-major B tile (no cluster multicasting B)."""
+def check_majors(who: str, a_major: str, b_major: str, dtype: str, config: GemmConfig) -> None:
+    """A K-major (M x K) or M-major (K x M, a transposed view's storage); B K-major (N x K) or N-major (K x N, as
+    `a @ b` passes it): wgmma reads MN-major tiles of 16-bit types only, and each CTA loads all of an MN-major
+    tile (no cluster multicasting it)."""
+    if a_major not in ("k", "m"):
+        raise api_error(f"{who}: a_major {a_major!r}; 'k' (A is M x K) or 'm' (A is K x M)")
     if b_major not in ("k", "n"):
         raise api_error(f"{who}: b_major {b_major!r}; 'k' (B is N x K) or 'n' (B is K x N)")
-    if b_major == "n" and (dtype in FP8 or config.cluster_m > 1):
-        raise api_error(f"{who}: an N-major B (K x N) takes 16-bit types and no cluster multicasting B; got {dtype}, "
-                        f"cluster {config.cluster_m}x{config.cluster_n}")
+    for operand, major, shared_by in (("A", a_major, config.cluster_n), ("B", b_major, config.cluster_m)):
+        if major != "k" and (dtype in FP8 or shared_by > 1):
+            raise api_error(f"{who}: an MN-major {operand} takes 16-bit types and no cluster multicasting it; got "
+                            f"{dtype}, cluster {config.cluster_m}x{config.cluster_n}")
 
 
 def box_columns(out_dtype: str) -> int:
     return 128 // OUT_DTYPES[out_dtype]
+
+
+def operand_box(config: GemmConfig, dtype: str, operand: str, major: str) -> tuple[int, int]:
+    """The TMA box (rows x columns of the tensor as stored) one load of `operand` ("a" or "b") moves: for a K-major
+    operand its tile's rows (or one CTA's slice of a tile its cluster shares) x block_k; for an MN-major one (the
+    K x M / K x N tensor) block_k rows x 64 columns of M / N."""
+    if major != "k":
+        return config.block_k(dtype), BOX
+    shared_by = config.cluster_n if operand == "a" else config.cluster_m
+    return (config.block_m if operand == "a" else config.block_n) // shared_by, config.block_k(dtype)
 
 
 MAX_ACCUMULATORS = 128  # f32 accumulators per consumer thread that fit CONSUMER_REGISTERS with the epilogue's
@@ -61,14 +75,19 @@ class GemmConfig:
     swizzle span), SMEM stages, the grouped raster's rows of tiles (0: see raster_group), how many K steps'
     wgmma groups a consumer keeps in flight while it issues the next (0: it waits for each step's wgmma before
     releasing the stage; 1: it releases the previous step's stage after `wait_group 1`, so the tensor cores do
-    not drain between K steps), the consumers' schedule, and the cluster.
+    not drain between K steps), the consumers' schedule, the cluster, and split-K.
 
     Consumers: cooperative (both consumer warpgroups on one tile, block_m / 2 rows each) or `pingpong` (each
     warpgroup a whole tile of its own, the two taking turns down the CTA's tiles: one's epilogue runs while the
     other's wgmmas do, CUTLASS's ping-pong kernel). A warpgroup covering more than 64 rows repeats its wgmma
     down M. Cluster: `cluster_m` CTAs on consecutive row tiles of one column tile (each loads 1/cluster_m of
     the B tile they share and multicasts it: B read from L2 once per cluster), or `cluster_n` CTAs on
-    consecutive column tiles of one row tile (sharing A the same way)."""
+    consecutive column tiles of one row tile (sharing A the same way).
+
+    split_k: the kernel takes a `splits` argument and walks that many layers of tiles, each over its slice of K,
+    adding its products into an f32 D with TMA's reduce-add store (the host zeroes D first, and converts it):
+    few output tiles (small M, or small M x N with a long K) then still fill the SMs. The sum's order varies from
+    run to run (reduce-adds land in any order): not bitwise deterministic."""
 
     block_m: int = 128
     block_n: int = 256
@@ -78,16 +97,18 @@ class GemmConfig:
     cluster_m: int = 1
     cluster_n: int = 1
     pingpong: bool = False
+    split_k: bool = False
 
     @property
     def name(self) -> str:
         """`128x256x4`: block_m x block_n x stages (the autotuner's and the bench's label), `w1` appended when the
         consumers keep a wgmma group in flight, `c2x1` / `c1x2` for a cluster, `p` for ping-pong consumers,
-        `g<n>` for an explicit raster group."""
+        `g<n>` for an explicit raster group, `s` for split-K."""
         depth = f"w{self.wgmma_in_flight}" if self.wgmma_in_flight else ""
         cluster = f"c{self.cluster_m}x{self.cluster_n}" if self.cluster_size > 1 else ""
         group = f"g{self.group_m}" if self.group_m else ""
-        return f"{self.block_m}x{self.block_n}x{self.stages}{depth}{cluster}{'p' * self.pingpong}{group}"
+        return f"{self.block_m}x{self.block_n}x{self.stages}{depth}{cluster}{'p' * self.pingpong}{group}" \
+            f"{'s' * self.split_k}"
 
     @property
     def cluster_size(self) -> int:
@@ -112,15 +133,15 @@ class GemmConfig:
 
     @classmethod
     def from_name(cls, name: str) -> GemmConfig:
-        """The config a `name` spells (`128x128x6w1c2x1g8`, `128x128x6w1p`; `c2` alone is `c2x1`)."""
-        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+)(?:x(\d+))?)?(p)?(?:g(\d+))?", name)
+        """The config a `name` spells (`128x128x6w1c2x1g8`, `128x128x6w1p`, `64x128x8w1ps`; `c2` alone is `c2x1`)."""
+        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+)(?:x(\d+))?)?(p)?(?:g(\d+))?(s)?", name)
         if found is None:
             raise api_error(f"GemmConfig.from_name: {name!r}; block_m x block_n x stages, then optionally w<wgmma "
-                            f"groups in flight>, c<cluster M>x<cluster N>, p (ping-pong) and g<raster group rows>, "
-                            f"e.g. 128x128x6w1c2x1 or 128x128x6w1p")
-        bm, bn, stages, depth, cm, cn, pingpong, group = found.groups()
+                            f"groups in flight>, c<cluster M>x<cluster N>, p (ping-pong), g<raster group rows> and "
+                            f"s (split-K), e.g. 128x128x6w1c2x1 or 64x128x8w1ps")
+        bm, bn, stages, depth, cm, cn, pingpong, group, split = found.groups()
         return cls(int(bm), int(bn), int(stages), group_m=int(group or 0), wgmma_in_flight=int(depth or 0),
-                   cluster_m=int(cm or 1), cluster_n=int(cn or 1), pingpong=bool(pingpong))
+                   cluster_m=int(cm or 1), cluster_n=int(cn or 1), pingpong=bool(pingpong), split_k=bool(split))
 
     def block_k(self, dtype: str) -> int:
         return 128 if dtype in FP8 else 64
@@ -169,6 +190,10 @@ CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c 
     GemmConfig(128, 256, 4, cluster_m=2), GemmConfig(128, 256, 4, wgmma_in_flight=1, cluster_m=2),
     GemmConfig(256, 128, 4), GemmConfig(256, 128, 4, cluster_n=2),
     GemmConfig(128, 128, 6, wgmma_in_flight=1, pingpong=True), ROW64_TILE)
+# split-K variants (their own kernels: the epilogue adds into an f32 D) of the tiles that suit few output tiles; the
+# host runs them with the number of K slices the cost model picks (choices.splits)
+SPLIT_K_CONFIGS = (replace(ROW64_TILE, split_k=True), GemmConfig(128, 128, 6, wgmma_in_flight=1, split_k=True),
+                   GemmConfig(128, 64, 8, wgmma_in_flight=1, split_k=True))
 
 
-__all__ = ["BOX", "ELEM_BYTES", "TORCH_DTYPE_NAMES", "check_b_major", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "TILES", "GemmConfig", "box_columns"]
+__all__ = ["BOX", "ELEM_BYTES", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box"]

@@ -13,20 +13,22 @@ here once, into rows padded apart.
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import NamedTuple
 
 import mmatom
 from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
-from .choices import choose_config, sm_count
-from .config import BOX, ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, check_dtypes
+from .choices import choose_config, sm_count, splits
+from .config import (BOX, ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, check_dtypes,
+                     operand_box)
 from .kernel import build_gemm
 
 
-def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int) -> int:
-    """The persistent grid: a CTA per SM, or fewer when there are fewer tiles; whole clusters."""
+def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int, splits: int = 1) -> int:
+    """The persistent grid: a CTA per SM, or fewer when there are fewer tiles (times the K slices); whole clusters."""
     cluster = config.cluster_size
-    units = -(-m // (config.block_m * config.cluster_m)) * -(-n // (config.block_n * config.cluster_n))
+    units = -(-m // (config.block_m * config.cluster_m)) * -(-n // (config.block_n * config.cluster_n)) * splits
     return min(units, sms // cluster) * cluster
 
 
@@ -35,19 +37,20 @@ OUR_NAMES = {torch_name: name for name, torch_name in TORCH_DTYPE_NAMES.items()}
 
 
 def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: str = "sm_90a",
-                config: GemmConfig | None = None, b_dtype: str | None = None, b_major: str = "k") -> mmatom.Kernel:
+                config: GemmConfig | None = None, b_dtype: str | None = None, b_major: str = "k",
+                a_major: str = "k") -> mmatom.Kernel:
     """The compiled GEMM kernel of a config (A `dtype`, B `b_dtype` (default: A's), D `out_dtype` (default bf16);
-    parameters: tensor maps of A, B, D, the sizes m, n, k, then for fp8 the two scale pointers): one kernel serves
-    every shape; `b_major="n"`: B's tensor map is of the K x N tensor. Compiled once per process and cached on disk
-    by its parameters (mmatom.compile_generated)."""
+    parameters: tensor maps of A, B, D, the sizes m, n, k, a split-K config's `splits`, then for fp8 the two scale
+    pointers): one kernel serves every shape; `b_major="n"` / `a_major="m"`: B's / A's tensor map is of the K x N /
+    K x M tensor. Compiled once per process and cached on disk by its parameters (mmatom.compile_generated)."""
     out_dtype, b_dtype = out_dtype or "bf16", b_dtype or dtype
     check_dtypes("gemm_kernel", dtype, out_dtype, b_dtype)
     config = config or GemmConfig()
-    key = (dtype, b_dtype, target, config, out_dtype, b_major)
+    key = (dtype, b_dtype, target, config, out_dtype, b_major, a_major)
     if key not in _KERNELS:  # on disk, found by the generator's parameters without building the module
         _KERNELS[key] = mmatom.compile_generated(
-            ["mmatom.kernels.gemm", "any shape", dtype, b_dtype, target, asdict(config), out_dtype, b_major],
-            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype, b_major)[0])
+            ["mmatom.kernels.gemm", "any shape", dtype, b_dtype, target, asdict(config), out_dtype, b_major, a_major],
+            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major)[0])
     return _KERNELS[key]
 
 
@@ -87,51 +90,86 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     kinds may differ -- with per-tensor float32 scales (`scale_a`, `scale_b` one-element device tensors, as
     torch._scaled_mm). D is A's type for bf16 / f16 inputs and bf16 for fp8, or `out_dtype` ("bf16", "f16", "f32")
     or `out`'s type. `out` (M x N) is written if given, else allocated. M or N of 0 gives an empty D, K of 0 zeros.
-    Inside torch.compile, or when a or b requires grad, the call is the torch op torch.ops.mmatom.gemm (torch_op.py);
-    otherwise there is no op dispatch."""
+    Operands are read as they are stored: a 16-bit A or B that is a transposed view (A.t() of a K x M tensor) is
+    read M- / N-major by wgmma's transpose bits, with no copy; fp8 operands are read K-major only (an MN-major one
+    is transposed here: keep a K-major copy of an fp8 weight). Few output tiles with a long K (small M) run
+    split-K: slices of K added into an f32 buffer, then converted (not bitwise reproducible run to run; not chosen
+    under torch.use_deterministic_algorithms). Inside torch.compile, or when a or b requires grad, the call is the
+    torch op torch.ops.mmatom.gemm (torch_op.py); otherwise there is no op dispatch."""
     torch = require_torch("mmatom.gemm")
     if _through_torch_op(torch, a, b):
         from .torch_op import call_op  # a gradient wanted, or torch.compile tracing: the torch op, registered here
 
         return call_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
                        out_dtype=out_dtype)
-    call = (a, b, out, scale_a, scale_b, config, b_major, out_dtype)
+    key = _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype)
     # the hot path: the same operands as an earlier call, launched as packed then
-    if out is not None and (launch := _PREPARED.get(_call_key(*call))) is not None:
-        launch(_current_stream(torch, a.device))
+    if out is not None and (replay := _PREPARED.get(key)) is not None:
+        replay(_current_stream(torch, a.device))
         return out
-    dtypes, a_k, b_k, b_major = _operands(torch, a, b, scale_a, scale_b, b_major)
-    (m, k), n = a.shape, (b.shape[1] if b_major == "n" else b_k.shape[0])
-    out_dtype = _out_dtype(out, out_dtype, dtypes[0])
-    d = _output(torch, out, out_dtype, m, n, a.device)
-    if 0 in (m, n, k):  # nothing to compute, or a sum of no products
-        return _result(d.zero_() if m and n else d, out, n)
-    config = config or choose_config(m, n, k, "x".join(dict.fromkeys(dtypes)), b_major)
-    kernel = gemm_kernel(dtype=dtypes[0], b_dtype=dtypes[1], config=config, out_dtype=out_dtype, b_major=b_major)
-    bk = config.block_k(dtypes[0])
-    b_box = (bk, BOX) if b_major == "n" else (config.block_n // config.cluster_m, bk)
-    maps = [_tensor_map(a_k, config.block_m // config.cluster_n, bk), _tensor_map(b_k, *b_box),
-            _tensor_map(d, BOX, box_columns(out_dtype))]
-    launch = kernel.prepare(*maps, m, n, a_k.shape[1], *([scale_a, scale_b] if dtypes[0] in FP8 else []),
-                            grid=(persistent_ctas(config, m, n, sm_count()),))
-    launch(_current_stream(torch, a.device))
-    if d is out and a_k is a and b_k is b:  # no per-call copy in the launch: it can be replayed as packed
+    p = _problem(torch, a, b, scale_a, scale_b, b_major)
+    out_dtype = _out_dtype(out, out_dtype, p.dtypes[0])
+    d = _output(torch, out, out_dtype, p.m, p.n, a.device)
+    if 0 in (p.m, p.n, p.k):  # nothing to compute, or a sum of no products
+        return _result(d.zero_() if p.m and p.n else d, out, p.n)
+    run = _plan(torch, p, d, out_dtype, config)
+    run(_current_stream(torch, a.device))
+    if d is out and not p.copied:  # no per-call copy in the launch: it can be replayed as packed
         if len(_PREPARED) >= CACHED_CALLS:
             _PREPARED.clear()
-        _PREPARED[_call_key(*call)] = launch
-    return _result(d, out, n)
+        _PREPARED[key] = run
+    return _result(d, out, p.n)
 
 
-def _through_torch_op(torch, a, b) -> bool:
-    """A gradient wanted, or torch.compile tracing: the call goes through the registered torch op."""
-    wants_grad = getattr(a, "requires_grad", False) or getattr(b, "requires_grad", False)
-    return (wants_grad and torch.is_grad_enabled()) or torch.compiler.is_compiling()
+def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
+    """The launch of problem `p` into `d` (a split-K config: into a zeroed f32 buffer, then converted into `d`), as
+    a function of the stream."""
+    dtype = "x".join(dict.fromkeys(p.dtypes))
+    sms = sm_count()
+    if config is None:
+        config = choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0],
+                               split_k=not torch.are_deterministic_algorithms_enabled())
+    split = splits(config, p.m, p.n, p.k, dtype, sms)
+    kernel_out = "f32" if config.split_k else out_dtype
+    kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
+                         b_major=p.majors[1], a_major=p.majors[0])
+    sums = d if kernel_out == out_dtype else _padded_empty(torch, tuple(d.shape), torch.float32, d.device, 4)
+    maps = [_tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
+            _tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
+            _tensor_map(sums, BOX, box_columns(kernel_out))]
+    scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []
+    launch = kernel.prepare(*maps, p.m, p.n, p.k, *([split] if config.split_k else []), *scales,
+                            grid=(persistent_ctas(config, p.m, p.n, sms, split),))
+    if not config.split_k:
+        return launch
+
+    def split_k(stream) -> None:  # on torch's current stream, as the launch
+        sums.zero_()
+        launch(stream)
+        if sums is not d:
+            d.copy_(sums)
+    return split_k
 
 
-def _operands(torch, a, b, scale_a, scale_b, b_major: str) -> tuple:
-    """((A's, B's dtype), A, B, B's major as the kernel reads it), each with rows TMA can address (copies where they
-    are not). A 16-bit B given K x N is read as it is (MN-major tiles, transposed by wgmma); an fp8 one is
-    transposed here once (fp8 wgmma reads K-major operands only: keep the transposed weight to skip it)."""
+class Problem(NamedTuple):
+    """A GEMM call's operands as the kernel reads them: (A's, B's dtype); M, N, K; A (M x K, or K x M when read
+    M-major) and B (N x K, or K x N when read N-major) with rows TMA can address; their majors; whether either is
+    a copy made for this call; the fp8 scales."""
+    dtypes: tuple[str, str]
+    m: int
+    n: int
+    k: int
+    a: object
+    b: object
+    majors: tuple[str, str]
+    copied: bool
+    scale_a: object
+    scale_b: object
+
+
+def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
+    """The call's Problem: types and shapes checked, each operand read in the major it is stored in where the
+    kernel reads that (16-bit types), else transposed or padded into a copy TMA can address."""
     _check_tensors(torch, a=a, b=b)
     dtypes = (_dtype_name(a), _dtype_name(b))
     if not all(t in ELEM_BYTES for t in dtypes) or (dtypes[0] != dtypes[1] and not set(dtypes) <= set(FP8)):
@@ -140,12 +178,31 @@ def _operands(torch, a, b, scale_a, scale_b, b_major: str) -> tuple:
     _check_scales(torch, dtypes[0] in FP8, a.device, scale_a=scale_a, scale_b=scale_b)
     if b_major not in ("k", "n"):
         raise api_error(f"gemm: b_major {b_major!r}; 'k' (B is N x K) or 'n' (B is K x N)")
-    if b_major == "n" and dtypes[0] in FP8:
-        b, b_major = b.t().contiguous(), "k"  # K x N -> N x K (K contiguous)
-    (m, k), (n, k_b) = a.shape, (b.shape[::-1] if b_major == "n" else b.shape)
+    b_nk = b.t() if b_major == "n" else b  # B as N x K, whatever its storage
+    (m, k), (n, k_b) = a.shape, b_nk.shape
     if k != k_b:
         raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b} (N x K); the K extents differ")
-    return dtypes, _aligned_columns(a, ELEM_BYTES[dtypes[0]]), _aligned_columns(b, ELEM_BYTES[dtypes[1]]), b_major
+    fp8 = dtypes[0] in FP8
+    (a_read, a_major, a_copied), (b_read, b_major, b_copied) = (
+        _as_stored(x, mn, ELEM_BYTES[t], fp8) for x, mn, t in ((a, "m", dtypes[0]), (b_nk, "n", dtypes[1])))
+    return Problem(dtypes, m, n, k, a_read, b_read, (a_major, b_major), a_copied or b_copied, scale_a, scale_b)
+
+
+def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool) -> tuple:
+    """An operand given as rows x K, as the kernel reads it: (the tensor, its major, whether it is a copy) --
+    itself (K-major), its transpose (K x rows, read MN-major: a 16-bit type stored that way), or one K-major copy
+    TMA can address (fp8 wgmma reads K-major operands only)."""
+    if _tma_addressable(x, elem_bytes):
+        return x, "k", False
+    if not fp8 and _tma_addressable(x.t(), elem_bytes):
+        return x.t(), mn_major, False
+    return _aligned_columns(x, elem_bytes), "k", True
+
+
+def _through_torch_op(torch, a, b) -> bool:
+    """A gradient wanted, or torch.compile tracing: the call goes through the registered torch op."""
+    wants_grad = getattr(a, "requires_grad", False) or getattr(b, "requires_grad", False)
+    return (wants_grad and torch.is_grad_enabled()) or torch.compiler.is_compiling()
 
 
 def _check_tensors(torch, **tensors) -> None:
@@ -187,15 +244,19 @@ def _out_dtype(out, out_dtype: str | None, a_dtype: str) -> str:
 
 
 def _output(torch, out, out_dtype: str, m: int, n: int, device):
-    """Where the kernel writes D: `out` itself when TMA can store to it (_tma_addressable), else a new m x n matrix
-    whose rows start 16 bytes apart (the tensor map's extent is n: TMA stores nothing past it)."""
+    """Where the kernel writes D: `out` itself when TMA can store to it (_tma_addressable, rows a multiple of 16 bytes
+    long), else a new m x n matrix whose rows start 16 bytes apart (TMA's stores past n land in its pad)."""
     if out_dtype not in OUT_DTYPES:
         raise api_error(f"gemm: D of type {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
     torch_out = getattr(torch, TORCH_DTYPE_NAMES[out_dtype])
     if out is not None and (tuple(out.shape) != (m, n) or out.dtype != torch_out or out.device != device):
         raise api_error(f"gemm: out is {tuple(out.shape)} {out.dtype} on {out.device}; expected ({m}, {n}) "
                         f"{torch_out} on {device}")
-    if out is not None and _tma_addressable(out, OUT_DTYPES[out_dtype]):
+    # TMA clips a store at the tensor's last column rounded up to 16 bytes (measured on the H100: an out of 470 bf16
+    # columns inside a wider matrix had columns 470 and 471 written): an out whose rows do not end on a 16-byte
+    # boundary is written through the kernel's own padded matrix, then copied
+    elem = OUT_DTYPES[out_dtype]
+    if out is not None and _tma_addressable(out, elem) and n * elem % 16 == 0:
         return out
     return _padded_empty(torch, (m, n), torch_out, device, OUT_DTYPES[out_dtype])
 

@@ -20,8 +20,10 @@ from __future__ import annotations
 import mmatom
 from mmatom import ceil_div
 
+from mmatom.errors import api_error
+
 from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, PRODUCER_REGISTERS,
-                     GemmConfig, box_columns, check_b_major, check_dtypes)
+                     GemmConfig, box_columns, check_dtypes, check_majors, operand_box)
 
 
 class HopperGemm:
@@ -29,11 +31,17 @@ class HopperGemm:
     its sizes are runtime values."""
 
     def __init__(self, dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
-                 out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k"):
+                 out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k", a_major: str = "k",
+                 batched: bool = False):
         config.check(dtype)
         check_dtypes("build_gemm", dtype, out_dtype, b_dtype)
-        check_b_major("build_gemm", b_major, dtype, config)
-        self.dtype, self.b_dtype, self.target, self.b_major = dtype, b_dtype or dtype, target, b_major
+        check_majors("build_gemm", a_major, b_major, dtype, config)
+        if config.split_k and (out_dtype != "f32" or batched):
+            raise api_error(f"build_gemm: a split-K config ({config.name}) adds its K slices into an f32 D, not "
+                            f"batched; out_dtype {out_dtype!r}, batched={batched}")
+        self.batched = batched  # A, B and D of L layers (3-d tensor maps): the scheduler's layers are the batch
+        self.dtype, self.b_dtype, self.target = dtype, b_dtype or dtype, target
+        self.majors = {"a": a_major, "b": b_major}
         self.config, self.out_dtype, self.fp8 = config, out_dtype, dtype in FP8
         self.bm, self.bn, self.bk = config.block_m, config.block_n, config.block_k(dtype)
         self.warpgroups = config.tile_warpgroups  # consumer warpgroups sharing one tile
@@ -51,10 +59,12 @@ class HopperGemm:
     def _slice_types(self) -> dict:
         """The SMEM tile a TMA box of each operand lands as: the whole tile, or one CTA's slice of it."""
         tile_a = self.tiled.smem_desc_type("A")
-        if self.sliced["a"]:
+        if self.majors["a"] == "m":  # boxes of a K x M tensor: block_k rows of K x 64 columns of M each
+            tile_a = self._tiled_mma(BOX, self.bn, 1).smem_desc_type("A", major="mn")
+        elif self.sliced["a"]:
             tile_a = self._tiled_mma(self.slice_rows["a"], self.bn, 1).smem_desc_type("A")
         tile_b = self.tiled.smem_desc_type("B")
-        if self.b_major == "n":  # boxes of a K x N tensor: block_k rows of K x 64 columns of N each
+        if self.majors["b"] == "n":  # boxes of a K x N tensor: block_k rows of K x 64 columns of N each
             tile_b = self._tiled_mma(self.bm, BOX, self.warpgroups).smem_desc_type("B", major="mn")
         elif self.sliced["b"]:
             tile_b = self._tiled_mma(self.bm, self.slice_rows["b"], self.warpgroups).smem_desc_type("B")
@@ -91,11 +101,14 @@ class HopperGemm:
     def _declare(self) -> mmatom.KernelBuilder:
         """The kernel's parameters, SMEM (the operand ring and the epilogue's staging boxes) and tile scheduler."""
         c = self.config
-        b_box = (self.bk, BOX) if self.b_major == "n" else (self.slice_rows["b"], self.bk)
-        params = [("a", mmatom.TensorMapType(self.dtype, self.slice_rows["a"], self.bk, "128b")),
-                  ("b", mmatom.TensorMapType(self.b_dtype, *b_box, "128b")),
-                  ("d", mmatom.TensorMapType(self.out_dtype, BOX, box_columns(self.out_dtype), "128b")),
+        box_a, box_b = (operand_box(c, self.dtype, x, self.majors[x]) for x in "ab")
+        batched = self.batched
+        params = [("a", mmatom.TensorMapType(self.dtype, *box_a, "128b", **_batched(batched))),
+                  ("b", mmatom.TensorMapType(self.b_dtype, *box_b, "128b", **_batched(batched))),
+                  ("d", mmatom.TensorMapType(self.out_dtype, BOX, box_columns(self.out_dtype), "128b",
+                                             **_batched(batched))),
                   ("m", "i32"), ("n", "i32"), ("k", "i32")]
+        params += [("splits", "i32")] if c.split_k else [("batch", "i32")] if batched else []
         params += [("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else []
         kb = mmatom.KernelBuilder("gemm", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1,
                                   cluster=(c.cluster_size, 1, 1) if self.clustered else None)
@@ -103,20 +116,25 @@ class HopperGemm:
         # CTA of the cluster (each CTA's slice lands in all of them), has released it
         readers = self.warpgroups * 128
         releases = readers // 32 * c.cluster_size if self.clustered else readers
-        self.ring = kb.smem_ring(c.stages, releases, a=self.tiled.smem_desc_type("A"),
-                                 b=self.tiled.smem_desc_type("B", major="mn" if self.b_major == "n" else "k"))
+        self.ring = kb.smem_ring(c.stages, releases,
+                                 a=self.tiled.smem_desc_type("A", major="k" if self.majors["a"] == "k" else "mn"),
+                                 b=self.tiled.smem_desc_type("B", major="k" if self.majors["b"] == "k" else "mn"))
         self.staging = kb.smem_tiles((2, 2), BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
-        self.k_tiles = ceil_div(kb.param("k"), self.bk)
+        # split-K: each of `splits` layers of units adds the products of its slice of K, k_tiles steps of it (the
+        # last slice may run past K: TMA reads zeros there); every unit then takes as many ring iterations
+        splits = kb.param("splits") if c.split_k else 1
+        self.k_tiles = ceil_div(ceil_div(kb.param("k"), self.bk), splits)
         self.k_tiles.ssa.name_hint = "k_tiles"  # what verify-pipeline's diagnostics call it
+        layers = splits if c.split_k else kb.param("batch") if batched else 1
         self.scheduler = kb.tile_scheduler(ceil_div(kb.param("m"), self.bm), ceil_div(kb.param("n"), self.bn),
-                                           cluster=(c.cluster_m, c.cluster_n), group_m=c.raster_group)
+                                           cluster=(c.cluster_m, c.cluster_n), group_m=c.raster_group, layers=layers)
         self.box_types = self._slice_types()
         return kb
 
     def tile_origin(self, unit) -> tuple:
-        """The (row, column) of D where this CTA's tile of scheduler unit `unit` starts."""
+        """The (row, column) of D where this CTA's tile of scheduler unit `unit` starts, and (batched) its layer."""
         row_tile, col_tile = self.scheduler.coords(unit)
-        return row_tile * self.bm, col_tile * self.bn
+        return row_tile * self.bm, col_tile * self.bn, self.scheduler.layer(unit) if self.batched else None
 
     # -- producer: one thread issues every TMA load --------------------------------------------------------------
 
@@ -125,30 +143,31 @@ class HopperGemm:
         kb.sync.setmaxnreg("decrease", PRODUCER_REGISTERS)
         with kb.if_(self.tid == 0):
             with (tiles := self.scheduler.loop([0])) as (unit, (it,)):
-                m0, n0 = self.tile_origin(unit)
+                m0, n0, layer = self.tile_origin(unit)
+                first_step = self.scheduler.layer(unit) * self.k_tiles if self.config.split_k else 0  # its K slice
                 with (k_loop := kb.for_range(0, self.k_tiles, 1, [it])) as (kt, (it_k,)):
                     stage = self.ring.producer_acquire(it_k)
-                    k0 = kt * self.bk
-                    self.load("a", stage, m0, k0)
-                    self.load("b", stage, n0, k0)
+                    k0 = (kt + first_step) * self.bk
+                    self.load("a", stage, m0, k0, layer)
+                    self.load("b", stage, n0, k0, layer)
                     k_loop.yield_(it_k + 1)
                 tiles.yield_(k_loop.results[0])
 
-    def load(self, operand: str, stage, origin, k0) -> None:
+    def load(self, operand: str, stage, origin, k0, layer) -> None:
         """One operand's box: the whole tile, or (a tile the cluster shares) this CTA's slice of it, landing at the
         same place in every CTA of the cluster."""
         kb, tile = self.kb, getattr(stage, operand)
-        if operand == "b" and self.b_major == "n":  # B given K x N: one box per 64 columns of N, K down the box
-            for j in range(self.bn // BOX):
-                kb.tma.load(kb.param("b"), k0, origin + j * BOX, tile.row_block(j, BOX, self.box_types["b"]),
-                            stage.full)
+        if self.majors[operand] != "k":  # given K x M / K x N: one box per 64 columns of M / N, K down the box
+            for j in range((self.bm if operand == "a" else self.bn) // BOX):
+                kb.tma.load(kb.param(operand), k0, origin + j * BOX,
+                            tile.row_block(j, BOX, self.box_types[operand]), stage.full, **_at(layer))
             return
         if not self.sliced[operand]:
-            kb.tma.load(kb.param(operand), origin, k0, tile, stage.full)
+            kb.tma.load(kb.param(operand), origin, k0, tile, stage.full, **_at(layer))
             return
         rank, rows = self.scheduler.rank, self.slice_rows[operand]
         kb.tma.load(kb.param(operand), origin + rank * rows, k0, tile.row_block(rank, rows, self.box_types[operand]),
-                    stage.full, multicast=(1 << self.config.cluster_size) - 1)
+                    stage.full, multicast=(1 << self.config.cluster_size) - 1, **_at(layer))
 
     # -- consumers -------------------------------------------------------------------------------------------
 
@@ -168,14 +187,14 @@ class HopperGemm:
         tiles = self.scheduler.loop([warpgroup * self.k_tiles], first=warpgroup, every=2) if pingpong else \
             self.scheduler.loop([0])
         with tiles as (unit, (it,)):
-            m0, n0 = self.tile_origin(unit)
+            origin = self.tile_origin(unit)
             if pingpong:
                 self.wait_turn(unit, warpgroup)
             it_next, acc = self.mainloop(it)
             if pingpong:
                 self.pass_turn(unit, warpgroup)
             self.drain(it_next)
-            self.epilogue(acc, m0, n0, warpgroup)
+            self.epilogue(acc, origin, warpgroup)
             # ping-pong: skip the other warpgroup's tile's ring iterations
             tiles.yield_(it_next + self.k_tiles if pingpong else it_next)
         with kb.if_(self.issuer):
@@ -234,20 +253,21 @@ class HopperGemm:
 
     # -- epilogue ------------------------------------------------------------------------------------------------
 
-    def epilogue(self, acc, m0, n0, warpgroup) -> None:
+    def epilogue(self, acc, origin: tuple, warpgroup) -> None:
         """The accumulator (scaled, converted) to D: 64-row x 128-byte boxes through SMEM, TMA-stored."""
         kb, cols = self.kb, box_columns(self.out_dtype)
         out = kb.convert(acc, self.tiled.fragment_type("D"))
         if self.fp8:
             out = kb.map(out, lambda x: x * self.scale)
         out = out if self.out_dtype == "f32" else kb.convert(out, self.out_dtype)  # bf16 / f16: packed pairs
+        m0, n0, layer = origin
         repeats, blocks = self.bm // (64 * self.warpgroups), self.bn // cols
         for repeat in range(repeats):  # this warpgroup's 64-row blocks: 64 * warpgroups * repeat further
             row0 = m0 + (self.half * BOX + repeat * 64 * self.warpgroups)
             for block in range(blocks):
-                self.store_box(out, repeat, block, warpgroup, row0, n0 + block * cols)
+                self.store_box(out, repeat, block, warpgroup, (row0, n0 + block * cols, layer))
 
-    def store_box(self, out, repeat: int, block: int, warpgroup, row, col) -> None:
+    def store_box(self, out, repeat: int, block: int, warpgroup, at: tuple) -> None:
         """One 64 x 128-byte box of the tile: stmatrix into a staging box, then one thread's TMA store."""
         kb = self.kb
         repeats, blocks = self.bm // (64 * self.warpgroups), self.bn // box_columns(self.out_dtype)
@@ -263,16 +283,28 @@ class HopperGemm:
         kb.stmatrix_tile(out, block, box, repeat)
         kb.sync.fence_proxy_async()
         kb.sync.named_barrier(barrier_id, 128)
-        with kb.if_(self.issuer):
-            kb.tma.store(box, kb.param("d"), row, col)
+        row, col, layer = at
+        with kb.if_(self.issuer):  # split-K: the slices' products add up in D (zeroed by the host)
+            kb.tma.store(box, kb.param("d"), row, col, **_at(layer), reduce="add" if self.config.split_k else None)
             kb.tma.commit_group()
 
 
+def _at(layer):  # TEMPORARY until the TMA layer operand lands
+    return {} if layer is None else {"layer": layer}
+
+
+def _batched(batched):  # TEMPORARY until batched tensor maps land
+    return {"batched": True} if batched else {}
+
+
 def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
-               out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k") -> tuple[object, mmatom.LaunchConfig]:
+               out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k",
+               a_major: str = "k", batched: bool = False) -> tuple[object, mmatom.LaunchConfig]:
     """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config; `b_major="n"`: B is
-    read as the K x N tensor `a @ b` hands over (16-bit types), wgmma reading its MN-major tiles transposed."""
-    return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major).build()
+    read as the K x N tensor `a @ b` hands over, `a_major="m"`: A as a K x M tensor (16-bit types), wgmma reading
+    their MN-major tiles transposed. A split-K config takes `splits` after k and adds into an f32 D; `batched`: A,
+    B and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k."""
+    return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched).build()
 
 
 __all__ = ["HopperGemm", "build_gemm"]

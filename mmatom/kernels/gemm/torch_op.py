@@ -61,9 +61,8 @@ def _setup_context(ctx, inputs, output) -> None:
 
 def _backward(ctx, grad: torch.Tensor):
     """dA = dD . B and dB = dD^T . A (b_major "n": dB = A^T . dD), each through the same kernels as the
-    forward (the op again, so that torch.compile traces them too). The kernel takes A as M x K and B as N x K,
-    both K-major, so dD^T and A^T are transposed copies here, and b_major "n" transposes B on the host: until
-    the kernel reads MN-major operands (issue 24 item 4) those copies stay."""
+    forward (the op again, so that torch.compile traces them too). dD^T and A^T are transposed views, which the
+    kernel reads M-major (16-bit types): no copies."""
     a, b = ctx.saved_tensors
     if a.dtype in FP8_DTYPES:
         raise api_error("gemm: no gradient through an fp8 GEMM (its scales are per-tensor constants); bf16 and f16 "
@@ -73,10 +72,10 @@ def _backward(ctx, grad: torch.Tensor):
     grad_a = grad_b = None
     if ctx.b_major == "k":  # D = A . B^T, B: N x K
         grad_a = gemm_op(grad, b, b_major="n") if need_a else None                      # (M x N) . (N x K)
-        grad_b = gemm_op(grad.t().contiguous(), a, b_major="n") if need_b else None     # (N x M) . (M x K)
+        grad_b = gemm_op(grad.t(), a, b_major="n") if need_b else None                 # (N x M) . (M x K)
     else:  # D = A . B, B: K x N
         grad_a = gemm_op(grad, b) if need_a else None                                   # (M x N) . (K x N)^T
-        grad_b = gemm_op(a.t().contiguous(), grad, b_major="n") if need_b else None     # (K x M) . (M x N)
+        grad_b = gemm_op(a.t(), grad, b_major="n") if need_b else None                 # (K x M) . (M x N)
     return grad_a, grad_b, None, None, None, None, None
 
 

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import mmatom
-from mmatom.kernels.gemm import CONFIGS, build_gemm
+from mmatom.kernels.gemm import CONFIGS, GemmConfig, build_gemm
 
 pytestmark = pytest.mark.ptxas
 # (A, B) element types -> D: every config for bf16 and e4m3 into bf16 and f32, f16 into f16; mixed fp8 kinds on two
@@ -108,7 +108,7 @@ def test_config_names_round_trip():
 
 def test_n_major_b_assembles_clean():
     """B given K x N (`a @ b`): every config without a cluster multicasting B, bf16 and f16, wgmma's tnspB set."""
-    from mmatom.kernels.gemm.config import check_b_major
+    from mmatom.kernels.gemm.config import check_majors
     configs = [c for c in CONFIGS if c.cluster_m == 1]
 
     def compiled(case):
@@ -121,5 +121,53 @@ def test_n_major_b_assembles_clean():
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == ()
         mma = next(line for line in kernel.ptx.splitlines() if "wgmma.mma_async" in line)
         assert mma.rstrip().endswith("1, 1, 1, 0, 1;"), mma  # scale-d, imm-scale-a/b, tnspA 0, tnspB 1
-    with pytest.raises(mmatom.CompileError, match="an N-major B .* takes 16-bit types"):
-        check_b_major("gemm", "n", "e4m3", CONFIGS[0])
+    with pytest.raises(mmatom.CompileError, match="an MN-major B takes 16-bit types"):
+        check_majors("gemm", "k", "n", "e4m3", CONFIGS[0])
+
+
+def test_m_major_a_assembles_clean():
+    """A given K x M (a transposed view's storage): every config without a cluster multicasting A (bf16; f16 on two),
+    alone and with an N-major B, wgmma's tnspA set."""
+    from mmatom.kernels.gemm.config import check_majors
+    configs = [c for c in CONFIGS if c.cluster_n == 1]
+    cases = [(c, "bf16", "k") for c in configs] + [(c, "f16", "n") for c in configs[:2]] + \
+        [(c, "bf16", "n") for c in configs if c.cluster_m == 1][:3]
+
+    def compiled(case):
+        config, dtype, b_major = case
+        return mmatom.compile(build_gemm(dtype, "sm_90a", config, dtype, None, b_major, "m")[0],
+                              options={"cache": False})
+
+    with ThreadPoolExecutor(4) as pool:
+        kernels = list(pool.map(compiled, cases))
+    for (config, _, b_major), kernel in zip(cases, kernels):
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), config.name
+        mma = next(line for line in kernel.ptx.splitlines() if "wgmma.mma_async" in line)
+        assert mma.rstrip().endswith(f"1, 1, 1, 1, {int(b_major == 'n')};"), mma  # tnspA 1, tnspB as B's major
+    with pytest.raises(mmatom.CompileError, match="an MN-major A takes 16-bit types and no cluster multicasting it"):
+        check_majors("gemm", "m", "k", "bf16", GemmConfig(256, 128, 4, cluster_n=2))
+    with pytest.raises(mmatom.CompileError, match=r"a_major 'x'; 'k' \(A is M x K\) or 'm'"):
+        check_majors("gemm", "x", "k", "bf16", CONFIGS[0])
+
+
+def test_split_k_assembles_clean():
+    """The split-K configs (their epilogue a TMA reduce-add of f32 boxes), 16-bit and fp8, each with a `splits`
+    argument; a split-K config into a 16-bit D is refused (the slices add up in f32)."""
+    from mmatom.kernels.gemm import SPLIT_K_CONFIGS
+    cases = [(c, t) for c in SPLIT_K_CONFIGS for t in ("bf16", "e4m3")]
+
+    def compiled(case):
+        config, dtype = case
+        return mmatom.compile(build_gemm(dtype, "sm_90a", config, "f32")[0], options={"cache": False})
+
+    with ThreadPoolExecutor(4) as pool:
+        kernels = list(pool.map(compiled, cases))
+    for (config, dtype), kernel in zip(cases, kernels):
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), config.name
+        assert "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group" in kernel.ptx
+        assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" not in kernel.ptx  # no plain store left
+        # the tensor maps, m, n, k, splits (and fp8's two scale pointers)
+        assert kernel.ptx.count(".param .u32 gemm_param_") == 4, config.name
+    with pytest.raises(mmatom.CompileError, match=r"a split-K config \(64x128x8w1ps\) adds its K slices into an "
+                                                  r"f32 D, not batched; out_dtype 'bf16', batched=False"):
+        build_gemm("bf16", "sm_90a", SPLIT_K_CONFIGS[0], "bf16")

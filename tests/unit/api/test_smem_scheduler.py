@@ -70,6 +70,20 @@ def test_the_raster_visits_every_tile_once(kb, tiles_m, tiles_n, group_m):
     assert seen[: min(group_m, tiles_m)] == [(m, 0) for m in range(min(group_m, tiles_m))]
 
 
+@pytest.mark.parametrize("tiles_m, tiles_n, group_m, layers", [(3, 5, 2, 4), (1, 1, 1, 3), (4, 2, 8, 2)])
+def test_layers_walk_each_grid_whole_one_after_another(kb, tiles_m, tiles_n, group_m, layers):
+    sched = kb.tile_scheduler(tiles_m, tiles_n, group_m=group_m, layers=layers)
+    seen = [(sched.layer(kb.const(u)).constant, *(v.constant for v in sched.coords(kb.const(u))))
+            for u in range(sched.units)]
+    assert sorted(seen) == [(l, m, n) for l in range(layers) for m in range(tiles_m) for n in range(tiles_n)]
+    assert [layer for layer, _, _ in seen] == sorted(layer for layer, _, _ in seen)  # a layer's units are consecutive
+    one_layer = kb.tile_scheduler(tiles_m, tiles_n, group_m=group_m)
+    assert seen[: tiles_m * tiles_n] == [(0, *(v.constant for v in one_layer.coords(kb.const(u))))
+                                         for u in range(tiles_m * tiles_n)]
+    with pytest.raises(mmatom.CompileError, match=r"layers=0; each must be positive"):
+        kb.tile_scheduler(2, 2, layers=0)
+
+
 def test_a_cluster_scheduler_needs_a_cluster_kernel(kb):
     with pytest.raises(mmatom.CompileError, match=r"a 2x1 cluster in a kernel launched in clusters of None"):
         kb.tile_scheduler(4, 4, cluster=(2, 1))

@@ -1,0 +1,127 @@
+"""GPU: mmatom.gemm on operands stored transposed (A as K x M, B as K x N: read M- / N-major by wgmma, no copy)
+and split-K (few output tiles, long K: slices of K reduce-added into f32, then converted). NaN-poisoned outputs,
+fresh random inputs, a float64 reference (marker `gpu`)."""
+
+import pytest
+
+pytestmark = pytest.mark.gpu
+
+TYPES = {"bf16": "bfloat16", "f16": "float16", "f32": "float32", "e4m3": "float8_e4m3fn"}
+
+
+def _assert_close(d, ref, k, rel_out):
+    import torch
+
+    assert torch.isfinite(d).all(), "some of D was never written (still NaN)"
+    bound = k * 2.0 ** -23 * ref.abs().max() + ref.abs() * rel_out + 1e-30
+    err = (d.double() - ref).abs()
+    assert bool((err <= bound).all()), f"max error {err.max().item():.3g} (bound {bound.min().item():.3g}..)"
+
+
+def _operand(rows, k, dtype, stored_transposed):
+    """A rows x K operand of `dtype`, stored row-major or as the transpose of a K x rows tensor."""
+    import torch
+
+    t = getattr(torch, TYPES[dtype])
+    if stored_transposed:
+        return torch.randn(k, rows, device="cuda").to(t).t()
+    return torch.randn(rows, k, device="cuda").to(t)
+
+
+@pytest.mark.parametrize("m, n, k", [(256, 512, 192), (300, 520, 200), (2304, 2048, 320), (64, 4096, 1024)], ids=str)
+@pytest.mark.parametrize("dtype", ["bf16", "f16"])
+@pytest.mark.parametrize("a_t, b_t", [(True, False), (True, True), (False, True)])
+def test_transposed_storage_is_read_as_it_is(m, n, k, dtype, a_t, b_t):
+    """A stored K x M (a transposed view) and/or B stored K x N: read MN-major, the result as torch's."""
+    import torch
+
+    import mmatom
+    a, b = _operand(m, k, dtype, a_t), _operand(n, k, dtype, b_t)
+    d = torch.full((m, n), float("nan"), device="cuda", dtype=a.dtype)
+    mmatom.gemm(a, b, out=d)
+    torch.cuda.synchronize()
+    _assert_close(d, a.double() @ b.double().T, k, 2.0 ** -8)
+
+
+@pytest.mark.parametrize("name", ["128x256x4", "128x128x6w1", "128x192x4w1", "128x64x8", "128x256x4c2x1",
+                                  "128x128x6w1p", "64x128x8w1p", "256x128x4"])
+def test_every_m_major_config(name):
+    import torch
+
+    import mmatom
+    config = mmatom.GemmConfig.from_name(name)
+    a, b = _operand(2304, 320, "bf16", True), _operand(2056, 320, "bf16", False)
+    d = mmatom.gemm(a, b, config=config)
+    torch.cuda.synchronize()
+    _assert_close(d, a.double() @ b.double().T, 320, 2.0 ** -8)
+    with pytest.raises(mmatom.CompileError, match="an MN-major A takes 16-bit types and no cluster multicasting it"):
+        mmatom.gemm(a, b, config=mmatom.GemmConfig(256, 128, 4, cluster_n=2))
+
+
+def test_fp8_stored_transposed_is_copied_k_major():
+    import torch
+
+    import mmatom
+    a, b = _operand(256, 384, "e4m3", True), _operand(320, 384, "e4m3", True)
+    one = torch.ones(1, device="cuda")
+    d = mmatom.gemm(a, b, scale_a=one, scale_b=one, out_dtype="f32")
+    torch.cuda.synchronize()
+    # fp8 wgmma keeps ~14 bits of its sums (test_gemm_gpu.test_fp8): its bound, not f32's
+    bound = (384 / 32) ** 0.5 * 2.0 ** -13 * (a.double().abs() @ b.double().abs().T)
+    assert torch.isfinite(d).all() and bool(((d.double() - a.double() @ b.double().T).abs() <= bound).all())
+
+
+@pytest.mark.parametrize("m, n, k", [(1, 4096, 11008), (8, 4096, 4096), (64, 1000, 20000), (37, 520, 7777)],
+                         ids=str)
+@pytest.mark.parametrize("out_dtype", ["bf16", "f32"])
+def test_split_k_configs(m, n, k, out_dtype):
+    """Each split-K config (with the K slices the model picks) against float64: the slices' sums all land."""
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import SPLIT_K_CONFIGS
+    from mmatom.kernels.gemm.choices import sm_count, splits
+    a, b = _operand(m, k, "bf16", False), _operand(n, k, "bf16", False)
+    for config in SPLIT_K_CONFIGS:
+        assert splits(config, m, n, k, "bf16", sm_count()) > 1, config.name
+        d = torch.full((m, n), float("nan"), device="cuda", dtype=getattr(torch, TYPES[out_dtype]))
+        mmatom.gemm(a, b, out=d, config=config)
+        torch.cuda.synchronize()
+        _assert_close(d, a.double() @ b.double().T, k, 2.0 ** -8 if out_dtype == "bf16" else 2.0 ** -20)
+
+
+def test_split_k_fp8_and_transposed_and_replayed():
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import SPLIT_K_CONFIGS
+    a, b = _operand(16, 8192, "e4m3", False), _operand(2048, 8192, "e4m3", False)
+    sa, sb = torch.tensor([0.5], device="cuda"), torch.tensor([2.0], device="cuda")
+    d = torch.full((16, 2048), float("nan"), device="cuda", dtype=torch.bfloat16)
+    for _ in range(3):  # the second and third calls replay the packed launch (its f32 buffer zeroed again)
+        d.fill_(float("nan"))
+        mmatom.gemm(a, b, out=d, scale_a=sa, scale_b=sb, config=SPLIT_K_CONFIGS[0])
+        torch.cuda.synchronize()
+        err = (d.double() - a.double() @ b.double().T).abs()
+        assert torch.isfinite(d).all() and err.max() <= 2.0 ** -6 * (a.double().abs() @ b.double().abs().T).max()
+    at, bt = _operand(16, 4096, "bf16", True), _operand(2048, 4096, "bf16", True)
+    d = mmatom.gemm(at, bt, config=SPLIT_K_CONFIGS[1])
+    torch.cuda.synchronize()
+    _assert_close(d, at.double() @ bt.double().T, 4096, 2.0 ** -8)
+
+
+def test_the_prior_splits_decode_shapes_unless_deterministic():
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import choose_config
+    assert choose_config(1, 4096, 11008, "bf16").split_k
+    a, b = _operand(1, 11008, "bf16", False), _operand(4096, 11008, "bf16", False)
+    torch.use_deterministic_algorithms(True)
+    try:
+        first, second = mmatom.gemm(a, b), mmatom.gemm(a, b)  # not split: the same bits every time
+        torch.cuda.synchronize()
+        assert torch.equal(first, second)
+    finally:
+        torch.use_deterministic_algorithms(False)
+    _assert_close(mmatom.gemm(a, b), a.double() @ b.double().T, 11008, 2.0 ** -8)
