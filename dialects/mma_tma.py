@@ -6,9 +6,11 @@ MMA descriptor will read, and a box from SMEM back to global memory.
       : !mma.tensor_map<bf16, 128x64, sw128>
   mma.tma_store %src into %map[%row, %col] : !mma.tensor_map<bf16, 64x64, sw128>
   mma.tma_store %src into %map[%row, %col] reduce add : !mma.tensor_map<f32, 64x32, sw128>
+  mma.tma_store %src into %map[%row, %col, layer %l] : !mma.tensor_map<bf16, 64x64, sw128, batched>
 
-Coordinates are (row, column) of the box's first element in the global tensor, in elements (upstream's
-nvvm op takes them innermost first; the lowering swaps them). The load's `as` type is the SMEM tile the box
+Coordinates are (row, column) of the box's first element in the global tensor, in elements, and for a
+batched map (a 3-d tensor, L x rows x cols) the layer, `%map[%row, %col, layer %l]` (upstream's nvvm op takes
+them innermost first: column, row, layer). The load's `as` type is the SMEM tile the box
 lands in: its element type, swizzle and layout must place every element where TMA writes it -- a mismatch is
 silent on hardware, so it is a verifier error here, naming the first element that differs.
 """
@@ -66,9 +68,23 @@ def _shared(op: IRDLOperation, value: SSAValue, what: str) -> None:
     expect_type(op, value, SHARED, what, " (a shared-memory pointer)")
 
 
-def _coordinates(op: IRDLOperation) -> None:
+def _coordinates(op: IRDLOperation, map_type: TensorMapType) -> None:
+    """The box's coordinates are i32, with a layer exactly when the map is batched."""
     expect_type(op, op.row, i32, "the row coordinate")
     expect_type(op, op.col, i32, "the column coordinate")
+    if op.layer is not None:
+        expect_type(op, op.layer, i32, "the layer coordinate")
+    if map_type.batched and op.layer is None:
+        raise VerifyException(f"{op.name}: {map_type} is batched (a 3-d tensor, L x rows x cols): the box needs its "
+                              f"layer, `[%row, %col, layer %l]`")
+    if not map_type.batched and op.layer is not None:
+        raise VerifyException(f"{op.name}: a layer coordinate on {map_type}, a 2-d map; only a batched map "
+                              f"(`!mma.tensor_map<..., batched>`, of a 3-d tensor) has layers")
+
+
+def box_coordinates(op: IRDLOperation) -> list[SSAValue]:
+    """The box's coordinates innermost first, as the bulk tensor copies take them: column, row (, layer)."""
+    return [op.col, op.row] + ([op.layer] if op.layer is not None else [])
 
 
 def _tensor_map_operand(op: IRDLOperation) -> TensorMapType:
@@ -138,25 +154,28 @@ class AsTensorMapOp(IRDLOperation):
 
 @irdl_op_definition
 class TmaLoadOp(IRDLOperation):
-    """One box of `map` at (row, col) into SMEM at `dst` (aligned as the box's swizzle needs), completing
-    `box bytes` of `bar`'s transaction count; `multicast` (i16 CTA mask) writes it to those CTAs of the cluster."""
+    """One box of `map` at (row, col) -- of layer `layer` for a batched map -- into SMEM at `dst` (aligned as the
+    box's swizzle needs), completing `box bytes` of `bar`'s transaction count; `multicast` (i16 CTA mask) writes it
+    to those CTAs of the cluster."""
 
     name = "mma.tma_load"
     traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())
     map = operand_def()
     row = operand_def(ImpliedType(i32))
     col = operand_def(ImpliedType(i32))
+    layer = opt_operand_def(ImpliedType(i32))
     dst = operand_def(ImpliedType(SHARED))
     bar = operand_def(ImpliedType(SHARED))
     multicast = opt_operand_def(ImpliedType(i16))
     tile = prop_def(SmemDescType)
     irdl_options = (ParsePropInAttrDict(), AttrSizedOperandSegments(as_property=True))
-    assembly_format = ("$map `[` $row `,` $col `]` `into` $dst `barrier` $bar (`multicast` $multicast^)? `as` qualified($tile) "
-                       "attr-dict `:` type($map)")
+    assembly_format = ("$map `[` $row `,` $col (`,` `layer` $layer^)? `]` `into` $dst `barrier` $bar "
+                       "(`multicast` $multicast^)? `as` qualified($tile) attr-dict `:` type($map)")
 
     def __init__(self, map_: SSAValue, row: SSAValue, col: SSAValue, dst: SSAValue, bar: SSAValue,
-                 tile: SmemDescType, multicast: SSAValue | None = None):
-        super().__init__(operands=[map_, row, col, dst, bar, [multicast] if multicast else []],
+                 tile: SmemDescType, multicast: SSAValue | None = None, layer: SSAValue | None = None):
+        optional = lambda v: [v] if v else []  # noqa: E731
+        super().__init__(operands=[map_, row, col, optional(layer), dst, bar, optional(multicast)],
                          properties={"tile": tile})
 
     @property
@@ -166,7 +185,7 @@ class TmaLoadOp(IRDLOperation):
     def verify_(self) -> None:
         _check_target(self)
         map_type = _tensor_map_operand(self)
-        _coordinates(self)
+        _coordinates(self, map_type)
         _shared(self, self.dst, "the destination")
         _shared(self, self.bar, "the barrier")
         if self.multicast is not None:
@@ -194,9 +213,9 @@ class TmaLoadOp(IRDLOperation):
 
 @irdl_op_definition
 class TmaStoreOp(IRDLOperation):
-    """One box from SMEM at `src` (laid out as the map's swizzle says) to `map` at (row, col), in the
-    current bulk group; out-of-bounds elements of the box are not written. `reduce add` (min, max, inc, dec,
-    and, or, xor) combines the box with what global memory holds instead of overwriting it
+    """One box from SMEM at `src` (laid out as the map's swizzle says) to `map` at (row, col) -- of layer `layer`
+    for a batched map -- in the current bulk group; out-of-bounds elements of the box are not written. `reduce add`
+    (min, max, inc, dec, and, or, xor) combines the box with what global memory holds instead of overwriting it
     (cp.reduce.async.bulk.tensor), for the element types PTX admits."""
 
     name = "mma.tma_store"
@@ -205,13 +224,15 @@ class TmaStoreOp(IRDLOperation):
     map = operand_def()
     row = operand_def(ImpliedType(i32))
     col = operand_def(ImpliedType(i32))
+    layer = opt_operand_def(ImpliedType(i32))
     reduce = opt_prop_def(TmaReduceAttr)
     custom_directives = (OptionalBareWord,)
-    assembly_format = ("$src `into` $map `[` $row `,` $col `]` (`reduce` custom<OptionalBareWord>($reduce)^)? "
-                       "attr-dict `:` type($map)")
+    assembly_format = ("$src `into` $map `[` $row `,` $col (`,` `layer` $layer^)? `]` "
+                       "(`reduce` custom<OptionalBareWord>($reduce)^)? attr-dict `:` type($map)")
 
-    def __init__(self, src: SSAValue, map_: SSAValue, row: SSAValue, col: SSAValue, reduce: str | None = None):
-        super().__init__(operands=[src, map_, row, col],
+    def __init__(self, src: SSAValue, map_: SSAValue, row: SSAValue, col: SSAValue, reduce: str | None = None,
+                 layer: SSAValue | None = None):
+        super().__init__(operands=[src, map_, row, col, [layer] if layer else []],
                          properties={"reduce": TmaReduceAttr(reduce)} if reduce is not None else {})
 
     @property
@@ -222,7 +243,7 @@ class TmaStoreOp(IRDLOperation):
         _check_target(self)
         _shared(self, self.src, "the source")
         map_type = _tensor_map_operand(self)
-        _coordinates(self)
+        _coordinates(self, map_type)
         if self.reduce is not None:
             why = reduce_type_error(self.reduction, map_type.elem.data)
             if why is not None:
@@ -315,4 +336,4 @@ class StoreTileToSmemOp(IRDLOperation):
 
 TMA_OPS = (AsTensorMapOp, TmaLoadOp, TmaStoreOp, StoreTileToSmemOp)
 
-__all__ = ["STMATRIX_BOX", "StoreTileToSmemOp", "BYVAL", "GRID_CONSTANT", "TMA_OPS", "AsTensorMapOp", "TmaLoadOp", "TmaStoreOp", "tensor_map_param"]
+__all__ = ["box_coordinates", "STMATRIX_BOX", "StoreTileToSmemOp", "BYVAL", "GRID_CONSTANT", "TMA_OPS", "AsTensorMapOp", "TmaLoadOp", "TmaStoreOp", "tensor_map_param"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from xdsl.dialects.builtin import IntegerAttr, StringAttr, i32
+from xdsl.dialects.builtin import IntegerAttr, StringAttr, i1, i32
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
 from xdsl.ir import Attribute, Data, Operation, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute, TypeAttribute
 from xdsl.irdl import (
@@ -473,27 +473,41 @@ class TmemType(ParametrizedAttribute, TypeAttribute):
 
 
 TMA_ELEMENT_TYPES = tuple(e for e in ALL_ELEMENT_TYPES if BITS[e] >= 8)  # what TensorMapType.verify admits
+BATCHED = "batched"
 
 
 @irdl_attr_definition
 class TensorMapType(ParametrizedAttribute, TypeAttribute):
     """A TMA tensor map (CUtensorMap, 128 bytes passed by value) of a row-major 2-d tensor, moving boxes of
-    ROWSxCOLS elements (COLS contiguous) swizzled in SMEM: `!mma.tensor_map<bf16, 128x64, sw128>`. A kernel
-    parameter; the host encodes the map (mmatom.tensor_map)."""
+    ROWSxCOLS elements (COLS contiguous) swizzled in SMEM: `!mma.tensor_map<bf16, 128x64, sw128>`; `batched`, of a
+    3-d tensor (L, rows, cols) moving boxes of one layer, 1 x ROWS x COLS: `!mma.tensor_map<bf16, 128x64, sw128,
+    batched>` (its loads and stores name the layer). A kernel parameter; the host encodes the map
+    (mmatom.tensor_map)."""
 
     name = "mma.tensor_map"
     elem: ElementAttr
     rows: IntegerAttr
     cols: IntegerAttr
     swizzle: SwizzleAttr
+    layered: IntegerAttr  # i1: 1 for a batched (3-d) map
 
-    def __init__(self, elem: str, rows: int, cols: int, swizzle: str = "128b"):
+    def __init__(self, elem: str, rows: int, cols: int, swizzle: str = "128b", batched: bool = False):
         super().__init__(ElementAttr(_word(ElementType, elem, "element type")), IntegerAttr(rows, i32),
-                         IntegerAttr(cols, i32), SwizzleAttr(_word(SwizzleMode, swizzle, "swizzle")))
+                         IntegerAttr(cols, i32), SwizzleAttr(_word(SwizzleMode, swizzle, "swizzle")),
+                         IntegerAttr(int(bool(batched)), i1))
 
     @property
     def box(self) -> TmaBox:
         return TmaBox(BITS[self.elem.data], self.rows.value.data, self.cols.value.data, self.swizzle.data)
+
+    @property
+    def batched(self) -> bool:
+        return bool(self.layered.value.data)
+
+    @property
+    def rank(self) -> int:
+        """The tensor's dimensions: the coordinates a box of it takes."""
+        return 3 if self.batched else 2
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
@@ -513,12 +527,15 @@ class TensorMapType(ParametrizedAttribute, TypeAttribute):
             if swizzle not in TMA_SWIZZLES:
                 parser.raise_error(f"'{spelled}' is not a TMA swizzle; expected one of none, sw32, sw64, sw128",
                                    pos, parser.pos)
+            batched = parser.parse_optional_punctuation(",") is not None
+            if batched:
+                parser.parse_keyword(BATCHED, " after the swizzle (a map of a 3-d tensor, L x rows x cols)")
         return (ElementAttr(_word(ElementType, elem, "element type")), IntegerAttr(rows, i32),
-                IntegerAttr(cols, i32), SwizzleAttr(SwizzleMode(swizzle)))
+                IntegerAttr(cols, i32), SwizzleAttr(SwizzleMode(swizzle)), IntegerAttr(int(batched), i1))
 
     def print_parameters(self, printer: Printer) -> None:
         printer.print_string(f"<{self.elem.data}, {self.rows.value.data}x{self.cols.value.data}, "
-                             f"{SWIZZLE_SYNTAX[self.swizzle.data]}>")
+                             f"{SWIZZLE_SYNTAX[self.swizzle.data]}{', ' + BATCHED if self.batched else ''}>")
 
     def verify(self) -> None:
         if BITS[self.elem.data] < 8:

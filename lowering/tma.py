@@ -1,7 +1,7 @@
 """The TMA ops of the mma dialect -> upstream nvvm: a tensor map view becomes the parameter's address, a box
-load the bulk tensor copy with mbarrier completion (coordinates innermost first), a box store the bulk
-tensor copy of the current bulk group (a reduce-store its bulk tensor reduction); an accumulator tile staged for a TMA store becomes stmatrix (16-bit)
-or st.shared.v2.f32 (f32)."""
+load the bulk tensor copy with mbarrier completion (coordinates innermost first, a batched map's layer last), a
+box store the bulk tensor copy of the current bulk group (a reduce-store its bulk tensor reduction); an
+accumulator tile staged for a TMA store becomes stmatrix (16-bit) or st.shared.v2.f32 (f32)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import VectorType, f32, i32
 
 from mmatom.dialects import mma, nvvm_hopper
+from mmatom.dialects.mma_tma import box_coordinates
 from mmatom.dialects.nvvm import MMALayoutAttr
 
 from .fragments import fragment_registers
@@ -35,13 +36,13 @@ class LowerTmaLoad(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.TmaLoadOp, rewriter: PatternRewriter) -> None:
         rewriter.replace(op, [nvvm_hopper.CpAsyncBulkTensorSharedClusterGlobalOp(
-            op.dst, _map_address(op.map), [op.col, op.row], op.bar, op.multicast)], [])
+            op.dst, _map_address(op.map), box_coordinates(op), op.bar, op.multicast)], [])
 
 
 class LowerTmaStore(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.TmaStoreOp, rewriter: PatternRewriter) -> None:
-        address, coordinates = _map_address(op.map), [op.col, op.row]
+        address, coordinates = _map_address(op.map), box_coordinates(op)
         if op.reduction is None:
             store = nvvm_hopper.CpAsyncBulkTensorGlobalSharedCtaOp(address, op.src, coordinates)
         else:

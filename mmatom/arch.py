@@ -68,10 +68,12 @@ class Mbarrier(_Unit):
 class Tma(_Unit):
     """cp.async.bulk.tensor: boxes of a tensor map between global memory and SMEM, and their bulk groups."""
 
-    def load(self, tensor_map, row, col, dst: SmemTile, bar, multicast: Value | int | None = None) -> None:
+    def load(self, tensor_map, row, col, dst: SmemTile, bar, multicast: Value | int | None = None,
+             layer: Value | int | None = None) -> None:
         """The box of `tensor_map` whose first element is (row, col) into the SMEM tile `dst` (the verifier checks
         that the box lands exactly as its layout says), completing bytes on `bar`; `multicast` a CTA mask: the box
-        lands at the same offset in each of those CTAs of the cluster."""
+        lands at the same offset in each of those CTAs of the cluster; `layer` the layer of a batched map's 3-d
+        tensor (required there, refused for a 2-d map)."""
         kb = self.kb
         if not isinstance(dst, SmemTile) or dst.desc_type is None:
             raise api_error(f"tma.load: the destination {dst!r} is not an SMEM tile with a layout (index a ring's "
@@ -81,18 +83,22 @@ class Tma(_Unit):
             raise api_error(f"tma.load: {tensor_map.type} is not a tensor map (declare the parameter with "
                             f"mmatom.TensorMapType(...))")
         mask = None if multicast is None else kb.ssa(multicast, IntegerType(16))
-        self._insert(TmaLoadOp(tensor_map, kb.ssa(row), kb.ssa(col), dst.ptr.ssa, kb.ssa(bar), dst.desc_type, mask))
+        self._insert(TmaLoadOp(tensor_map, kb.ssa(row), kb.ssa(col), dst.ptr.ssa, kb.ssa(bar), dst.desc_type, mask,
+                               None if layer is None else kb.ssa(layer)))
 
-    def store(self, src: SmemTile | Value, tensor_map, row, col, *, reduce: str | None = None) -> None:
-        """The box at `src` in SMEM to `tensor_map` at (row, col), in the current bulk group (elements outside the
-        tensor are not written); `reduce="add"` (or min, max, inc, dec, and, or, xor) combines the box with what
-        the tensor holds there instead (cp.reduce.async.bulk.tensor; the verifier checks the element type)."""
+    def store(self, src: SmemTile | Value, tensor_map, row, col, layer: Value | int | None = None,
+              reduce: str | None = None) -> None:
+        """The box at `src` in SMEM to `tensor_map` at (row, col) -- of layer `layer` for a batched map -- in the
+        current bulk group (elements outside the tensor are not written); `reduce="add"` (or min, max, inc, dec,
+        and, or, xor) combines the box with what the tensor holds there instead (cp.reduce.async.bulk.tensor; the
+        verifier checks the element type)."""
         kb = self.kb
         if reduce is not None and reduce not in TmaReduceAttr.words():
             raise api_error(f"tma.store: reduce={reduce!r} is not a TMA reduction; one of "
                             f"{', '.join(TmaReduceAttr.words())}")
         ptr = src.ptr if isinstance(src, SmemTile) else src
-        self._insert(TmaStoreOp(kb.ssa(ptr), kb.ssa(tensor_map), kb.ssa(row), kb.ssa(col), reduce))
+        self._insert(TmaStoreOp(kb.ssa(ptr), kb.ssa(tensor_map), kb.ssa(row), kb.ssa(col), reduce,
+                                None if layer is None else kb.ssa(layer)))
 
     def commit_group(self) -> None:
         """cp.async.bulk.commit_group: this thread's bulk stores since the last commit form a group."""

@@ -18,13 +18,14 @@ from typing import Any
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import Float32Type, Float64Type, IntegerType, ModuleOp
+from xdsl.ir import BlockArgument
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ParseError
 
 from mmatom.dialects.diagnostics import OpError
 from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.dialects.launch_bounds import KERNEL, REQNTID, SHARED_BYTES, LaunchBounds, launch_bounds
-from mmatom.dialects.mma_tma import tensor_map_param
+from mmatom.dialects.mma_tma import AsTensorMapOp, tensor_map_param
 from mmatom.dialects.mma_types import TARGET_ATTR, TargetAttr, module_target
 from mmatom.dialects.source import (Diagnostic, LocatingParser, make_context, op_diagnostic, recursion_room,
                                     verify_located)
@@ -215,9 +216,21 @@ def assemble(ptx: str, target: str) -> bytes:
     return assemble_cubin(ptx, target).data
 
 
-def _param(t, func: llvm.FuncOp, index: int) -> runtime.Param:
+def _batched_map_params(module: ModuleOp) -> set[tuple[str, int]]:
+    """(kernel, parameter index) of each parameter viewed as a batched tensor map: what a launch checks its map
+    against, read before lowering (which drops the views)."""
+    found = set()
+    for op in module.walk():
+        if isinstance(op, AsTensorMapOp) and op.res.type.batched and isinstance(op.param, BlockArgument):
+            func = op.param.owner.parent_op()
+            if isinstance(func, llvm.FuncOp):
+                found.add((func.sym_name.data, op.param.index))
+    return found
+
+
+def _param(t, func: llvm.FuncOp, index: int, batched_maps: set[tuple[str, int]]) -> runtime.Param:
     if tensor_map_param(func.body.blocks[0].args[index]) is None:
-        return runtime.Param("tmap")
+        return runtime.Param("tmap_batched" if (func.sym_name.data, index) in batched_maps else "tmap")
     if isinstance(t, llvm.LLVMPointerType):
         return runtime.Param("ptr")
     if isinstance(t, IntegerType):
@@ -315,12 +328,14 @@ def _compile(module_or_text: ModuleOp | str | os.PathLike, target: str | None, o
     module = _parse(text, name) if isinstance(module_or_text, str) else module_or_text.clone()
     _set_target(module, target)
     _verify(module, name if isinstance(module_or_text, str) else None)  # once: the input, on its chip
+    batched_maps = _batched_map_params(module)
     _lowered(module, LowerMmaToPtx())
     try:
         ptx = emit_ptx(module)
     except OpError as err:
         raise CompileError([op_diagnostic(err.op, str(err).splitlines()[0])]) from None
-    entries = {f.sym_name.data: Entry(tuple(_param(a.type, f, a.index) for a in f.body.blocks[0].args), launch_bounds(f))
+    entries = {f.sym_name.data: Entry(tuple(_param(a.type, f, a.index, batched_maps) for a in f.body.blocks[0].args),
+                                      launch_bounds(f))
                for f in module.walk() if isinstance(f, llvm.FuncOp) and KERNEL in f.attributes}
     if not entries:
         raise api_error("the module has no kernel: give an llvm.func the nvvm.kernel attribute")

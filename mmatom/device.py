@@ -19,23 +19,28 @@ def device_info() -> runtime.Device:
 def tensor_map(tensor: Any, box_rows: int, box_cols: int, swizzle: str = "128b") -> runtime.TensorMap:
     """The TMA tensor map of a 2-d device tensor (row-major: its last dimension contiguous) moving boxes of
     box_rows x box_cols elements, swizzled in SMEM as `swizzle` ("none", "32b", "64b", "128b"); out-of-bounds
-    box elements read as zero and are not written. A LaunchError names what TMA cannot address (a tensor
-    not on a GPU, a row stride that is not a multiple of 16 bytes, a misaligned base). The map remembers the
-    tensor's GPU: a launch with it runs there."""
+    box elements read as zero and are not written. A 3-d tensor (L, rows, cols) gives a batched map, moving
+    boxes of one layer (for a `TensorMapType(..., batched=True)` parameter). A LaunchError names what TMA cannot
+    address (a tensor not on a GPU, a row or layer stride that is not a multiple of 16 bytes, a misaligned
+    base). The map remembers the tensor's GPU: a launch with it runs there."""
     device = runtime.device_of(tensor)
     if device is None:
         raise runtime.LaunchError(f"tensor_map: the tensor is not on a GPU (device {getattr(tensor, 'device', '?')}); "
                                   f"TMA reads GPU memory")
     shape, strides = tuple(tensor.shape), tuple(tensor.stride())
-    if len(shape) != 2 or strides[1] != 1:
-        raise runtime.LaunchError(f"tensor_map: a 2-d tensor with a contiguous last dimension; got shape {shape}, "
-                                  f"strides {strides}")
+    if len(shape) not in (2, 3) or strides[-1] != 1:
+        raise runtime.LaunchError(f"tensor_map: a 2-d tensor (rows, cols) or a 3-d one (L, rows, cols) with a "
+                                  f"contiguous last dimension; got shape {shape}, strides {strides}")
     name = str(tensor.dtype).split(".")[-1]
     elem = ELEMENT_NAMES.get(name)
     if elem is None:
         raise runtime.LaunchError(f"tensor_map: element type {tensor.dtype} has no TMA data type")
-    return runtime.tensor_map_2d(int(tensor.data_ptr()), shape[0], shape[1], strides[0], elem, tensor.element_size(),
-                                 box_rows, box_cols, swizzle, device)
+    address, elem_bytes = int(tensor.data_ptr()), tensor.element_size()
+    if len(shape) == 3:
+        return runtime.tensor_map_3d(address, *shape, strides[1], strides[0], elem, elem_bytes, box_rows, box_cols,
+                                     swizzle, device)
+    return runtime.tensor_map_2d(address, shape[0], shape[1], strides[0], elem, elem_bytes, box_rows, box_cols,
+                                 swizzle, device)
 
 
 __all__ = ["device_info", "tensor_map"]

@@ -268,7 +268,10 @@ class Module:
 
 @dataclass(frozen=True)
 class Param:
-    kind: str  # "ptr", "u32", "u64", "f32", "f64", "tmap" (a CUtensorMap by value)
+    kind: str  # "ptr", "u32", "u64", "f32", "f64", "tmap" / "tmap_batched" (a CUtensorMap by value, 2-d / 3-d)
+
+
+TMAP_KINDS = {"tmap": False, "tmap_batched": True}  # a tensor-map parameter's kind -> whether its map is batched
 
 
 # -- TMA tensor maps (cuTensorMapEncodeTiled) ------------------------------------------------------
@@ -281,8 +284,9 @@ STRIDE_ALIGN = 16
 
 @dataclass(frozen=True)
 class TensorMap:
-    """A TMA descriptor of a row-major 2-d tensor (rows x cols, `row_stride` elements apart) and the box it
-    moves; `handle` is the CUtensorMap passed by value to the kernel; `device` the GPU ordinal whose memory it
+    """A TMA descriptor of a row-major 2-d tensor (rows x cols, `row_stride` elements apart) -- or of a 3-d one,
+    `layers` of them `layer_stride` elements apart (a batched map: boxes of 1 x box_rows x box_cols) -- and the box
+    it moves; `handle` is the CUtensorMap passed by value to the kernel; `device` the GPU ordinal whose memory it
     addresses (a launch with it runs there)."""
 
     address: int
@@ -296,13 +300,16 @@ class TensorMap:
     swizzle: str
     handle: Any = field(compare=False, hash=False, repr=False)
     device: int | None = None
+    layers: int | None = None  # a batched map's L (None: a 2-d map)
+    layer_stride: int | None = None  # elements between layers
+
+    @property
+    def batched(self) -> bool:
+        return self.layers is not None
 
 
-def tensor_map_2d(address: int, rows: int, cols: int, row_stride: int, elem: str, elem_bytes: int, box_rows: int,
-                  box_cols: int, swizzle: str = "128b", device: int | None = None) -> TensorMap:
-    """Encode the map (out-of-bounds elements of a box read as zero and are not written). The rules TMA imposes
-    are checked first and named: a 16-byte aligned base, a row stride that is a multiple of 16 bytes. `device`:
-    the GPU the address is on (default: asked of the driver)."""
+def _check_rows(address: int, rows: int, cols: int, row_stride: int, elem: str, elem_bytes: int) -> None:
+    """The rules TMA imposes on a 2-d tensor (or each layer of a 3-d one), named."""
     if elem not in TMAP_DTYPES:
         raise LaunchError(f"tensor map: element type {elem} has no TMA data type; one of {', '.join(TMAP_DTYPES)}")
     if address % STRIDE_ALIGN:
@@ -312,18 +319,52 @@ def tensor_map_2d(address: int, rows: int, cols: int, row_stride: int, elem: str
                           f"not a multiple of {STRIDE_ALIGN} bytes at least one row long; TMA cannot address it")
     if not (0 < rows < 2**32 and 0 < cols < 2**32):
         raise LaunchError(f"tensor map: {rows}x{cols} is outside TMA's 1..2^32 extents")
+
+
+def _encode(elem: str, address: int, dims: Sequence[int], byte_strides: Sequence[int], box: Sequence[int],
+            swizzle: str, device: int | None) -> tuple[Any, int | None]:
+    """cuTensorMapEncodeTiled of a tensor whose dimensions, strides (bytes, all but the innermost) and box are
+    given innermost first; (handle, the GPU the address is on: `device`, else asked of the driver)."""
     drv = _driver()
     u64, u32 = drv.cuuint64_t, drv.cuuint32_t
     device = pointer_device(address) if device is None else device
     # the encode needs a current context: a thread that has none (torch's autograd threads) gets the GPU's
     with opened(device or 0).current():
         handle = _check(drv.cuTensorMapEncodeTiled(
-            drv.CUtensorMapDataType(TMAP_DTYPES[elem]), 2, address, [u64(cols), u64(rows)],
-            [u64(row_stride * elem_bytes)], [u32(box_cols), u32(box_rows)], [u32(1), u32(1)],
+            drv.CUtensorMapDataType(TMAP_DTYPES[elem]), len(dims), address, [u64(d) for d in dims],
+            [u64(s) for s in byte_strides], [u32(b) for b in box], [u32(1)] * len(dims),
             drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, drv.CUtensorMapSwizzle(TMAP_SWIZZLE[swizzle]),
             drv.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
             drv.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE), "cuTensorMapEncodeTiled")
+    return handle, device
+
+
+def tensor_map_2d(address: int, rows: int, cols: int, row_stride: int, elem: str, elem_bytes: int, box_rows: int,
+                  box_cols: int, swizzle: str = "128b", device: int | None = None) -> TensorMap:
+    """Encode the map (out-of-bounds elements of a box read as zero and are not written). The rules TMA imposes
+    are checked first and named: a 16-byte aligned base, a row stride that is a multiple of 16 bytes. `device`:
+    the GPU the address is on (default: asked of the driver)."""
+    _check_rows(address, rows, cols, row_stride, elem, elem_bytes)
+    handle, device = _encode(elem, address, [cols, rows], [row_stride * elem_bytes], [box_cols, box_rows], swizzle,
+                             device)
     return TensorMap(address, rows, cols, row_stride, elem, elem_bytes, box_rows, box_cols, swizzle, handle, device)
+
+
+def tensor_map_3d(address: int, layers: int, rows: int, cols: int, row_stride: int, layer_stride: int, elem: str,
+                  elem_bytes: int, box_rows: int, box_cols: int, swizzle: str = "128b",
+                  device: int | None = None) -> TensorMap:
+    """A batched map of a 3-d tensor (layers x rows x cols, row-major within a layer) moving boxes of one layer,
+    1 x box_rows x box_cols; the 2-d map's rules, and a layer stride that is a positive multiple of 16 bytes."""
+    _check_rows(address, rows, cols, row_stride, elem, elem_bytes)
+    if layer_stride <= 0 or (layer_stride * elem_bytes) % STRIDE_ALIGN:
+        raise LaunchError(f"tensor map: a layer stride of {layer_stride} elements ({layer_stride * elem_bytes} bytes) "
+                          f"is not a positive multiple of {STRIDE_ALIGN} bytes; TMA cannot address it")
+    if not 0 < layers < 2**32:
+        raise LaunchError(f"tensor map: {layers} layers is outside TMA's 1..2^32 extents")
+    handle, device = _encode(elem, address, [cols, rows, layers], [row_stride * elem_bytes, layer_stride * elem_bytes],
+                             [box_cols, box_rows, 1], swizzle, device)
+    return TensorMap(address, rows, cols, row_stride, elem, elem_bytes, box_rows, box_cols, swizzle, handle, device,
+                     layers, layer_stride)
 
 
 class _DeviceBuffer:
@@ -473,10 +514,8 @@ def pack_arguments(name: str, params: Sequence[Param], args: Sequence[Any],
     check_arity(name, params, args)
     holders, addresses = [], []
     for i, (p, a) in enumerate(zip(params, args)):
-        if p.kind == "tmap":
-            if not isinstance(a, TensorMap):
-                raise TypeError(f"kernel '{name}' argument {i}: expected a tensor map (mmatom.tensor_map), got "
-                                f"{type(a).__name__}")
+        if p.kind in TMAP_KINDS:
+            _check_tensor_map(name, i, a, TMAP_KINDS[p.kind])
             holders.append(a)
             addresses.append(int(a.handle.getPtr()))
             continue
@@ -484,6 +523,17 @@ def pack_arguments(name: str, params: Sequence[Param], args: Sequence[Any],
         holders.append(holder)
         addresses.append(ctypes.addressof(holder))
     return PackedArguments(holders, (ctypes.c_void_p * len(addresses))(*addresses))
+
+
+def _check_tensor_map(name: str, index: int, arg: Any, batched: bool) -> None:
+    if not isinstance(arg, TensorMap):
+        raise TypeError(f"kernel '{name}' argument {index}: expected a tensor map (mmatom.tensor_map), got "
+                        f"{type(arg).__name__}")
+    if arg.batched != batched:
+        want, got = ("a batched", "a 2-d") if batched else ("a 2-d", "a batched")
+        raise TypeError(f"kernel '{name}' argument {index}: the parameter is {want} tensor map "
+                        f"(TensorMapType(..., batched={batched})) but the argument is {got} one (mmatom.tensor_map of "
+                        f"a {2 + arg.batched}-d tensor)")
 
 
 def _pointer(name: str, index: int, arg: Any, fallback: PointerFallback | None) -> int:

@@ -208,7 +208,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     %m = "test.op"() : () -> !mma.tensor_map<bf16, 128x64, sw128>
     %r = "test.op"() : () -> i64
     // expected-error@+1 {{'mma.tma_load' op mma.tma_load: the row coordinate must be i32, not i64}}
-    "mma.tma_load"(%m, %r, %col, %dst, %bar) <{tile = !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>}> : (!mma.tensor_map<bf16, 128x64, sw128>, i64, i32, !llvm.ptr<3>, !llvm.ptr<3>) -> ()
+    "mma.tma_load"(%m, %r, %col, %dst, %bar) <{tile = !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 0>}> : (!mma.tensor_map<bf16, 128x64, sw128>, i64, i32, !llvm.ptr<3>, !llvm.ptr<3>) -> ()
     llvm.return
   }
 }
@@ -220,7 +220,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     %m = "test.op"() : () -> !mma.tensor_map<bf16, 128x64, sw128>
     %c = "test.op"() : () -> i64
     // expected-error@+1 {{'mma.tma_load' op mma.tma_load: the column coordinate must be i32, not i64}}
-    "mma.tma_load"(%m, %row, %c, %dst, %bar) <{tile = !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>}> : (!mma.tensor_map<bf16, 128x64, sw128>, i32, i64, !llvm.ptr<3>, !llvm.ptr<3>) -> ()
+    "mma.tma_load"(%m, %row, %c, %dst, %bar) <{tile = !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 0>}> : (!mma.tensor_map<bf16, 128x64, sw128>, i32, i64, !llvm.ptr<3>, !llvm.ptr<3>) -> ()
     llvm.return
   }
 }
@@ -232,7 +232,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     %m = "test.op"() : () -> !mma.tensor_map<bf16, 128x64, sw128>
     %g = "test.op"() : () -> !llvm.ptr<1>
     // expected-error@+1 {{'mma.tma_load' op mma.tma_load: the destination must be !llvm.ptr<3> (a shared-memory pointer), not !llvm.ptr<1>}}
-    "mma.tma_load"(%m, %row, %col, %g, %bar) <{tile = !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>}> : (!mma.tensor_map<bf16, 128x64, sw128>, i32, i32, !llvm.ptr<1>, !llvm.ptr<3>) -> ()
+    "mma.tma_load"(%m, %row, %col, %g, %bar) <{tile = !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 0>}> : (!mma.tensor_map<bf16, 128x64, sw128>, i32, i32, !llvm.ptr<1>, !llvm.ptr<3>) -> ()
     llvm.return
   }
 }
@@ -244,7 +244,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     %m = "test.op"() : () -> !mma.tensor_map<bf16, 128x64, sw128>
     %g = "test.op"() : () -> !llvm.ptr
     // expected-error@+1 {{'mma.tma_load' op mma.tma_load: the barrier must be !llvm.ptr<3> (a shared-memory pointer), not !llvm.ptr}}
-    "mma.tma_load"(%m, %row, %col, %dst, %g) <{tile = !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 0>}> : (!mma.tensor_map<bf16, 128x64, sw128>, i32, i32, !llvm.ptr<3>, !llvm.ptr) -> ()
+    "mma.tma_load"(%m, %row, %col, %dst, %g) <{tile = !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 0>}> : (!mma.tensor_map<bf16, 128x64, sw128>, i32, i32, !llvm.ptr<3>, !llvm.ptr) -> ()
     llvm.return
   }
 }
@@ -255,7 +255,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.func @k(%dst: !llvm.ptr<3>, %bar: !llvm.ptr<3>, %row: i32, %col: i32) attributes {nvvm.kernel} {
     %m = "test.op"() : () -> !mma.tensor_map<bf16, 128x64, sw128>
     // expected-error@+1 {{'mma.tma_load' op mma.tma_load: the multicast mask must be i16 (a bit per CTA of the cluster), not i32}}
-    "mma.tma_load"(%m, %row, %col, %dst, %bar, %row) <{tile = !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, operandSegmentSizes = array<i32: 1, 1, 1, 1, 1, 1>}> : (!mma.tensor_map<bf16, 128x64, sw128>, i32, i32, !llvm.ptr<3>, !llvm.ptr<3>, i32) -> ()
+    "mma.tma_load"(%m, %row, %col, %dst, %bar, %row) <{tile = !mma.smem_desc<A, bf16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),64):((64,512),1)">, operandSegmentSizes = array<i32: 1, 1, 1, 0, 1, 1, 1>}> : (!mma.tensor_map<bf16, 128x64, sw128>, i32, i32, !llvm.ptr<3>, !llvm.ptr<3>, i32) -> ()
     llvm.return
   }
 }

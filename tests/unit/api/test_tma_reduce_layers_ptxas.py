@@ -1,8 +1,10 @@
 """TMA reduce-stores and batched (3-d) tensor maps through the public API on the CPU: the kernels of
-examples/tma_reduce_layers.py assemble with ptxas (sm_90a) with the PTX forms they stand for, and what they
-cannot do is an API or compile error naming the legal set."""
+examples/tma_reduce_layers.py assemble with ptxas (sm_90a) with the PTX forms they stand for (2-d and 3-d
+reduce-adds, a 3-d load and store with the layer innermost last), and what they cannot do is an API or compile
+error naming the legal set."""
 
 import os
+import re
 import sys
 
 import pytest
@@ -11,7 +13,7 @@ import mmatom
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples"))
 
-from tma_reduce_layers import F32_BOX, build_reduce_add  # noqa: E402
+from tma_reduce_layers import BF16_BOX, BF16_TILE, F32_BOX, build_layer_copy, build_reduce_add  # noqa: E402
 
 
 def _assembled(module):
@@ -60,3 +62,44 @@ def test_an_element_type_its_reduction_does_not_take_is_refused_with_the_legal_s
 def test_every_admitted_reduction_assembles(elem, box, reduce):
     ptx = _assembled(_store_kernel(elem, box, reduce)[0])
     assert f"cp.reduce.async.bulk.tensor.2d.global.shared::cta.{reduce}.tile.bulk_group [" in ptx
+
+
+@pytest.mark.ptxas
+def test_a_3d_load_and_store_assemble_with_the_layer_innermost_last():
+    module, _ = build_layer_copy()
+    ptx = _assembled(module)
+    # {col, row, layer}: the layers are the kernel's 3rd and 4th parameters
+    layer_in, layer_out = (re.search(rf"ld.param.u32 (%r\d+), \[layer_copy_param_{i}\];", ptx).group(1) for i in (2, 3))
+    load = re.findall(r"cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes "
+                      r"\[%rd\d+\], \[%rd\d+, \{%r\d+, %r\d+, (%r\d+)\}\], \[%rd\d+\];", ptx)
+    store = re.findall(r"cp.async.bulk.tensor.3d.global.shared::cta.bulk_group \[%rd\d+, \{%r\d+, %r\d+, (%r\d+)\}\], "
+                       r"\[%rd\d+\];", ptx)
+    assert load == [layer_in] and store == [layer_out]
+    assert "cp.async.bulk.tensor.2d" not in ptx
+
+
+@pytest.mark.ptxas
+def test_a_3d_reduce_add_store_assembles():
+    ptx = _assembled(build_reduce_add(batched=True)[0])
+    stores = [line.strip() for line in ptx.splitlines() if "cp.reduce.async.bulk.tensor" in line]
+    assert len(stores) == 2 and all(
+        s.startswith("cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group [") for s in stores)
+
+
+def _copy_kernel(batched: bool, layer):
+    box = mmatom.TensorMapType("bf16", *BF16_BOX, "128b", batched=batched)
+    kb = mmatom.KernelBuilder("k", [("m", box)], "sm_90a", threads=32)
+    tile, bar = kb.smem_tiles(1, BF16_TILE)[0], kb.smem(8, align=8)
+    kb.mbarrier.arrive_expect_tx(bar, 8192)
+    kb.tma.load(kb.param("m"), 0, 0, tile, bar, layer=layer)
+    return kb.finish()
+
+
+def test_a_batched_map_needs_the_layer_and_a_2d_map_refuses_one():
+    with pytest.raises(mmatom.CompileError, match=r"mma.tma_load: !mma.tensor_map<bf16, 64x64, sw128, batched> is "
+                                                  r"batched \(a 3-d tensor, L x rows x cols\): the box needs its "
+                                                  r"layer, `\[%row, %col, layer %l\]`"):
+        _copy_kernel(True, None)
+    with pytest.raises(mmatom.CompileError, match=r"mma.tma_load: a layer coordinate on !mma.tensor_map<bf16, "
+                                                  r"64x64, sw128>, a 2-d map; only a batched map"):
+        _copy_kernel(False, 1)
