@@ -68,6 +68,7 @@ from mmatom.lowering.layout_arith import emit_layout
 
 from mmatom.dialects.nvvm import MMALayoutAttr
 from mmatom.dialects import nvvm_hopper
+from mmatom.dialects.nvvm_warp import Ex2Op, RcpApproxFtzF32Op
 
 from .arch import Cluster, Mbarrier, Sync, Tma, Wgmma
 from .control_flow import If, Loop
@@ -77,6 +78,7 @@ from .scheduler import TileScheduler
 from .smem import SmemTiles, allocate_tiles
 from .smem_ring import SmemRing
 from .values import Value, constant_attr
+from .warp import Shfl
 
 PARAM_TYPES: dict[str, Attribute] = {"ptr": llvm.LLVMPointerType(IntAttr(1)), "i32": i32, "i64": i64, "f32": f32,
                                      "f64": f64}
@@ -126,7 +128,7 @@ class KernelBuilder:
         self._last_declaration: Operation | None = self.block.last_op
         self._finished = False
         self.mbarrier, self.tma, self.wgmma = Mbarrier(self), Tma(self), Wgmma(self)
-        self.sync, self.cluster = Sync(self), Cluster(self)
+        self.sync, self.cluster, self.shfl = Sync(self), Cluster(self), Shfl(self)
 
     # -- values ---------------------------------------------------------------------------------------------
 
@@ -160,9 +162,20 @@ class KernelBuilder:
         a = self.ssa(a, f32)
         return self.wrap(self.builder.insert(math.FmaOp(a, self.ssa(b, a.type), self.ssa(c, a.type))).result)
 
-    def exp2(self, a: Operand) -> Value:
-        """2^a, approximate (PTX ex2.approx.f32)."""
-        return self.wrap(self.builder.insert(math.Exp2Op(self.ssa(a, f32))).result)
+    def ex2(self, a: Operand, ftz: bool = True) -> Value:
+        """2^a on f32, approximate: nvvm.ex2, PTX ex2.approx.ftz.f32 (2 ulp; `ftz=False`: ex2.approx.f32, subnormals
+        kept). e^x is ex2(x * log2(e)): fold the constant into a scale the kernel multiplies by anyway."""
+        return self.wrap(self.builder.insert(Ex2Op(self._f32("ex2", a), ftz)).res)
+
+    def rcp(self, a: Operand) -> Value:
+        """1/a on f32, approximate: nvvm.rcp.approx.ftz.f, PTX rcp.approx.ftz.f32 (1 ulp, subnormals flushed)."""
+        return self.wrap(self.builder.insert(RcpApproxFtzF32Op(self._f32("rcp", a))).res)
+
+    def _f32(self, what: str, a: Operand) -> SSAValue:
+        a = self.ssa(a, f32)
+        if a.type != f32:
+            raise api_error(f"{what}: operand of type {a.type}; it takes f32 (convert it first)")
+        return a
 
     def special_register(self, reg: str) -> Value:
         """A PTX special register by its nvvm name (`tid.x`, `ctaid.y`, `cluster.ctarank`, ...), i32."""
@@ -304,7 +317,7 @@ class KernelBuilder:
 
     def map(self, fragment: Operand, fn) -> Value:
         """The fragment with `fn(x)` -- or `fn(x, index)`, index the value's place in the fragment -- applied to
-        each of this thread's values (Values: operators, kb.fma, kb.exp2, mmatom.select ...)."""
+        each of this thread's values (Values: operators, kb.fma, kb.ex2, mmatom.select ...)."""
         fragment = self.wrap(self.ssa(fragment))
         with_index = len(inspect.signature(fn).parameters) >= 2
         for v in range(fragment.type.layout.data[1].size()):
@@ -359,6 +372,13 @@ class KernelBuilder:
         type_ = SCALAR_TYPES.get(type_, type_) if isinstance(type_, str) else type_
         ptr = self.wrap(self.ssa(ptr)) + index * (type_.bitwidth // 8)
         return self.wrap(self.builder.insert(llvm.LoadOp(ptr.ssa, type_)).dereferenced_value)
+
+    def store_scalar(self, value: Operand, ptr: Operand, index: Operand = 0) -> None:
+        """Store one element (an f32 or i32 Value) to global memory at `ptr` + `index` elements (an int or a Value):
+        what a kernel writes per row or per thread, e.g. a row's log-sum-exp."""
+        value = self.ssa(value, f32 if isinstance(value, float) else i32)
+        ptr = self.wrap(self.ssa(ptr)) + index * (value.type.bitwidth // 8)
+        self.builder.insert(llvm.StoreOp(value, ptr.ssa))
 
     # -- the kernel -----------------------------------------------------------------------------------------
 

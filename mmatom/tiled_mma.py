@@ -26,6 +26,7 @@ from mmatom.dialects.mma import FragmentType, SmemDescType, SyncTileOp, WgmmaTil
 from mmatom.layout import Layout
 
 from .errors import api_error
+from .fragments import FragmentCoords, Placement, placement, reduce_rows
 from .kernel_builder import KernelBuilder
 from .lookup import Atom
 from .values import Value
@@ -53,6 +54,7 @@ class TiledMma:
                             f"{atom_layout_mnk})")
         self.tile_mnk: tuple[int, int, int] = tuple(permutation)
         self.repeats: tuple[int, int, int] = tuple(p // b for p, b in zip(permutation, base))
+        self._placements: dict[str, Placement] = {}
 
     @property
     def threads(self) -> int:
@@ -136,6 +138,74 @@ class TiledMma:
                 raise api_error(f"the problem's {name}={size} is not a multiple of the tile's {name}={tile} "
                                 f"(tile {'x'.join(map(str, self.tile_mnk))} of {self.atom.ptx})")
         return tuple(size // tile for size, tile in zip(shape_mnk, self.tile_mnk))
+
+    # -- a fragment's coordinates and rows, at run time (mmatom/fragments.py) ---------------------------------
+
+    def placement(self, role: str) -> Placement:
+        """Where each value of `role`'s fragment (fragment_type's element order) lies in the step tile, split into a
+        thread part (layouts of the thread index) and a constant per value; checked on every thread and value."""
+        if role not in self._placements:
+            ftype = self.fragment_type(role)  # the role's registers, or the error that it has none
+            what = f"{role} of {self.atom.ptx}"
+            if self.atom.op == "wgmma":  # the fragment spans the whole tile: its own TV layout is the truth
+                tv, rows = ftype.layout.data, self.tile_mnk[0]
+                if tv[0].size() != self.threads:
+                    raise api_error(f"TiledMma.placement: the {what} fragment covers {tv[0].size()} threads, the tile "
+                                    f"{self.threads} (atom_layout_mnk {self.atom_layout_mnk}: wgmma tiles M only)")
+                values = tv[1].size()
+                self._placements[role] = placement(what, tv[0].shape, lambda t: [
+                    (i % rows, i // rows) for i in (tv((t, v)) for v in range(values))])
+            else:  # register atoms: CuTe's partition, whose order (value, row repeat, column repeat) is the type's
+                lanes = self.atom.tv_layout(role)[0]
+                if lanes.size() != self.atom.threads:
+                    raise api_error(f"TiledMma.placement: {what} spreads {self.atom.threads} lanes over "
+                                    f"{lanes.size()} logical threads; its coordinates have no per-thread base")
+                self._placements[role] = placement(what, (lanes.shape, self.atom_layout_mnk),
+                                                   lambda t: self._partition(role, t))
+        return self._placements[role]
+
+    def fragment_coords(self, kb: KernelBuilder, role: str = "C", thread: Value | None = None) -> FragmentCoords:
+        """(row, col) in the step tile of each of this thread's `role` values, as i32 Values: `coords[v]`, in the
+        fragment's element order (what kb.extract(fragment, v) reads). `thread` is the thread's index in this tile,
+        by default tid.x modulo its threads (a warp-specialized kernel whose MMA threads start past 0 passes its own).
+        The thread's base row and column are emitted here (shifts and masks); each coords[v] adds constants."""
+        place = self.placement(role)
+        if thread is None:
+            thread = kb.tid() % self.threads if kb.threads > self.threads else kb.tid()
+        return FragmentCoords(kb, place, thread)
+
+    def map_with_coords(self, kb: KernelBuilder, fragment: Value, fn, coords: FragmentCoords | None = None) -> Value:
+        """The fragment with `fn(x, row, col)` applied to each of this thread's values, (row, col) its place in the
+        step tile (i32 Values): masks (`mmatom.select(col < n, x, float("-inf"))`) and per-row or per-column scales.
+        `coords` reuses a fragment_coords of the same role (its thread base is not emitted again)."""
+        role = self._role_of(fragment, "map_with_coords")
+        if coords is None:
+            coords = self.fragment_coords(kb, role)
+        elif coords.placement is not self.placement(role):
+            raise api_error(f"TiledMma.map_with_coords: the coordinates are of {coords.placement.what}, the fragment "
+                            f"is {role} of {self.atom.ptx}")
+        return kb.map(fragment, lambda x, v: fn(x, *coords[v]))
+
+    def value_rows(self, role: str = "C") -> tuple[int, ...]:
+        """For each fragment value, which of reduce_rows' results is its row's (the same on every thread)."""
+        return self.placement(role).value_rows
+
+    def reduce_rows(self, kb: KernelBuilder, fragment: Value, op: str) -> list[Value]:
+        """`op` ("max", "min" or "sum") over each row of the tile this thread holds values of, as the atom places
+        them: one Value per row (ascending; `value_rows` maps a value to its entry), the thread's values of the row
+        combined, then the lanes sharing the row (shfl.bfly over the lane bits the TV layout says do not change the
+        row). Every lane holding the row gets the whole row's result. A CompileError if a row spans warps."""
+        return reduce_rows(kb, fragment, self.placement(self._role_of(fragment, "reduce_rows")), op)
+
+    def _role_of(self, fragment: Value, what: str) -> str:
+        """The role whose fragment_type `fragment` has; a CompileError naming the types this tile has."""
+        ftype = getattr(fragment, "type", None)
+        roles = ("C", "D") if self.atom.op == "wgmma" else tuple(_MODES)
+        role = ftype.role.data if isinstance(ftype, FragmentType) else None
+        if role not in roles or self.fragment_type(role) != ftype:
+            expected = ", ".join(str(self.fragment_type(r)) for r in roles)
+            raise api_error(f"TiledMma.{what}: the fragment has type {ftype}; this tile's fragments are {expected}")
+        return role
 
     # -- warpgroup tiles (wgmma): operands in SMEM, one mma.wgmma_tile per step ---------------------------
 

@@ -44,8 +44,9 @@ _BINARY = {
     "&": (arith.AndIOp, None, operator.and_),
     "|": (arith.OrIOp, None, operator.or_),
     "^": (arith.XOrIOp, None, operator.xor),
-    "min": (arith.MinUIOp, arith.MinimumfOp, min),
-    "max": (arith.MaxUIOp, arith.MaximumfOp, max),
+    # floats: maxnumf / minnumf, PTX max.f32 / min.f32 (a NaN operand yields the other)
+    "min": (arith.MinUIOp, arith.MinnumfOp, min),
+    "max": (arith.MaxUIOp, arith.MaxnumfOp, max),
 }
 # comparison -> (cmpi predicate, cmpf predicate, Python fold)
 _COMPARE = {
@@ -256,12 +257,14 @@ def _extremum(symbol: str, a, b):
 
 
 def min_value(a: Value | Number, b: Value | Number) -> Value | Number:
-    """The smaller of a and b (unsigned for integer Values: arith.minui; floats: arith.minimumf)."""
+    """The smaller of a and b (unsigned for integer Values: arith.minui; floats: arith.minnumf, PTX
+    min.f32: a NaN operand yields the other)."""
     return _extremum("min", a, b)
 
 
 def max_value(a: Value | Number, b: Value | Number) -> Value | Number:
-    """The larger of a and b (unsigned for integer Values: arith.maxui; floats: arith.maximumf)."""
+    """The larger of a and b (unsigned for integer Values: arith.maxui; floats: arith.maxnumf, PTX
+    max.f32: a NaN operand yields the other)."""
     return _extremum("max", a, b)
 
 

@@ -21,6 +21,7 @@ _INT_BINARY = {
 _FLOAT_BINARY = {
     "arith.addf": ("add.rn", ".fN"), "arith.subf": ("sub.rn", ".fN"), "arith.mulf": ("mul.rn", ".fN"),
     "arith.divf": ("div.rn", ".fN"), "arith.maximumf": ("max", ".fN"), "arith.minimumf": ("min", ".fN"),
+    "arith.maxnumf": ("max", ".fN"), "arith.minnumf": ("min", ".fN"),  # PTX max/min: IEEE maxNum/minNum
 }
 _CMPI = {0: ("eq", "s"), 1: ("ne", "s"), 2: ("lt", "s"), 3: ("le", "s"), 4: ("gt", "s"), 5: ("ge", "s"),
          6: ("lt", "u"), 7: ("le", "u"), 8: ("gt", "u"), 9: ("ge", "u")}
@@ -53,7 +54,7 @@ def constant(fn: PTXFunction, op: arith.ConstantOp) -> None:
 @emits(arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.DivUIOp, arith.DivSIOp, arith.RemUIOp, arith.RemSIOp,
        arith.AndIOp, arith.OrIOp, arith.XOrIOp, arith.ShLIOp, arith.ShRUIOp, arith.ShRSIOp, arith.MinSIOp,
        arith.MaxSIOp, arith.MinUIOp, arith.MaxUIOp, arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.DivfOp,
-       arith.MaximumfOp, arith.MinimumfOp)
+       arith.MaximumfOp, arith.MinimumfOp, arith.MaxnumfOp, arith.MinnumfOp)
 def binary(fn: PTXFunction, op: Operation) -> None:
     t = op.result.type
     mnemonic = _INT_BINARY.get(op.name) if isinstance(t, IntegerType) else _FLOAT_BINARY.get(op.name)

@@ -34,10 +34,10 @@ from mmatom.lowering.scf_to_branches import STRUCTURED, ScfToBranches
 from mmatom.lowering.pipeline import LowerMmaToPtx
 
 # the op emitters: importing a module registers its ops (ptx_function.emits)
-from . import ptx_arith, ptx_control, ptx_hopper, ptx_llvm, ptx_math, ptx_mma, ptx_nvvm, ptx_tcgen05
+from . import ptx_arith, ptx_control, ptx_hopper, ptx_llvm, ptx_math, ptx_mma, ptx_nvvm, ptx_tcgen05, ptx_warp
 from .ptx_function import B16, B32, B64, CLASSES, F32, F64, PTXEmissionError, PTXFunction, addr_space, reg_class
 
-EMITTER_MODULES = (ptx_arith, ptx_math, ptx_llvm, ptx_control, ptx_nvvm, ptx_hopper, ptx_mma, ptx_tcgen05)
+EMITTER_MODULES = (ptx_arith, ptx_math, ptx_llvm, ptx_control, ptx_nvvm, ptx_hopper, ptx_mma, ptx_tcgen05, ptx_warp)
 
 
 class PTXEmitter:

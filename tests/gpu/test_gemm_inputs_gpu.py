@@ -113,7 +113,7 @@ def test_odd_rows_are_copied_once_and_d_is_bit_equal_to_zero_padding(dtype):
 
 @pytest.mark.parametrize("case, match", [
     ("cpu", r"a is on cpu; mmatom.gemm runs on a CUDA device"),
-    ("rank3", r"a has shape \(2, 8, 16\); a matrix \(2-d: batched GEMM is not built\)"),
+    ("rank3", r"a is batched \(2, 8, 16\); b is \(L, N, K\), \(L, K, N\) or a shared"),
     ("k_mismatch", r"A is 8x16 and B is 8x32 \(N x K\); the K extents differ"),
     ("dtypes", r"A is torch.bfloat16 and B torch.float16; both bfloat16, both float16"),
     ("float32_in", r"A is torch.float32 and B torch.float32"),
@@ -133,7 +133,7 @@ def test_bad_input_is_a_clear_error(case, match):
     fp8 = torch.randn(8, 16, device="cuda").to(torch.float8_e4m3fn)
     calls = {
         "cpu": lambda: mmatom.gemm(a.cpu(), b),
-        "rank3": lambda: mmatom.gemm(torch.randn(2, 8, 16, **cuda), b),
+        "rank3": lambda: mmatom.gemm(torch.randn(2, 8, 16, **cuda), torch.randn(2, 2, 8, 16, **cuda)),
         "k_mismatch": lambda: mmatom.gemm(a, torch.randn(8, 32, **cuda)),
         "dtypes": lambda: mmatom.gemm(a, b.half()),
         "float32_in": lambda: mmatom.gemm(a.float(), b.float()),

@@ -125,3 +125,44 @@ def test_the_prior_splits_decode_shapes_unless_deterministic():
     finally:
         torch.use_deterministic_algorithms(False)
     _assert_close(mmatom.gemm(a, b), a.double() @ b.double().T, 11008, 2.0 ** -8)
+
+
+@pytest.mark.parametrize("case", ["k_major", "b_k_by_n", "a_transposed", "shared_b", "odd_k", "f16_out_given"])
+def test_batched(case):
+    """A (L, M, K) with B (L, N, K) / (L, K, N) or a shared B: one launch over the layers (3-d tensor maps), or the
+    batch folded into M; each layer against float64."""
+    import torch
+
+    import mmatom
+    layers, m, n, k = 3, 300, 520, 200 if case != "odd_k" else 203
+    t = torch.float16 if case == "f16_out_given" else torch.bfloat16
+    a = torch.randn(layers, m, k, device="cuda", dtype=t)
+    if case == "a_transposed":
+        a = torch.randn(layers, k, m, device="cuda", dtype=t).transpose(1, 2)
+    b = torch.randn(layers, n, k, device="cuda", dtype=t)
+    kwargs = {}
+    if case == "b_k_by_n":
+        b, kwargs = torch.randn(layers, k, n, device="cuda", dtype=t), {"b_major": "n"}
+    if case == "shared_b":
+        b = torch.randn(n, k, device="cuda", dtype=t)
+    if case == "f16_out_given":
+        kwargs = {"out": torch.full((layers, m, n), float("nan"), device="cuda", dtype=t)}
+    d = mmatom.gemm(a, b, **kwargs)
+    torch.cuda.synchronize()
+    assert d.shape == (layers, m, n) and (case != "f16_out_given" or d is kwargs["out"])
+    b_nk = b.transpose(-1, -2) if case == "b_k_by_n" else b
+    for layer in range(layers):
+        b_layer = b_nk if b_nk.dim() == 2 else b_nk[layer]
+        _assert_close(d[layer], a[layer].double() @ b_layer.double().T, k, 2.0 ** -8)
+
+
+@pytest.mark.parametrize("name", ["128x256x4", "128x128x6w1", "128x256x4c2x1", "256x128x4c1x2", "64x128x8w1p"])
+def test_batched_configs(name):
+    import torch
+
+    import mmatom
+    a = torch.randn(4, 520, 320, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(4, 1032, 320, device="cuda", dtype=torch.bfloat16)
+    d = mmatom.gemm(a, b, config=mmatom.GemmConfig.from_name(name))
+    torch.cuda.synchronize()
+    _assert_close(d, a.double() @ b.double().transpose(1, 2), 320, 2.0 ** -8)

@@ -3,6 +3,7 @@
     config.py   GemmConfig (tile, stages, consumers, cluster) and the shipped CONFIGS
     kernel.py   HopperGemm: the kernel as a class -- declare, producer, mainloop, epilogue
     host.py     mmatom.gemm on torch tensors: config, compiled kernel, tensor maps, packed launches
+    batched.py  mmatom.gemm's entry: a batch (L, M, K) in one launch over 3-d tensor maps, else host.gemm
     choices.py  the autotuner's stored choices and the prior for untuned problems
     autotune.py mmatom.gemm_autotune
 """
@@ -10,7 +11,8 @@
 from .autotune import gemm_autotune
 from .choices import choose_config
 from .config import CONFIGS, ROW64_TILE, SPLIT_K_CONFIGS, TILES, GemmConfig
-from .host import forget_kernels, forget_prepared_calls, gemm, gemm_kernel
+from .batched import gemm
+from .host import forget_kernels, forget_prepared_calls, gemm_kernel
 from .kernel import HopperGemm, build_gemm
 
 __all__ = ["CONFIGS", "ROW64_TILE", "SPLIT_K_CONFIGS", "TILES", "GemmConfig", "HopperGemm", "build_gemm", "choose_config",

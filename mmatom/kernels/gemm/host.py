@@ -38,19 +38,20 @@ OUR_NAMES = {torch_name: name for name, torch_name in TORCH_DTYPE_NAMES.items()}
 
 def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: str = "sm_90a",
                 config: GemmConfig | None = None, b_dtype: str | None = None, b_major: str = "k",
-                a_major: str = "k") -> mmatom.Kernel:
+                a_major: str = "k", batched: bool = False) -> mmatom.Kernel:
     """The compiled GEMM kernel of a config (A `dtype`, B `b_dtype` (default: A's), D `out_dtype` (default bf16);
     parameters: tensor maps of A, B, D, the sizes m, n, k, a split-K config's `splits`, then for fp8 the two scale
     pointers): one kernel serves every shape; `b_major="n"` / `a_major="m"`: B's / A's tensor map is of the K x N /
-    K x M tensor. Compiled once per process and cached on disk by its parameters (mmatom.compile_generated)."""
+    K x M tensor; `batched`: 3-d tensor maps and the batch's size after k. Compiled once per process and cached on
+    disk by its parameters (mmatom.compile_generated)."""
     out_dtype, b_dtype = out_dtype or "bf16", b_dtype or dtype
     check_dtypes("gemm_kernel", dtype, out_dtype, b_dtype)
     config = config or GemmConfig()
-    key = (dtype, b_dtype, target, config, out_dtype, b_major, a_major)
+    key = (dtype, b_dtype, target, config, out_dtype, b_major, a_major, batched)
     if key not in _KERNELS:  # on disk, found by the generator's parameters without building the module
         _KERNELS[key] = mmatom.compile_generated(
-            ["mmatom.kernels.gemm", "any shape", dtype, b_dtype, target, asdict(config), out_dtype, b_major, a_major],
-            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major)[0])
+            ["mmatom.kernels.gemm", "any shape", *key[:3], asdict(config), *key[4:]],
+            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched)[0])
     return _KERNELS[key]
 
 
@@ -211,7 +212,7 @@ def _check_tensors(torch, **tensors) -> None:
         if not isinstance(x, torch.Tensor):
             raise api_error(f"gemm: {name} is a {type(x).__name__}; a torch tensor")
         if x.dim() != 2:
-            raise api_error(f"gemm: {name} has shape {tuple(x.shape)}; a matrix (2-d: batched GEMM is not built)")
+            raise api_error(f"gemm: {name} has shape {tuple(x.shape)}; a matrix, or (A) a batch of them (L, M, K)")
         if x.device.type != "cuda":
             raise api_error(f"gemm: {name} is on {x.device}; mmatom.gemm runs on a CUDA device (move it with .cuda())")
     devices = {name: x.device for name, x in tensors.items()}

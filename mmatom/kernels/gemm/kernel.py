@@ -103,10 +103,10 @@ class HopperGemm:
         c = self.config
         box_a, box_b = (operand_box(c, self.dtype, x, self.majors[x]) for x in "ab")
         batched = self.batched
-        params = [("a", mmatom.TensorMapType(self.dtype, *box_a, "128b", **_batched(batched))),
-                  ("b", mmatom.TensorMapType(self.b_dtype, *box_b, "128b", **_batched(batched))),
+        params = [("a", mmatom.TensorMapType(self.dtype, *box_a, "128b", batched=batched)),
+                  ("b", mmatom.TensorMapType(self.b_dtype, *box_b, "128b", batched=batched)),
                   ("d", mmatom.TensorMapType(self.out_dtype, BOX, box_columns(self.out_dtype), "128b",
-                                             **_batched(batched))),
+                                             batched=batched)),
                   ("m", "i32"), ("n", "i32"), ("k", "i32")]
         params += [("splits", "i32")] if c.split_k else [("batch", "i32")] if batched else []
         params += [("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else []
@@ -160,14 +160,14 @@ class HopperGemm:
         if self.majors[operand] != "k":  # given K x M / K x N: one box per 64 columns of M / N, K down the box
             for j in range((self.bm if operand == "a" else self.bn) // BOX):
                 kb.tma.load(kb.param(operand), k0, origin + j * BOX,
-                            tile.row_block(j, BOX, self.box_types[operand]), stage.full, **_at(layer))
+                            tile.row_block(j, BOX, self.box_types[operand]), stage.full, layer=layer)
             return
         if not self.sliced[operand]:
-            kb.tma.load(kb.param(operand), origin, k0, tile, stage.full, **_at(layer))
+            kb.tma.load(kb.param(operand), origin, k0, tile, stage.full, layer=layer)
             return
         rank, rows = self.scheduler.rank, self.slice_rows[operand]
         kb.tma.load(kb.param(operand), origin + rank * rows, k0, tile.row_block(rank, rows, self.box_types[operand]),
-                    stage.full, multicast=(1 << self.config.cluster_size) - 1, **_at(layer))
+                    stage.full, multicast=(1 << self.config.cluster_size) - 1, layer=layer)
 
     # -- consumers -------------------------------------------------------------------------------------------
 
@@ -285,16 +285,8 @@ class HopperGemm:
         kb.sync.named_barrier(barrier_id, 128)
         row, col, layer = at
         with kb.if_(self.issuer):  # split-K: the slices' products add up in D (zeroed by the host)
-            kb.tma.store(box, kb.param("d"), row, col, **_at(layer), reduce="add" if self.config.split_k else None)
+            kb.tma.store(box, kb.param("d"), row, col, layer=layer, reduce="add" if self.config.split_k else None)
             kb.tma.commit_group()
-
-
-def _at(layer):  # TEMPORARY until the TMA layer operand lands
-    return {} if layer is None else {"layer": layer}
-
-
-def _batched(batched):  # TEMPORARY until batched tensor maps land
-    return {"batched": True} if batched else {}
 
 
 def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),

@@ -209,3 +209,43 @@ builtin.module attributes {mma.target = #mma.target<sm_75>} {
     llvm.return
   }
 }
+
+// -----
+
+llvm.func @shfl_f64(%x: f64, %m: i32) {
+  // expected-error@+1 {{nvvm.shfl.sync: value type f64 is not legal; shfl.sync moves i32 or f32}}
+  %0 = nvvm.shfl.sync bfly %m, %x, %m, %m : f64 -> f64
+  llvm.return
+}
+
+// -----
+
+llvm.func @shfl_result(%x: f32, %m: i32) {
+  // expected-error@+1 {{nvvm.shfl.sync: result type i32 is not the value's type f32}}
+  %0 = nvvm.shfl.sync idx %m, %x, %m, %m : f32 -> i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @shfl_kind(%x: f32, %m: i32) {
+  // expected-error@+1 {{Expected `bfly`, `up`, `down`, or `idx`}}
+  %0 = nvvm.shfl.sync xor %m, %x, %m, %m : f32 -> f32
+  llvm.return
+}
+
+// -----
+
+llvm.func @ex2_f16(%x: f16) {
+  // expected-error@+1 {{nvvm.ex2: operand type f16 is not legal; it takes f32}}
+  %0 = nvvm.ex2 %x {ftz = true} : f16
+  llvm.return
+}
+
+// -----
+
+llvm.func @rcp_f64(%x: f64) {
+  // expected-error@+1 {{nvvm.rcp.approx.ftz.f: operand type f64 is not legal; it takes f32}}
+  %0 = nvvm.rcp.approx.ftz.f %x : f64
+  llvm.return
+}

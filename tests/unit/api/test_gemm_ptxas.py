@@ -171,3 +171,21 @@ def test_split_k_assembles_clean():
     with pytest.raises(mmatom.CompileError, match=r"a split-K config \(64x128x8w1ps\) adds its K slices into an "
                                                   r"f32 D, not batched; out_dtype 'bf16', batched=False"):
         build_gemm("bf16", "sm_90a", SPLIT_K_CONFIGS[0], "bf16")
+
+
+def test_batched_assembles_clean():
+    """Batched kernels (3-d tensor maps for A, B and D, the batch's size an argument): three configs, K- and
+    MN-major, 0 spills; every TMA copy is the 3-d form."""
+    cases = [(CONFIGS[0], "k", "k"), (GemmConfig(128, 256, 4, cluster_m=2), "k", "k"),
+             (GemmConfig(64, 128, 8, wgmma_in_flight=1, pingpong=True), "m", "n")]
+
+    def compiled(case):
+        config, a_major, b_major = case
+        return mmatom.compile(build_gemm("bf16", "sm_90a", config, "bf16", None, b_major, a_major, True)[0],
+                              options={"cache": False})
+
+    with ThreadPoolExecutor(3) as pool:
+        kernels = list(pool.map(compiled, cases))
+    for (config, _, _), kernel in zip(cases, kernels):
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), config.name
+        assert "cp.async.bulk.tensor.3d" in kernel.ptx and "cp.async.bulk.tensor.2d" not in kernel.ptx

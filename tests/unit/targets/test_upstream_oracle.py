@@ -191,3 +191,16 @@ def test_upstream_takes_the_tma_reduce_and_3d_stores(tmp_path):
     assert result["parsed"] and result["ptx"], result["error"]
     assert re.search(r"cp\.async\.bulk\.tensor\.3d\.global\.shared::cta(\.tile)?\.bulk_group \[%rd\d+, \{%r\d+, %r\d+, "
                      r"%r\d+\}\]", result["ptx"])
+
+
+def test_upstream_takes_the_warp_shuffles_and_fast_math(tmp_path):
+    """nvvm.shfl.sync / nvvm.ex2 / nvvm.rcp.approx.ftz.f as we print them are upstream's, and upstream's LLVM path
+    picks the same PTX instructions our target prints."""
+    text = (Path(__file__).parents[2] / "filecheck" / "targets" / "ptx_warp.mlir").read_text()
+    module = parse(text)
+    result = _oracle(str(module), "sm_90a", tmp_path)
+    assert result["parsed"], result["error"]
+    ours = emit_ptx(module)
+    for instruction in ("shfl.sync.bfly.b32", "shfl.sync.idx.b32", "shfl.sync.down.b32", "shfl.sync.up.b32",
+                        "ex2.approx.ftz.f32", "ex2.approx.f32", "rcp.approx.ftz.f32", "max.f32"):
+        assert instruction in result["ptx"] and instruction in ours, instruction

@@ -1,0 +1,123 @@
+"""Batched GEMM: `mmatom.gemm(a, b)` with `a` of shape (L, M, K), as torch.bmm / torch.matmul broadcasting.
+
+    d = mmatom.gemm(a, b)                 # a (L, M, K), b (L, N, K) -> (L, M, N): one launch, 3-d tensor maps
+    d = mmatom.gemm(a, w)                 # a shared w (N, K): the batch folds into M (one GEMM of L*M rows)
+    d = mmatom.gemm(a, b, b_major="n")    # b (L, K, N) or (K, N), as `a @ b`
+
+One kernel per config walks L layers of output tiles (the TileScheduler's layers), each layer's A, B and D boxes at
+that layer of their 3-d tensor maps. Split-K is not combined with a batch (the batch already multiplies the tiles).
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from mmatom.errors import api_error
+from mmatom.optional import require_torch
+
+from . import host
+from .choices import choose_config, sm_count
+from .config import BOX, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, operand_box
+
+
+@wraps(host.gemm)
+def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | None = None, b_major: str = "k",
+         out_dtype: str | None = None):
+    torch = require_torch("mmatom.gemm")
+    if not (isinstance(a, torch.Tensor) and a.dim() == 3):
+        return host.gemm(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
+                         out_dtype=out_dtype)
+    if host._through_torch_op(torch, a, b):
+        raise api_error("gemm: a batched A (L, M, K) has no torch op yet (no autograd, no torch.compile); call it "
+                        "under torch.no_grad() outside torch.compile, or fold the batch into M")
+    return batched_gemm(torch, a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
+                        out_dtype=out_dtype)
+
+
+gemm.__doc__ += "\n\n    " + __doc__.strip().replace("\n", "\n    ")  # and what a batch does
+
+
+def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | None, b_major: str,
+                 out_dtype: str | None):
+    """gemm for a 3-d A (its arguments)."""
+    if not isinstance(b, torch.Tensor) or b.dim() not in (2, 3):
+        raise api_error(f"gemm: a is batched {tuple(a.shape)}; b is (L, N, K), (L, K, N) or a shared (N, K) / (K, N) "
+                        f"matrix; got {getattr(b, 'shape', type(b).__name__)}")
+    layers, m, k = a.shape
+    if b.dim() == 2:  # a shared B: the batch folds into M
+        flat = None if out is None else _flat_out(torch, out, layers, m)
+        d = host.gemm(a.reshape(layers * m, k), b, out=flat, scale_a=scale_a, scale_b=scale_b, config=config,
+                      b_major=b_major, out_dtype=out_dtype)
+        return out if out is not None else d.unflatten(0, (layers, m))
+    if b.shape[0] != layers:
+        raise api_error(f"gemm: A has {layers} layers and B {b.shape[0]}; the batch sizes differ")
+    if layers == 0:  # no layer to check the operands on: an empty D
+        n = b.shape[1] if b_major == "k" else b.shape[2]
+        return out if out is not None else a.new_empty((0, m, n))
+    p = host._problem(torch, a[0], b[0], scale_a, scale_b, b_major)  # types, shapes and majors, checked on layer 0
+    a3, b3 = (_as_read(torch, x, major) for x, major in ((a, p.majors[0]), (b if b_major == "k" else b.transpose(1, 2),
+                                                                           p.majors[1])))
+    out_dtype = host._out_dtype(out, out_dtype, p.dtypes[0])
+    d = _output(torch, out, out_dtype, (layers, p.m, p.n), a.device)
+    if 0 in (layers, p.m, p.n, p.k):
+        result = d.zero_() if layers and p.m and p.n else d
+        return result if out is None else out.copy_(result)
+    dtype = "x".join(dict.fromkeys(p.dtypes))
+    config = config or choose_config(layers * p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], split_k=False)
+    if config.split_k:
+        raise api_error(f"gemm: a split-K config ({config.name}) with a batch; the batch multiplies the tiles already")
+    kernel = host.gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=out_dtype,
+                              b_major=p.majors[1], a_major=p.majors[0], batched=True)
+    maps = [host._tensor_map(a3, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
+            host._tensor_map(b3, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
+            host._tensor_map(d, BOX, box_columns(out_dtype))]
+    scales = [scale_a, scale_b] if p.dtypes[0] in FP8 else []
+    grid = host.persistent_ctas(config, p.m, p.n, sm_count(), layers)
+    kernel.prepare(*maps, p.m, p.n, p.k, layers, *scales, grid=(grid,))(host._current_stream(torch, a.device))
+    return d if out is None or d is out else out.copy_(d)
+
+
+def _as_read(torch, x, major: str):
+    """A 3-d operand (L, rows, K) as the kernel reads it: itself (K-major), its per-layer transpose (L, K, rows:
+    MN-major), or a K-major copy with rows and layers 16 bytes apart."""
+    t = x.transpose(1, 2)
+    if major != "k" and _addressable(t):
+        return t
+    if _addressable(x):
+        return x
+    align = 16 // x.element_size()
+    cols = -(-x.shape[2] // align) * align
+    return torch.empty(x.shape[0], x.shape[1], cols, dtype=x.dtype, device=x.device)[..., : x.shape[2]].copy_(x)
+
+
+def _addressable(x) -> bool:
+    """Last dimension contiguous, rows and layers a multiple of 16 bytes apart, a 16-byte aligned base."""
+    size = x.element_size()
+    return x.stride(2) == 1 and x.stride(1) * size % 16 == 0 and x.stride(0) * size % 16 == 0 \
+        and x.data_ptr() % 16 == 0
+
+
+def _flat_out(torch, out, layers: int, m: int):
+    """A batched `out` (L, M, N) as the (L*M, N) matrix a folded GEMM writes (a view: it must be one)."""
+    if out.dim() != 3 or out.shape[:2] != (layers, m) or out.stride(0) != m * out.stride(1):
+        raise api_error(f"gemm: out is {tuple(out.shape)} with strides {out.stride()}; a ({layers}, {m}, N) tensor "
+                        f"whose layers are consecutive rows (contiguous)")
+    return out.flatten(0, 1)
+
+
+def _output(torch, out, out_dtype: str, shape: tuple[int, int, int], device):
+    """`out` when TMA can store to it (rows a multiple of 16 bytes long), else a new D with rows padded apart."""
+    if out_dtype not in OUT_DTYPES:
+        raise api_error(f"gemm: D of type {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
+    torch_out = getattr(torch, TORCH_DTYPE_NAMES[out_dtype])
+    if out is not None and (tuple(out.shape) != shape or out.dtype != torch_out or out.device != device):
+        raise api_error(f"gemm: out is {tuple(out.shape)} {out.dtype} on {out.device}; expected {shape} {torch_out} "
+                        f"on {device}")
+    elem = OUT_DTYPES[out_dtype]
+    if out is not None and _addressable(out) and shape[2] * elem % 16 == 0:
+        return out
+    cols = -(-shape[2] // (16 // elem)) * (16 // elem)
+    return torch.empty(*shape[:2], cols, dtype=torch_out, device=device)[..., : shape[2]]
+
+
+__all__ = ["batched_gemm", "gemm"]
