@@ -1,0 +1,65 @@
+"""The attention kernel's configuration: tile sizes per head dimension, and the tensor-map boxes the kernel and the
+host share (one source of truth for both).
+
+Tensors are viewed 3-d for TMA: q, o as (B, Sq, H * D) and k, v as (B, Sk, Hkv * D) -- layers B, rows the sequence,
+columns the heads' features -- so a box of rows clips at its own batch's sequence end. Boxes are 64 columns (128
+bytes of bf16/f16: one 128B swizzle row); a tile of D columns is D / 64 boxes side by side.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mmatom.errors import api_error
+
+BOX_COLUMNS = 64                 # 128 bytes of a 16-bit element: the 128B swizzle's row
+DTYPES = ("bf16", "f16")
+HEAD_DIMS = (64, 128, 256)
+CONSUMERS = 2                    # consumer warpgroups, 64 query rows each
+PRODUCER_REGISTERS, CONSUMER_REGISTERS = 24, 240
+
+
+@dataclass(frozen=True)
+class AttentionConfig:
+    """One kernel's tiles: `block_n` keys per KV step (K and V tiles of block_n x D in an N-stage ring); the CTA's
+    query tile is 64 rows per consumer warpgroup."""
+
+    head_dim: int = 128
+    block_n: int = 128
+    stages: int = 2
+
+    @property
+    def block_m(self) -> int:
+        return 64 * CONSUMERS
+
+    @property
+    def name(self) -> str:
+        return f"d{self.head_dim}_{self.block_m}x{self.block_n}x{self.stages}"
+
+    def check(self, dtype: str) -> None:
+        if dtype not in DTYPES:
+            raise api_error(f"attention: dtype {dtype!r} is not one of {', '.join(DTYPES)}")
+        if self.head_dim not in HEAD_DIMS:
+            raise api_error(f"attention: head dim {self.head_dim} is not one of {', '.join(map(str, HEAD_DIMS))}")
+        if self.block_n % 16 or not 16 <= self.block_n <= 256 or self.stages < 1:
+            raise api_error(f"attention: block_n {self.block_n} must be a multiple of 16 in [16, 256] and stages "
+                            f"{self.stages} positive")
+
+    def boxes(self) -> dict[str, tuple[int, int]]:
+        """(rows, columns) of each tensor map's TMA box: q the CTA's query tile, k and v a KV step's keys, o one
+        consumer warpgroup's 64 rows."""
+        return {"q": (self.block_m, BOX_COLUMNS), "k": (self.block_n, BOX_COLUMNS),
+                "v": (self.block_n, BOX_COLUMNS), "o": (64, BOX_COLUMNS)}
+
+
+# the shipped config per head dim (FA3's tiles: d = 256 takes 80 keys a step to keep two stages in SMEM)
+DEFAULT_CONFIGS = {64: AttentionConfig(64, 128, 2), 128: AttentionConfig(128, 128, 2), 256: AttentionConfig(256, 80, 2)}
+
+
+def default_config(head_dim: int) -> AttentionConfig:
+    if head_dim not in DEFAULT_CONFIGS:
+        raise api_error(f"attention: head dim {head_dim} is not one of {', '.join(map(str, HEAD_DIMS))}")
+    return DEFAULT_CONFIGS[head_dim]
+
+
+__all__ = ["AttentionConfig", "BOX_COLUMNS", "CONSUMERS", "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS", "default_config"]
