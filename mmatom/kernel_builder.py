@@ -167,6 +167,10 @@ class KernelBuilder:
         kept). e^x is ex2(x * log2(e)): fold the constant into a scale the kernel multiplies by anyway."""
         return self.wrap(self.builder.insert(Ex2Op(self._f32("ex2", a), ftz)).res)
 
+    def lg2(self, a: Operand) -> Value:
+        """log2(a) on f32, approximate: math.log2, PTX lg2.approx.ftz.f32 (e.g. a row's log-sum-exp, m + lg2(l))."""
+        return self.wrap(self.builder.insert(math.Log2Op(self._f32("lg2", a))).result)
+
     def rcp(self, a: Operand) -> Value:
         """1/a on f32, approximate: nvvm.rcp.approx.ftz.f, PTX rcp.approx.ftz.f32 (1 ulp, subnormals flushed)."""
         return self.wrap(self.builder.insert(RcpApproxFtzF32Op(self._f32("rcp", a))).res)

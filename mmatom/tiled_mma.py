@@ -268,11 +268,14 @@ class TiledMma:
                         satfinite=bool(self.atom.catalogue.satfinite))
         return kb.wrap(kb.builder.insert(op).results[0])
 
-    def mma_smem(self, kb: KernelBuilder, a: Value, b: Value, c: Value) -> Value:
+    def mma_smem(self, kb: KernelBuilder, a: Value, b: Value, c: Value, accumulate: bool = True) -> Value:
         """One step as a single `mma.wgmma_tile` (A and B descriptors of smem_desc_type, C of fragment_type):
-        each warpgroup issues its M repeats' atoms along K; the verifier checks every atom's descriptor window."""
+        each warpgroup issues its M repeats' atoms along K; the verifier checks every atom's descriptor window.
+        `accumulate=False`: D = A B, C's values are not read (scale-d 0 on the first K step; pass the registers
+        D is to land in, e.g. the previous step's)."""
         self._require_wgmma("mma_smem")
-        op = WgmmaTileOp(self.tile_mnk, kb.ssa(a), kb.ssa(b), kb.ssa(c), self.fragment_type("D"))
+        op = WgmmaTileOp(self.tile_mnk, kb.ssa(a), kb.ssa(b), kb.ssa(c), self.fragment_type("D"),
+                         scale_d=None if accumulate else 0)
         return kb.wrap(kb.builder.insert(op).results[0])
 
     def mma(self, kb: KernelBuilder, a: Sequence[Value], b: Sequence[Value],

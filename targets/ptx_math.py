@@ -1,4 +1,4 @@
-"""PTX for the math ops an epilogue uses: fma, exp2, absf, sqrt (f32/f64; f16 where PTX has the form)."""
+"""PTX for the math ops an epilogue uses: fma, exp2, log2, absf, sqrt (f32/f64; f16 where PTX has the form)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ _UNARY = {
     "math.exp2": ("ex2.approx", ("f32",)),
     "math.absf": ("abs", ("f16", "f32", "f64")),
     "math.sqrt": ("sqrt.rn", ("f32", "f64")),  # correctly rounded
+    "math.log2": ("lg2.approx.ftz", ("f32",)),  # 2 ulp (PTX has lg2 for f32 only); a log-sum-exp's last step
 }
 
 
@@ -24,7 +25,7 @@ def fma(fn: PTXFunction, op: math.FmaOp) -> None:
     fn.emit(f"fma.rn.{kind} {fn.define(op.result)}, {fn.reg(op.a)}, {fn.reg(op.b)}, {fn.reg(op.c)};")
 
 
-@emits(math.Exp2Op, math.AbsFOp, math.SqrtOp)
+@emits(math.Exp2Op, math.AbsFOp, math.SqrtOp, math.Log2Op)
 def unary(fn: PTXFunction, op: Operation) -> None:
     instruction, kinds = _UNARY[op.name]
     kind = float_kind(op, op.result.type, kinds)

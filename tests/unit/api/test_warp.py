@@ -10,6 +10,8 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import f32, i64
 
 import mmatom
+from mmatom.compiler import lower_for_ptx
+from mmatom.targets.ptx_emitter import emit_ptx
 from mmatom.dialects.nvvm_warp import Ex2Op, RcpApproxFtzF32Op, ShflOp
 
 from simt_eval import run
@@ -63,6 +65,14 @@ def test_ex2_rcp_and_float_max():
     assert mmatom.min_value(x, 0.5).ssa.owner.name == "arith.minnumf"
     assert kb.ex2(2.0).type == x.type  # a Python number is an f32 constant
     assert not hasattr(kb, "exp2")  # one name per thing: ex2
+    assert kb.lg2(x).ssa.owner.name == "math.log2"
+
+
+def test_lg2_prints_the_approximate_ptx_instruction():
+    kb = mmatom.KernelBuilder("k", [("x", "f32"), ("out", "ptr")], "sm_90a")
+    kb.store_scalar(kb.lg2(kb.param("x")), kb.param("out"))
+    module, _ = kb.finish()
+    assert "lg2.approx.ftz.f32" in emit_ptx(lower_for_ptx(module))
 
 
 @pytest.mark.parametrize("call, message", [
@@ -73,6 +83,7 @@ def test_ex2_rcp_and_float_max():
      r"nvvm.shfl.sync: value type i64 is not legal; shfl.sync moves i32 or f32"),
     (lambda kb: kb.ex2(kb.tid()), r"ex2: operand of type i32; it takes f32 \(convert it first\)"),
     (lambda kb: kb.rcp(kb.param("i")), r"rcp: operand of type i32; it takes f32"),
+    (lambda kb: kb.lg2(kb.tid()), r"lg2: operand of type i32; it takes f32"),
 ])
 def test_diagnostics_name_the_op_and_the_legal_set(call, message):
     kb, _ = builder()
