@@ -293,17 +293,19 @@ class WgmmaOp(AtomOp):
 
 @irdl_op_definition
 class WgmmaTileOp(IRDLOperation):
-    """An M x N x K warpgroup tile (SS) over the warpgroups its accumulator's TV layout spans (one or two),
+    """An M x N x K warpgroup tile over the warpgroups its accumulator's TV layout spans (one or two),
     each issuing K/k steps of wgmma atoms and, per step, one atom per 64 of its rows (M = 64 x warpgroups x
-    repeats, at most 256; warpgroup w's repeat i holds rows 64w + 64 * warpgroups * i, CuTe's order). A (M x K)
-    and B (N x K) are SMEM tiles; every atom's operand is a window of them whose descriptor is the tile's with
-    the start address advanced (as CuTe's descriptor iterator does), checked against the layout algebra at
-    verification time. Issued between the kernel's own wgmma fence and commit/wait, like mma.wgmma."""
+    repeats, at most 256; warpgroup w's repeat i holds rows 64w + 64 * warpgroups * i, CuTe's order). B (N x K)
+    is an SMEM tile, A (M x K) one too (SS) or a register fragment (RS: the tile's register-A TV layout, each
+    warpgroup its accumulator's rows, K steps after the atom's values); every atom's SMEM operand is a window of
+    its tile whose descriptor is the tile's with the start address advanced (as CuTe's descriptor iterator
+    does), checked against the layout algebra at verification time. Issued between the kernel's own wgmma
+    fence and commit/wait, like mma.wgmma."""
 
     name = "mma.wgmma_tile"
     traits = traits_def(MemoryReadEffect())
     shape = prop_def(ShapeAttr)
-    a = operand_def(SmemDescType)
+    a = operand_def(SmemDescType | FragmentType)
     b = operand_def(SmemDescType)
     c = operand_def(FragmentType)
     d = result_def(FragmentType)
