@@ -429,12 +429,12 @@ def _a_block_strides(a_t, m: int, k_tile: int, k: int, warpgroups: int, steps: l
 
 def _check_register_a(a_t, atom: WgmmaAtom, m: int, k_tile: int, warpgroups: int) -> None:
     """An RS tile's A is the register-A fragment of the M x K tile over the accumulator's warpgroups."""
-    want = wgmma_register_a_layout(atom.a, atom.k, m, k_tile, warpgroups)
+    want, steps = wgmma_register_a_layout(atom.a, atom.k, m, k_tile, warpgroups), k_tile // atom.k
     try:
         got = a_t.layout.data
     except NotationError as err:
         raise VerifyException(f"{_TILE}: operand A: {err}") from None
     if a_t.role.data != "A" or not got.equivalent(want) or got[0].size() != want[0].size():
         raise VerifyException(f"{_TILE}: operand A must be the register A fragment of the {m}x{k_tile} tile over "
-                              f"{warpgroups} warpgroup(s), !mma.frag<A, {a_t.elem.data}, \"{want}\"> ({k_tile // atom.k} "
-                              f"K steps of {family('wgmma').spell(atom)}); got {a_t}")
+                              f"{warpgroups} warpgroup(s), !mma.frag<A, {a_t.elem.data}, \"{want}\"> ({steps} K step"
+                              f"{'s' * (steps > 1)} of {family('wgmma').spell(atom)}); got {a_t}")

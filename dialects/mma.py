@@ -590,6 +590,21 @@ CONVERTIBLE = frozenset([("f32", "f16"), ("f32", "bf16"), ("f16", "f32"), ("bf16
 BF16_CVT_ARCH = 80  # cvt to .bf16: sm_80 and later (bf16 -> f32 is a bit shift)
 
 
+def _first_difference(src: Layout, dst: Layout) -> str:
+    """Where two TV layouts of one thread count first disagree, as a clause of ConvertOp's diagnostic."""
+    threads, values = src[0].size(), src[1].size()
+    if threads != dst[0].size() or values != dst[1].size():
+        return f" ({threads} threads x {values} values, the result {dst[0].size()} x {dst[1].size()})"
+    for t in range(threads):
+        held, wanted = [src((t, v)) for v in range(values)], [dst((t, v)) for v in range(values)]
+        if held != wanted:
+            v = next(v for v in range(values) if held[v] != wanted[v])
+            how = "the same elements in another order" if sorted(held) == sorted(wanted) else "other elements"
+            return (f" (thread {t} value {v} is element {held[v]} of the source, {wanted[v]} of the result: the "
+                    f"thread holds {how})")
+    return ""
+
+
 @irdl_op_definition
 class ConvertOp(IRDLOperation):
     """Elementwise type conversion of a fragment: value (t, v) of the result is value (t, v) of the source,
@@ -623,7 +638,7 @@ class ConvertOp(IRDLOperation):
         if src_tv[0].size() != dst_tv[0].size() or not src_tv.equivalent(dst_tv):
             raise VerifyException(
                 f"mma.convert: result layout {dst_tv} is not the source layout {src_tv}; a conversion keeps each "
-                f"thread's elements in place, so the TV layouts must be the same map")
+                f"thread's elements in place, so the TV layouts must be the same map{_first_difference(src_tv, dst_tv)}")
 
 
 # Element access for epilogues: value v of each thread's fragment (the TV layout's value index; a DSL learns
