@@ -16,7 +16,7 @@ from mmatom.layout import NotationError
 from mmatom.atoms.catalogue import Atom, AtomError, MmaSyncAtom, WgmmaAtom, family, resolve
 from mmatom.atoms.catalogue.elements import BITS, base_element, storage_element
 from mmatom.atoms.catalogue.fragments import (operand_extent, tile_tv_layout, tv_layouts, wgmma_accumulator_layout,
-                                              wgmma_accumulator_tile)
+                                              wgmma_accumulator_tile, wgmma_register_a_layout)
 from mmatom.atoms.catalogue.model import REGISTER, SMEM_DESC, TMEM
 from mmatom.atoms.catalogue.tcgen05 import BLOCK_SCALED
 from mmatom.atoms.catalogue.wgmma import dense_k, imm_scale, imm_trans
@@ -290,15 +290,20 @@ class WgmmaTilePlan:
     atom: WgmmaAtom  # the wgmma each step issues
     warpgroups: int
     repeats: int  # atoms each warpgroup issues down M per K step (its rows 64w + 64 * warpgroups * i)
-    steps: tuple[tuple[int, int], ...]  # per K step: (A byte offset, B byte offset) within warpgroup 0
-    a_warpgroup_bytes: int  # how far warpgroup w's A rows start from warpgroup 0's (times w)
-    a_repeat_bytes: int  # how far repeat i's A rows start from repeat 0's (times i)
-    a_desc: "d.SmemDescType"  # one atom's A and B (what each step's descriptor describes)
+    steps: tuple[tuple[int, int], ...]  # per K step: (A byte offset, B byte offset) within warpgroup 0 (RS: A 0)
+    a_warpgroup_bytes: int  # how far warpgroup w's A rows start from warpgroup 0's (times w; RS: 0)
+    a_repeat_bytes: int  # how far repeat i's A rows start from repeat 0's (times i; RS: 0)
+    a_desc: "d.SmemDescType | None"  # one atom's A and B (what each step's descriptor describes); RS: no A
     b_desc: "d.SmemDescType"
+
+    @property
+    def a_in_registers(self) -> bool:
+        return self.a_desc is None
 
 
 THREAD_REGISTERS = 255  # PTX: registers a thread can have
 WGMMA_TILE_M = (64, 128, 256)  # 64 rows per warpgroup (one or two), repeated down M 1, 2 or 4 times
+_TILE = "mma.wgmma_tile"
 
 
 def wgmma_tile_plan(op) -> WgmmaTilePlan:
@@ -309,90 +314,127 @@ def wgmma_tile_plan(op) -> WgmmaTilePlan:
 def _wgmma_tile_plan(op) -> WgmmaTilePlan:
     """Check an mma.wgmma_tile and say how it splits into wgmma atoms: the accumulator's TV layout says how
     many warpgroups share the tile, and each repeats its 64-row atom down the rest of M."""
-    label = "mma.wgmma_tile"
     m, n, k_tile = op.shape.mnk
-    a_t, b_t, c_t, d_t = op.a.type, op.b.type, op.c.type, op.d.type
     if m not in WGMMA_TILE_M:
-        raise VerifyException(f"{label}: M={m} is not legal; a tile is 64 rows per warpgroup (one or two), each "
+        raise VerifyException(f"{_TILE}: M={m} is not legal; a tile is 64 rows per warpgroup (one or two), each "
                               f"repeating its atom down M: M = {', '.join(map(str, WGMMA_TILE_M))}")
-    a, _b, dt = a_t.elem.data, b_t.elem.data, d_t.elem.data
+    atom = _tile_atom(op, k_tile)
+    warpgroups = _tile_warpgroups(op, m, n)
+    k = atom.k
+    rs = isinstance(op.a.type, d.FragmentType)
+    try:
+        if rs:
+            _check_register_a(op.a.type, atom, m, k_tile, warpgroups)
+        else:
+            a_steps, a_desc = _smem_steps("A", op.a.type, m, 64, k_tile, k)
+        b_steps, b_desc = _smem_steps("B", op.b.type, n, n, k_tile, k)
+        if rs:
+            return WgmmaTilePlan(atom, warpgroups, m // (64 * warpgroups), tuple((0, off) for off in b_steps), 0, 0,
+                                 None, b_desc)
+        wg_bytes, rep_bytes = _a_block_strides(op.a.type, m, k_tile, k, warpgroups, a_steps)
+    except (DescriptorError, NotationError) as err:
+        raise VerifyException(f"{_TILE}: {err}") from None
+    return WgmmaTilePlan(atom, warpgroups, m // (64 * warpgroups), tuple(zip(a_steps, b_steps)), wg_bytes, rep_bytes,
+                         a_desc, b_desc)
+
+
+def _tile_atom(op, k_tile: int) -> WgmmaAtom:
+    """The atom every step issues (A's residency from its type), legal on the module's chip."""
+    a, dt = op.a.type.elem.data, op.d.type.elem.data
     k = dense_k(a)
     if k_tile % k:
-        raise VerifyException(f"{label}: K={k_tile} is not a multiple of the {a} atom's K={k}")
-    values = dict(sparse=False, a=a, b=b_t.elem.data, d=dt, m=64, n=n, k=k, satfinite=op.satfinite is not None,
-                  bitop="and" if a == "b1" else None, a_residency=SMEM_DESC, **_wgmma_qualifiers(op, label, a),
-                  selector=None)
+        raise VerifyException(f"{_TILE}: K={k_tile} is not a multiple of the {a} atom's K={k}")
+    values = dict(sparse=False, a=_elem(op.a.type), b=op.b.type.elem.data, d=dt, m=64, n=op.shape.mnk[1], k=k,
+                  satfinite=op.satfinite is not None, bitop="and" if a == "b1" else None,
+                  a_residency=_residency(op.a.type), **_wgmma_qualifiers(op, _TILE, a), selector=None)
     try:
         atom = family("wgmma").make(values)
     except AtomError as err:
-        raise VerifyException(f"{label}: {err}") from None
-    _resolve(label, op, atom)
+        raise VerifyException(f"{_TILE}: {err}") from None
+    _resolve(_TILE, op, atom)
+    return atom
+
+
+def _tile_warpgroups(op, m: int, n: int) -> int:
+    """How many warpgroups C's and D's accumulator layouts (which must agree) spread the M x N tile over."""
+    dt = op.d.type.elem.data
     warpgroups = None
-    for role, t in (("C", c_t), ("D", d_t)):
+    for role, t in (("C", op.c.type), ("D", op.d.type)):
         if t.elem.data != dt and role == "C":
-            raise VerifyException(f"{label}: operand C is {t.elem.data}; the accumulator is {dt}")
+            raise VerifyException(f"{_TILE}: operand C is {t.elem.data}; the accumulator is {dt}")
         try:
             got = t.layout.data
         except NotationError as err:
-            raise VerifyException(f"{label}: operand {role}: {err}") from None
+            raise VerifyException(f"{_TILE}: operand {role}: {err}") from None
         tile = wgmma_accumulator_tile(got)
         if tile is not None and tile[:2] == (m, n) and warpgroups not in (None, tile[2]):
-            raise VerifyException(f"{label}: operand D's layout {got} spreads the tile over {tile[2]} "
+            raise VerifyException(f"{_TILE}: operand D's layout {got} spreads the tile over {tile[2]} "
                                   f"warpgroup(s), C's over {warpgroups}; D keeps C's registers, so the layouts agree")
         if tile is None or tile[:2] != (m, n):
             legal = "; ".join(f"over {w} warpgroup{'s' * (w > 1)}: {wgmma_accumulator_layout(m, n, w)}"
                               for w in (2, 1) if m % (64 * w) == 0 and m // (64 * w) in (1, 2, 4))
-            raise VerifyException(f"{label}: operand {role} layout {got} is not a {m}x{n} accumulator layout "
+            raise VerifyException(f"{_TILE}: operand {role} layout {got} is not a {m}x{n} accumulator layout "
                                   f"({legal})")
         warpgroups = tile[2]
-    repeats = m // (64 * warpgroups)
-    registers = d_t.layout.data[1].size() * BITS[dt] // 32
+    registers = op.d.type.layout.data[1].size() * BITS[dt] // 32
     if registers > THREAD_REGISTERS:
-        raise VerifyException(f"{label}: a {m}x{n} {dt} accumulator over {warpgroups} warpgroup(s) is {registers} "
+        raise VerifyException(f"{_TILE}: a {m}x{n} {dt} accumulator over {warpgroups} warpgroup(s) is {registers} "
                               f"registers per thread; a thread has at most {THREAD_REGISTERS} (more warpgroups or a "
                               f"narrower tile)")
-    rows = {"A": m, "B": n}
-    sub_types = {}
-    steps = []
+    return warpgroups
+
+
+def _smem_steps(role: str, t, rows: int, atom_rows: int, k_tile: int, k: int) -> tuple[list[int], "d.SmemDescType"]:
+    """The byte offset of each K step's atom window (rows 0..atom_rows - 1) of a rows x k_tile SMEM operand, each
+    checked against the canonical layout, and the descriptor type of one window."""
+    full = t.layout.data
+    inner = getattr(full, "layout", full)
+    if inner.rank() != 2 or (inner[0].size(), inner[1].size()) != (rows, k_tile):
+        raise VerifyException(f"{_TILE}: operand {role}: SMEM layout {full} must have shape ({rows}, {k_tile})")
+    bits = BITS[t.elem.data]
+    offsets = []
+    for j in range(k_tile // k):
+        try:
+            off, sub = sub_tile(full, 0, atom_rows, j * k, k, bits)
+            check_layout(sub, SmemOperand(atom_rows, k, bits, t.major.data, t.swizzle.data))
+            check_pattern_start(off, t.swizzle.data)
+        except DescriptorError as err:
+            raise DescriptorError(f"operand {role}, K step {j} (k {j * k}..{(j + 1) * k - 1}): {err}") from None
+        offsets.append(off)
+    window = sub_tile(full, 0, atom_rows, 0, k, bits)[1]
+    return offsets, d.SmemDescType(role, t.elem.data, t.major.data, t.swizzle.data, str(window))
+
+
+def _a_block_strides(a_t, m: int, k_tile: int, k: int, warpgroups: int, steps: list[int]) -> tuple[int, int]:
+    """(warpgroup stride, repeat stride) in bytes of SMEM A's 64-row blocks: every block (warpgroup w, repeat i)
+    must be block 0 shifted by w * wg_bytes + i * rep_bytes, each of its K windows canonical."""
+    full, bits = a_t.layout.data, BITS[a_t.elem.data]
+    block_bytes = [sub_tile(full, 64 * blk, 64, 0, k, bits)[0] for blk in range(m // 64)]
+    wg_bytes = block_bytes[1] if warpgroups > 1 else 0
+    rep_bytes = block_bytes[warpgroups] if m // (64 * warpgroups) > 1 else 0
+    for blk in range(1, m // 64):
+        i, w = divmod(blk, warpgroups)
+        for j in range(k_tile // k):
+            off, sub = sub_tile(full, 64 * blk, 64, j * k, k, bits)
+            try:
+                check_layout(sub, SmemOperand(64, k, bits, a_t.major.data, a_t.swizzle.data))
+                check_pattern_start(off, a_t.swizzle.data)
+            except DescriptorError as err:
+                raise DescriptorError(f"operand A rows {64 * blk}..{64 * blk + 63}, K step {j}: {err}") from None
+            if off != w * wg_bytes + i * rep_bytes + steps[j]:
+                raise DescriptorError(f"A rows {64 * blk}..{64 * blk + 63} (warpgroup {w}, repeat {i}) are not "
+                                      f"rows 0..63 shifted by {w * wg_bytes + i * rep_bytes} bytes")
+    return wg_bytes, rep_bytes
+
+
+def _check_register_a(a_t, atom: WgmmaAtom, m: int, k_tile: int, warpgroups: int) -> None:
+    """An RS tile's A is the register-A fragment of the M x K tile over the accumulator's warpgroups."""
+    want, steps = wgmma_register_a_layout(atom.a, atom.k, m, k_tile, warpgroups), k_tile // atom.k
     try:
-        for role, t in (("A", a_t), ("B", b_t)):
-            full = t.layout.data
-            inner = getattr(full, "layout", full)
-            if inner.rank() != 2 or (inner[0].size(), inner[1].size()) != (rows[role], k_tile):
-                raise VerifyException(f"{label}: operand {role}: SMEM layout {full} must have shape ({rows[role]}, {k_tile})")
-            atom_rows = 64 if role == "A" else n
-            bits = BITS[t.elem.data]
-            offsets = []
-            for j in range(k_tile // k):
-                try:
-                    off, sub = sub_tile(full, 0, atom_rows, j * k, k, bits)
-                    check_layout(sub, SmemOperand(atom_rows, k, bits, t.major.data, t.swizzle.data))
-                    check_pattern_start(off, t.swizzle.data)
-                except DescriptorError as err:
-                    raise DescriptorError(f"operand {role}, K step {j} (k {j * k}..{(j + 1) * k - 1}): {err}") from None
-                offsets.append(off)
-            sub_types[role] = d.SmemDescType(role, t.elem.data, t.major.data, t.swizzle.data,
-                                             str(sub_tile(full, 0, atom_rows, 0, k, bits)[1]))
-            steps.append(offsets)
-        # every other 64-row block of A (warpgroup w, repeat i) is block 0 shifted by w * wg_bytes + i * rep_bytes
-        bits = BITS[a_t.elem.data]
-        full_a = a_t.layout.data
-        block_bytes = [sub_tile(full_a, 64 * blk, 64, 0, k, bits)[0] for blk in range(m // 64)]
-        wg_bytes = block_bytes[1] if warpgroups > 1 else 0
-        rep_bytes = block_bytes[warpgroups] if repeats > 1 else 0
-        for blk in range(1, m // 64):
-            i, w = divmod(blk, warpgroups)
-            for j in range(k_tile // k):
-                off, sub = sub_tile(full_a, 64 * blk, 64, j * k, k, bits)
-                try:
-                    check_layout(sub, SmemOperand(64, k, bits, a_t.major.data, a_t.swizzle.data))
-                    check_pattern_start(off, a_t.swizzle.data)
-                except DescriptorError as err:
-                    raise DescriptorError(f"operand A rows {64 * blk}..{64 * blk + 63}, K step {j}: {err}") from None
-                if off != w * wg_bytes + i * rep_bytes + steps[0][j]:
-                    raise DescriptorError(f"A rows {64 * blk}..{64 * blk + 63} (warpgroup {w}, repeat {i}) are not "
-                                          f"rows 0..63 shifted by {w * wg_bytes + i * rep_bytes} bytes")
-    except (DescriptorError, NotationError) as err:
-        raise VerifyException(f"{label}: {err}") from None
-    return WgmmaTilePlan(atom, warpgroups, repeats, tuple(zip(steps[0], steps[1])), wg_bytes, rep_bytes,
-                         sub_types["A"], sub_types["B"])
+        got = a_t.layout.data
+    except NotationError as err:
+        raise VerifyException(f"{_TILE}: operand A: {err}") from None
+    if a_t.role.data != "A" or not got.equivalent(want) or got[0].size() != want[0].size():
+        raise VerifyException(f"{_TILE}: operand A must be the register A fragment of the {m}x{k_tile} tile over "
+                              f"{warpgroups} warpgroup(s), !mma.frag<A, {a_t.elem.data}, \"{want}\"> ({steps} K step"
+                              f"{'s' * (steps > 1)} of {family('wgmma').spell(atom)}); got {a_t}")

@@ -293,17 +293,19 @@ class WgmmaOp(AtomOp):
 
 @irdl_op_definition
 class WgmmaTileOp(IRDLOperation):
-    """An M x N x K warpgroup tile (SS) over the warpgroups its accumulator's TV layout spans (one or two),
+    """An M x N x K warpgroup tile over the warpgroups its accumulator's TV layout spans (one or two),
     each issuing K/k steps of wgmma atoms and, per step, one atom per 64 of its rows (M = 64 x warpgroups x
-    repeats, at most 256; warpgroup w's repeat i holds rows 64w + 64 * warpgroups * i, CuTe's order). A (M x K)
-    and B (N x K) are SMEM tiles; every atom's operand is a window of them whose descriptor is the tile's with
-    the start address advanced (as CuTe's descriptor iterator does), checked against the layout algebra at
-    verification time. Issued between the kernel's own wgmma fence and commit/wait, like mma.wgmma."""
+    repeats, at most 256; warpgroup w's repeat i holds rows 64w + 64 * warpgroups * i, CuTe's order). B (N x K)
+    is an SMEM tile, A (M x K) one too (SS) or a register fragment (RS: the tile's register-A TV layout, each
+    warpgroup its accumulator's rows, K steps after the atom's values); every atom's SMEM operand is a window of
+    its tile whose descriptor is the tile's with the start address advanced (as CuTe's descriptor iterator
+    does), checked against the layout algebra at verification time. Issued between the kernel's own wgmma
+    fence and commit/wait, like mma.wgmma."""
 
     name = "mma.wgmma_tile"
     traits = traits_def(MemoryReadEffect())
     shape = prop_def(ShapeAttr)
-    a = operand_def(SmemDescType)
+    a = operand_def(SmemDescType | FragmentType)
     b = operand_def(SmemDescType)
     c = operand_def(FragmentType)
     d = result_def(FragmentType)
@@ -588,6 +590,21 @@ CONVERTIBLE = frozenset([("f32", "f16"), ("f32", "bf16"), ("f16", "f32"), ("bf16
 BF16_CVT_ARCH = 80  # cvt to .bf16: sm_80 and later (bf16 -> f32 is a bit shift)
 
 
+def _first_difference(src: Layout, dst: Layout) -> str:
+    """Where two TV layouts of one thread count first disagree, as a clause of ConvertOp's diagnostic."""
+    threads, values = src[0].size(), src[1].size()
+    if threads != dst[0].size() or values != dst[1].size():
+        return f" ({threads} threads x {values} values, the result {dst[0].size()} x {dst[1].size()})"
+    for t in range(threads):
+        held, wanted = [src((t, v)) for v in range(values)], [dst((t, v)) for v in range(values)]
+        if held != wanted:
+            v = next(v for v in range(values) if held[v] != wanted[v])
+            how = "the same elements in another order" if sorted(held) == sorted(wanted) else "other elements"
+            return (f" (thread {t} value {v} is element {held[v]} of the source, {wanted[v]} of the result: the "
+                    f"thread holds {how})")
+    return ""
+
+
 @irdl_op_definition
 class ConvertOp(IRDLOperation):
     """Elementwise type conversion of a fragment: value (t, v) of the result is value (t, v) of the source,
@@ -621,7 +638,7 @@ class ConvertOp(IRDLOperation):
         if src_tv[0].size() != dst_tv[0].size() or not src_tv.equivalent(dst_tv):
             raise VerifyException(
                 f"mma.convert: result layout {dst_tv} is not the source layout {src_tv}; a conversion keeps each "
-                f"thread's elements in place, so the TV layouts must be the same map")
+                f"thread's elements in place, so the TV layouts must be the same map{_first_difference(src_tv, dst_tv)}")
 
 
 # Element access for epilogues: value v of each thread's fragment (the TV layout's value index; a DSL learns

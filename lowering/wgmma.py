@@ -146,6 +146,9 @@ class LowerWgmmaTile(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.WgmmaTileOp, rewriter: PatternRewriter) -> None:
         plan = wgmma_tile_plan(op)
+        if plan.a_in_registers:
+            rewriter.replace(op, *_lower_rs_tile(op, plan))
+            return
         atom = plan.atom
         ops = OpList()
         const_a, const_b = descriptor_constant(plan.a_desc), descriptor_constant(plan.b_desc)
@@ -184,6 +187,44 @@ class LowerWgmmaTile(RewritePattern):
     def _advance(ops: OpList, start: SSAValue, offset_bytes: int, fields: int | None) -> SSAValue:
         desc = ops.addi(start, offset_bytes >> 4)
         return desc if fields is None else ops.add(arith.OrIOp(desc, ops.const(fields, 64)))
+
+
+def _lower_rs_tile(op: mma.WgmmaTileOp, plan) -> tuple[list, list[SSAValue]]:
+    """An RS tile: per M repeat of each warpgroup, ONE nvvm.inline_ptx holding its whole K chain -- C copied into
+    D's registers, one wgmma.fence (the copies touched the accumulator), then K/k wgmma.mma_async on D in place,
+    step j with its A registers and the B descriptor advanced to its window (a fence per atom would serialize
+    them). scale_d = 0: nothing copied, the first step's scale-d is 0."""
+    ops = OpList()
+    start_b, or_b = LowerWgmmaTile._start(ops, op.b, op, descriptor_constant(plan.b_desc))
+    descs_b = [LowerWgmmaTile._advance(ops, start_b, off_b, or_b) for _, off_b in plan.steps]
+    c_regs, a_regs = fragment_registers(op.c, op), fragment_registers(op.a, op)
+    per_c, per_a = len(c_regs) // plan.repeats, len(a_regs) // (plan.repeats * len(plan.steps))
+    accumulate = op.scale_d is None or bool(op.scale_d.value.data)
+    d_regs: list[SSAValue] = []
+    for i in range(plan.repeats):  # A's registers: the atom's, then the K step, then the M repeat
+        a_steps = [a_regs[(i * len(plan.steps) + j) * per_a:][:per_a] for j in range(len(plan.steps))]
+        d_regs += _rs_chain(ops, plan.atom, c_regs[i * per_c:(i + 1) * per_c], a_steps, descs_b, accumulate)
+    return ops.ops, [as_fragment(ops, d_regs, op.d.type)]
+
+
+def _rs_chain(ops: OpList, atom: WgmmaAtom, c_regs: list[SSAValue], a_steps: list[list[SSAValue]],
+              descs_b: list[SSAValue], accumulate: bool) -> list[SSAValue]:
+    """One nvvm.inline_ptx: D = C (unless not accumulating), wgmma.fence, then one wgmma per K step on D."""
+    n_d = len(c_regs)
+    inputs: list[SSAValue] = list(c_regs) if accumulate else []
+
+    def slot(value: SSAValue) -> str:
+        inputs.append(value)
+        return f"${n_d + len(inputs) - 1}"
+
+    d_text = [f"${i}" for i in range(n_d)]
+    lines = [f"mov.b32 ${i}, ${n_d + i};" for i in range(n_d)] if accumulate else []
+    lines.append("wgmma.fence.sync.aligned;")
+    for j, (a_regs, desc_b) in enumerate(zip(a_steps, descs_b)):
+        lines.append(instruction(atom, d=d_text, a=[slot(r) for r in a_regs], b=slot(desc_b), e=None,
+                                 scale_d="1" if accumulate or j else "0"))
+    asm = ops.add(nvvm.InlinePtxOp(" ".join(lines), inputs, [r.type for r in c_regs], atom=atom))
+    return list(asm.owner.results)
 
 
 WGMMA_PATTERNS = (LowerMakeDesc(), LowerWgmma(), LowerWgmmaTile())

@@ -20,7 +20,7 @@ from math import prod
 
 
 from mmatom.atoms.catalogue.elements import BITS
-from mmatom.atoms.catalogue.fragments import tile_tv_layout, wgmma_accumulator_layout
+from mmatom.atoms.catalogue.fragments import tile_tv_layout, wgmma_accumulator_layout, wgmma_register_a_layout
 from mmatom.atoms.descriptors import DescriptorError, SmemOperand, canonical_layout
 from mmatom.dialects.mma import FragmentType, SmemDescType, SyncTileOp, WgmmaTileOp
 from mmatom.layout import Layout
@@ -200,7 +200,7 @@ class TiledMma:
     def _role_of(self, fragment: Value, what: str) -> str:
         """The role whose fragment_type `fragment` has; a CompileError naming the types this tile has."""
         ftype = getattr(fragment, "type", None)
-        roles = ("C", "D") if self.atom.op == "wgmma" else tuple(_MODES)
+        roles = tuple(_MODES) if self.atom.op != "wgmma" else ("A", "C", "D") if self.a_in_registers else ("C", "D")
         role = ftype.role.data if isinstance(ftype, FragmentType) else None
         if role not in roles or self.fragment_type(role) != ftype:
             expected = ", ".join(str(self.fragment_type(r)) for r in roles)
@@ -222,6 +222,8 @@ class TiledMma:
         if role not in ("A", "B") or swizzle not in _SWIZZLE_BYTES or major not in ("k", "mn"):
             raise api_error(f"TiledMma.smem_desc_type: role A or B, swizzle one of {', '.join(_SWIZZLE_BYTES)}, major "
                             f"k or mn; got {role!r}, {swizzle!r}, {major!r}")
+        if role == "A" and self.a_in_registers:
+            raise api_error(f"TiledMma.smem_desc_type: {self.atom.ptx} takes A in registers (fragment_type('A'))")
         M, N, K = self.tile_mnk
         rows, elem = (M, self.atom.catalogue.a) if role == "A" else (N, self.atom.catalogue.b)
         bits = BITS[elem]
@@ -238,13 +240,10 @@ class TiledMma:
     def fragment_type(self, role: str) -> FragmentType:
         """The fragment one thread group holds of the step tile. Register atoms: its tile of repeats (the atom's TV
         layout placed in a (repeats x atom) tile, atom values first: the operand type of `mma_tile`; the atom's
-        own type when nothing repeats). wgmma: the accumulator of the whole tile (A and B are read from SMEM)."""
+        own type when nothing repeats). wgmma: the accumulator of the whole tile, and for an RS atom (A in
+        registers) the A of the whole M x K tile, each warpgroup its accumulator's rows (B is read from SMEM)."""
         if self.atom.op == "wgmma":
-            if role not in ("C", "D"):
-                raise api_error(f"TiledMma.fragment_type: a wgmma tile reads A and B from SMEM; role {role!r} has "
-                                f"no registers (use smem_desc_type)")
-            M, N, _ = self.tile_mnk  # each warpgroup repeats its atom down M past its own 64 rows
-            return FragmentType(role, self.atom.catalogue.d, wgmma_accumulator_layout(M, N, self.atom_layout_mnk[0]))
+            return self._wgmma_fragment_type(role)
         if role not in _MODES:
             raise api_error(f"TiledMma.fragment_type: role {role!r} is not one of A, B, C, D")
         rows, cols = _MODES[role]
@@ -253,6 +252,24 @@ class TiledMma:
         if repeats == (1, 1):
             return atom_type
         return FragmentType(role, atom_type.elem.data, tile_tv_layout(self.atom.catalogue, role, repeats))
+
+    @property
+    def a_in_registers(self) -> bool:
+        """Whether this is an RS wgmma tile (the atom takes A in registers: mma_regs) rather than SS (mma_smem)."""
+        return self.atom.op == "wgmma" and self.atom.residency("A") == "register"
+
+    def _wgmma_fragment_type(self, role: str) -> FragmentType:
+        M, N, K = self.tile_mnk  # each warpgroup repeats its atom down M past its own 64 rows
+        warpgroups = self.atom_layout_mnk[0]
+        if role in ("C", "D"):
+            return FragmentType(role, self.atom.catalogue.d, wgmma_accumulator_layout(M, N, warpgroups))
+        if role == "A" and self.a_in_registers:
+            elem = self.atom.fragment_type("A").elem.data
+            return FragmentType("A", elem, wgmma_register_a_layout(self.atom.catalogue.a, self.atom.mnk[2], M, K,
+                                                                   warpgroups))
+        hint = " (an atom with a_residency='register' takes A in registers)" if role == "A" else ""
+        raise api_error(f"TiledMma.fragment_type: {self.atom.ptx} reads {role} from SMEM; role {role!r} has no "
+                        f"registers (use smem_desc_type){hint}")
 
     @property
     def group_tile_mnk(self) -> tuple[int, int, int]:
@@ -274,8 +291,28 @@ class TiledMma:
         `accumulate=False`: D = A B, C's values are not read (scale-d 0 on the first K step; pass the registers
         D is to land in, e.g. the previous step's)."""
         self._require_wgmma("mma_smem")
+        if self.a_in_registers:
+            raise api_error(f"TiledMma.mma_smem: {self.atom.ptx} takes A in registers; use mma_regs(kb, a_fragment, "
+                            f"b_desc, c)")
         op = WgmmaTileOp(self.tile_mnk, kb.ssa(a), kb.ssa(b), kb.ssa(c), self.fragment_type("D"),
                          scale_d=None if accumulate else 0)
+        return kb.wrap(kb.builder.insert(op).results[0])
+
+    def mma_regs(self, kb: KernelBuilder, a: Value, b: Value, c: Value) -> Value:
+        """One RS step as a single `mma.wgmma_tile` whose A is a register fragment of fragment_type("A") (e.g. an
+        accumulator converted by `kb.convert(s, tiled.fragment_type("A"))`), B a descriptor of smem_desc_type("B")
+        (K- or N-major), C of fragment_type("C"): each warpgroup chains its K/k atoms in one fenced sequence.
+        The fence before it must follow A's definition (verify-wgmma-lifecycle)."""
+        self._require_wgmma("mma_regs")
+        if not self.a_in_registers:
+            raise api_error(f"TiledMma.mma_regs: {self.atom.ptx} reads A from SMEM; take an atom with "
+                            f"a_residency='register', or use mma_smem")
+        want = self.fragment_type("A")
+        got = getattr(kb.ssa(a), "type", None)
+        if got != want:
+            raise api_error(f"TiledMma.mma_regs: A has type {got}; this tile's register A is {want} "
+                            f"(kb.convert(fragment, tiled.fragment_type('A')))")
+        op = WgmmaTileOp(self.tile_mnk, kb.ssa(a), kb.ssa(b), kb.ssa(c), self.fragment_type("D"))
         return kb.wrap(kb.builder.insert(op).results[0])
 
     def mma(self, kb: KernelBuilder, a: Sequence[Value], b: Sequence[Value],

@@ -4,8 +4,9 @@ PTX (ISA 9.7.15) lets a warpgroup issue wgmma.mma_async and keep going; the accu
 an RS A fragment) belong to the tensor core until a wgmma.wait_group retires the group holding that
 wgmma. In SSA the accumulator is C in and D out of `mma.wgmma`, lowered onto the same registers, so:
 
-- a wgmma whose C or A was produced by an ordinary op needs an `nvvm.wgmma.fence.aligned` between that op
-  and itself (a D chained into the next wgmma's C needs none);
+- a wgmma (or wgmma tile) whose C or register A was produced by an ordinary op (an RS tile's A converted from
+  an accumulator, say) needs an `nvvm.wgmma.fence.aligned` between that op and itself (a D chained into the
+  next wgmma's C needs none);
 - `nvvm.wgmma.commit.group.sync.aligned` closes a group of the wgmma issued since the last commit;
   `nvvm.wgmma.wait.group.sync.aligned N` retires every group but the N most recent ones;
 - any other use of a D, C or RS A of an in-flight wgmma is an error that names the wait it needs, and the
@@ -173,18 +174,18 @@ def _issue(op: Operation, state: State) -> State:
             continue  # accumulating into an earlier wgmma's D: ordered by the hardware
         held = _holder(state, v)
         if held is not None:
-            raise LifecycleError(op, f"mma.wgmma: operand {role} {_describe(v)} belongs to an mma.wgmma still in "
+            raise LifecycleError(op, f"{op.name}: operand {role} {_describe(v)} belongs to an mma.wgmma still in "
                                      f"flight; retire it first with {_needed_wait(held[0])}")
         if v in state.unfenced:
-            raise LifecycleError(op, f"mma.wgmma: operand {role} {_describe(v)} was written after the last `{FENCE}`"
+            raise LifecycleError(op, f"{op.name}: operand {role} {_describe(v)} was written after the last `{FENCE}`"
                                      f" (or none was issued); insert `{FENCE}` between its definition and this wgmma")
     if isinstance(op.b.type, mma.SmemDescType) or isinstance(op.a.type, mma.SmemDescType):
         if state.smem_write:
-            raise LifecycleError(op, f"mma.wgmma reads SMEM that {state.smem_write[0].name} wrote through the generic "
+            raise LifecycleError(op, f"{op.name} reads SMEM that {state.smem_write[0].name} wrote through the generic "
                                      f"proxy; insert `nvvm.fence.proxy {{kind = #nvvm.proxy_kind<async.shared>, "
                                      f"space = #nvvm.shared_space<cta>}}` and `nvvm.barrier` before it")
         if state.smem_unsynced:
-            raise LifecycleError(op, f"mma.wgmma reads SMEM that other threads wrote ({state.smem_unsynced[0].name}); "
+            raise LifecycleError(op, f"{op.name} reads SMEM that other threads wrote ({state.smem_unsynced[0].name}); "
                                      f"insert `nvvm.barrier` after the proxy fence")
     a = frozenset({op.a}) if isinstance(op.a.type, mma.FragmentType) else frozenset()
     flight = Flight(op, UNCOMMITTED, frozenset({op.d}), frozenset({op.c}), a)

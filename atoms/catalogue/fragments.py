@@ -133,6 +133,26 @@ def wgmma_accumulator_layout(m: int, n: int, warpgroups: int | None = None) -> L
     return _c_m16n8(warps=4 * warpgroups, n=n, repeats=m // (64 * warpgroups))
 
 
+@lru_cache(maxsize=64)
+def wgmma_register_a_layout(elem: str, atom_k: int, m: int, k: int, warpgroups: int) -> Layout:
+    """The A TV layout of an M x K RS wgmma tile (A in registers, `elem` with `atom_k` per atom) over `warpgroups`
+    warpgroups: each 64-row block is the atom's A fragment (ISA 9.7.15.5.1: warp w rows 16w.., registers
+    (row g / g+8) x (k 0-7 / 8-15 of the atom)), the K steps after the atom's values, the M repeat last -- rows
+    as the accumulator places them, so an f32 accumulator of M x N is the 16-bit A of M x K=N element by element."""
+    p, steps, repeats = _packing(elem, None), k // atom_k, m // (64 * warpgroups)
+    if k % atom_k or repeats < 1 or m % (64 * warpgroups):
+        raise FragmentError(f"an RS wgmma tile is M = 64 x warpgroups x repeats by K = steps x {atom_k}; not "
+                            f"{m}x{k} over {warpgroups} warpgroup(s)")
+
+    def element(thr: int, v: int) -> tuple[int, int]:
+        lane, w = thr % 32, thr // 32
+        g, t = lane // 4, lane % 4
+        e, r, j, i = v % p, (v // p) % 4, (v // (4 * p)) % steps, v // (4 * p * steps)
+        return 64 * warpgroups * i + 16 * w + g + 8 * (r & 1), atom_k * j + p * t + e + 4 * p * (r >> 1)
+
+    return _fit((4, 8, 4 * warpgroups), (p, 2, 2, steps, repeats), element, m, lambda row, col: row + m * col)
+
+
 def wgmma_accumulator_tile(layout: Layout) -> tuple[int, int, int] | None:
     """(M, N, warpgroups) of the wgmma accumulator tile whose TV layout is `layout`, or None if it is none:
     the layout's threads give the warpgroups, its values N/2 times the M repeats."""
@@ -327,7 +347,7 @@ def operand_extent(atom: Atom, role: str) -> tuple[int, int]:
 
 
 __all__ = ["FragmentError", "MetadataField", "sparse_metadata", "operand_extent", "threads", "tv_layouts", "crd2idx", "idx2crd",
-           "wgmma_accumulator_layout", "wgmma_accumulator_tile"]
+           "wgmma_accumulator_layout", "wgmma_accumulator_tile", "wgmma_register_a_layout"]
 
 
 def tile_tv_layout(atom: Atom, role: str, repeats: tuple[int, int]) -> Layout:

@@ -264,7 +264,7 @@ builtin.module attributes {mma.target = #mma.target<sm_75>} {
 
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
   %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))">
-  // expected-error@+1 {{'mma.convert' op mma.convert: result layout ((4,8),(2,2,2)):((32,1),(16,8,128)) is not the source layout ((4,8),(2,2)):((32,1),(16,8)); a conversion keeps each thread's elements in place, so the TV layouts must be the same map}}
+  // expected-error@+1 {{'mma.convert' op mma.convert: result layout ((4,8),(2,2,2)):((32,1),(16,8,128)) is not the source layout ((4,8),(2,2)):((32,1),(16,8)); a conversion keeps each thread's elements in place, so the TV layouts must be the same map (32 threads x 4 values, the result 32 x 8)}}
   %h = mma.convert %c : !mma.frag<C, f32, "((4,8),(2,2)):((32,1),(16,8))"> -> !mma.frag<A, f16, "((4,8),(2,2,2)):((32,1),(16,8,128))">
 }
 
