@@ -4,7 +4,6 @@ indexed by a stage (a Python int or a runtime Value) -- no byte offsets by hand.
     ring_a = kb.smem_tiles(4, tiled.smem_desc_type("A"))   # four 128 x 64 bf16 tiles, 128B-swizzled
     tile = ring_a[stage]                                    # SmemTile: .ptr, .desc_type, .desc()
     half = tile.row_block(rank, 64, half_type)              # rows [64 rank, 64 rank + 64) as a tile of their own
-    box = tile.column_block(1, 64, box_type)                # columns [64, 128) of a K-major tile: one TMA box
     boxes = kb.smem_tiles((2, 2), 8192)                     # raw 8 KiB boxes: boxes[warpgroup, k % 2], boxes[warpgroup]
 """
 
@@ -30,17 +29,11 @@ def tile_bytes(desc_type: SmemDescType) -> int:
     return desc_type.layout.data.size() * BITS[desc_type.elem.data] // 8
 
 
-def _offset_elements(desc_type: SmemDescType, row: int, col: int = 0) -> int:
-    """Where element (row, col) of the tile lies, in elements, before any swizzle (a swizzle permutes within its
-    pattern, so a block starting on a pattern boundary starts here)."""
+def _row_offset_elements(desc_type: SmemDescType, row: int) -> int:
+    """Where row `row` of the tile starts, in elements, before any swizzle (a swizzle permutes within its pattern)."""
     layout = desc_type.layout.data
     inner = layout.layout if isinstance(layout, ComposedLayout) else layout
-    return inner((row, col))
-
-
-def _extent(desc_type: SmemDescType, mode: int) -> int:
-    extent = desc_type.layout.data.shape[mode]
-    return prod(extent) if isinstance(extent, tuple) else extent
+    return inner((row, 0))
 
 
 @dataclass(frozen=True)
@@ -62,24 +55,15 @@ class SmemTile:
     def row_block(self, index: Value | int, rows: int, block_type: SmemDescType) -> SmemTile:
         """Rows [index * rows, (index + 1) * rows) of this tile as a tile of `block_type` (e.g. the slice of a
         cluster-shared operand one CTA loads); the tile's layout must place those blocks at equal strides."""
-        return self._block(index, rows, block_type, 0)
-
-    def column_block(self, index: Value | int, columns: int, block_type: SmemDescType) -> SmemTile:
-        """Columns [index * columns, (index + 1) * columns) of this tile as a tile of `block_type`: e.g. one
-        64-column TMA box of a K-major tile whose K is several 128-byte swizzle rows wide."""
-        return self._block(index, columns, block_type, 1)
-
-    def _block(self, index: Value | int, size: int, block_type: SmemDescType, mode: int) -> SmemTile:
-        what = ("row_block", "rows") if mode == 0 else ("column_block", "columns")
-        if self.desc_type is None or size <= 0:
-            raise api_error(f"SmemTile.{what[0]}: {what[1]}={size} of {'a raw buffer' if self.desc_type is None else 'a tile'};"
-                            f" a positive {what[1][:-1]} count of an operand tile")
-        total = _extent(self.desc_type, mode)
-        at = (lambda i: _offset_elements(self.desc_type, i, 0)) if mode == 0 else \
-            (lambda i: _offset_elements(self.desc_type, 0, i))
-        stride = at(size)
-        if total % size or any(at(i * size) != i * stride for i in range(total // size)):
-            raise api_error(f"SmemTile.{what[0]}: blocks of {size} {what[1]} of a {total}-{what[1][:-1]} tile "
+        if self.desc_type is None or rows <= 0:
+            raise api_error(f"SmemTile.row_block: rows={rows} of {'a raw buffer' if self.desc_type is None else 'a tile'};"
+                            f" a positive row count of an operand tile")
+        total = self.desc_type.layout.data.shape[0]
+        total = prod(total) if isinstance(total, tuple) else total
+        stride = _row_offset_elements(self.desc_type, rows)
+        if total % rows or any(_row_offset_elements(self.desc_type, i * rows) != i * stride
+                               for i in range(total // rows)):
+            raise api_error(f"SmemTile.row_block: blocks of {rows} rows of a {total}-row tile "
                             f"({self.desc_type.layout.data}) do not start at equal strides")
         block_bytes = stride * BITS[self.desc_type.elem.data] // 8
         return SmemTile(self.kb, self.ptr + index * block_bytes, block_type, tile_bytes(block_type))

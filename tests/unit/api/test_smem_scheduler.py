@@ -49,15 +49,6 @@ def test_a_row_block_starts_where_the_layout_puts_its_rows(kb):
         tile.row_block(1, 48, half)
 
 
-def test_a_column_block_is_one_tma_box_of_a_wide_k_major_tile(kb):
-    wide = mmatom.TiledMma(wgmma_tiles(128).atom, (2, 1, 1), permutation=(128, 128, 128))  # K = 128: two swizzle rows
-    tile = kb.smem_tiles(1, wide.smem_desc_type("A"))[0]
-    box = wgmma_tiles(128).smem_desc_type("A")  # 128 x 64
-    assert byte_offset(tile.column_block(1, 64, box)) == 128 * 128  # the second box follows the first's 128 rows
-    with pytest.raises(mmatom.CompileError, match=r"column_block: blocks of 48 columns of a 128-column tile"):
-        tile.column_block(1, 48, box)
-
-
 def test_a_ring_stage_names_its_tiles_and_barriers(kb):
     tiled = wgmma_tiles(128)
     ring = kb.smem_ring(4, consumers=256, a=tiled.smem_desc_type("A"), b=tiled.smem_desc_type("B"))
