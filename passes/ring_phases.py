@@ -6,7 +6,11 @@ of that stage has completed, which holds when the thread waited for it itself: i
 it % N, parity = (it / N) % 2) visits every iteration once, in order, from 0. This pass follows each ring wait's
 counter through the loops that carry it and reports where it does not:
 
-- the counter advances by other than 1 per trip, or the wait sits under a condition inside its loop;
+- the counter advances by other than the fills its waits walk per trip (a trip may wait on several fills in
+  order, e.g. a prologue's then a loop's: the waits and the loops that carry the counter are followed through the
+  body in program order), or a wait sits under a condition inside its loop;
+- a wait on the fill before the count reached (a stage waited again before it is used) is accepted only while
+  that fill was not released since (its stage cannot have been refilled);
 - it is an induction variable that does not start at 0 with step 1, or restarts at every trip of an outer loop;
 - it enters a loop at a value that is neither 0 (outermost) nor where the thread's previous waits stopped, or
   leaves a loop carried as anything but the count it reached (skipping iterations: e.g. ping-pong consumers,
@@ -23,11 +27,13 @@ follow (computed otherwise than as a loop's induction variable or carried value)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from xdsl.dialects import arith, llvm, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from mmatom.dialects import nvvm
+from mmatom.dialects.nvvm_hopper import MBarrierArriveOp
 from mmatom.dialects.launch_bounds import launch_bounds
 
 from .addresses import Affine, affine
@@ -46,7 +52,8 @@ def check_ring_phases(func: llvm.FuncOp, body: Block, fulls: Sequence[tuple[Affi
         counter = _counter(bar)
         if counter is None:
             continue
-        skip = _skip(counter, wait)
+        ring = (fulls if consumer else empties)
+        skip = _skip(counter, wait, _Ring(ring, empties))
         if skip is None:
             continue
         loop, reason = skip
@@ -82,7 +89,64 @@ def _loop_of(op: Operation) -> scf.ForOp | None:
     return None
 
 
-def _skip(it: SSAValue, wait: Operation) -> tuple[scf.ForOp, str] | None:
+@dataclass(frozen=True)
+class _Ring:
+    """The barriers a counter's waits are on (`waits`), and the empty barriers whose arrive releases a fill."""
+
+    waits: Sequence[tuple[Affine, int]]
+    empties: Sequence[tuple[Affine, int]]
+
+    def counter_of(self, op: Operation, kind: type, rings: Sequence[tuple[Affine, int]]) -> Affine | None:
+        """The counter (affine) of `op` if it is a `kind` op on one of `rings`' barriers."""
+        if not isinstance(op, kind):
+            return None
+        bar = affine(op.operands[0])
+        if not _on_ring(bar, rings) or (it := _counter(bar)) is None:
+            return None
+        return affine(it)
+
+    def waited(self, op: Operation) -> Affine | None:
+        return self.counter_of(op, nvvm.MBarrierTryWaitParityOp, self.waits)
+
+    def released(self, op: Operation) -> Affine | None:
+        return self.counter_of(op, MBarrierArriveOp, self.empties)
+
+
+ONE, MINUS_ONE = Affine(None, 1, ()), Affine(None, -1, ())
+
+
+def _walk(block: Block, start: Affine, ring: _Ring) -> Affine | str:
+    """Where the count stands after `block`'s waits, entered at `start` (each wait on the fill the count reached
+    moves it on by one; a loop that carries the count takes it where its body walks it), or why it cannot tell."""
+    current, released = start, set()
+    for op in block.ops:
+        if (waited := ring.waited(op)) is not None:
+            if waited == current:
+                current = current.plus(ONE)
+            elif waited != current.plus(MINUS_ONE) or waited in released:
+                return (f"waits on fill {waited.describe()} where the thread's waits reached {current.describe()}"
+                        f"{' (released since)' if waited in released else ''}")
+            continue
+        if (freed := ring.released(op)) is not None:
+            released.add(freed)
+        if isinstance(op, scf.ForOp) and (j := _carrying(op, current)) is not None:
+            body = _walk(op.body.block, affine(op.body.block.args[j + 1]), ring)
+            if isinstance(body, str):
+                return body
+            if body != affine(op.body.block.last_op.operands[j]):
+                return f"is carried round a loop inside as {affine(op.body.block.last_op.operands[j]).describe()}, " \
+                       f"not where its waits walk it ({body.describe()})"
+            current = affine(op.results[j])
+        elif any(ring.waited(inner) is not None for region in op.regions for inner in region.walk()):
+            return f"advances on paths that do not wait (a wait under {op.name} that does not carry the count)"
+    return current
+
+
+def _carrying(loop: scf.ForOp, current: Affine) -> int | None:
+    return next((j for j, v in enumerate(loop.iter_args) if affine(v) == current), None)
+
+
+def _skip(it: SSAValue, wait: Operation, ring: _Ring) -> tuple[scf.ForOp, str] | None:
     """(the loop, why) when the counter `it` of `wait` may skip or repeat iterations; None when it visits each
     once, in order, from 0 (or cannot be followed)."""
     if not isinstance(it, BlockArgument) or not isinstance(loop := it.block.parent_op(), scf.ForOp):
@@ -99,9 +163,12 @@ def _skip(it: SSAValue, wait: Operation) -> tuple[scf.ForOp, str] | None:
             return loop, "is an induction variable that restarts at 0 at every trip of an enclosing loop"
         return None
     j = it.index - 1
+    walked = _walk(loop.body.block, affine(it), ring)
+    if isinstance(walked, str):
+        return loop, walked
     step = affine(loop.body.block.last_op.operands[j]).plus(affine(it).scaled(-1))
-    if step != Affine(None, 1, ()):
-        return loop, f"advances by {step.describe()} per trip, not 1"
+    if step != walked.plus(affine(it).scaled(-1)):
+        return loop, f"advances by {step.describe()} per trip, not {walked.plus(affine(it).scaled(-1)).describe()}"
     inner = loop
     while True:  # follow the count out through the loops that carry it
         value, outer = inner.iter_args[j], _loop_of(inner)
@@ -109,15 +176,19 @@ def _skip(it: SSAValue, wait: Operation) -> tuple[scf.ForOp, str] | None:
             if outer is not None:
                 return loop, "restarts at 0 at every trip of an enclosing loop while the barriers' phases go on"
             return None
-        if not (outer is not None and isinstance(value, BlockArgument) and value.block.parent_op() is outer
-                and value.index > 0):
+        arg = next((a for a in affine(value).leaves if isinstance(a, BlockArgument) and outer is not None
+                    and a.block.parent_op() is outer and a.index > 0), None)
+        if arg is None:
             return loop, (f"enters its loop at {affine(value).describe()}: neither 0 nor where the thread's "
                           f"previous waits stopped, so it skips the fills between")
-        carried = outer.body.block.last_op.operands[value.index - 1]
-        if affine(carried) != affine(inner.results[j]):
+        carried = outer.body.block.last_op.operands[arg.index - 1]
+        walked = _walk(outer.body.block, affine(arg), ring)
+        if isinstance(walked, str):
+            return loop, walked
+        if affine(carried) != walked:
             return loop, (f"is carried round the enclosing loop as {affine(carried).describe()}, not the count the "
                           f"inner loop reached, so it skips the fills between")
-        inner, j = outer, value.index - 1
+        inner, j = outer, arg.index - 1
 
 
 def _takes_turns(func: llvm.FuncOp, wait: Operation, loop: scf.ForOp) -> bool:

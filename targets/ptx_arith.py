@@ -62,6 +62,10 @@ def binary(fn: PTXFunction, op: Operation) -> None:
         raise PTXEmissionError(op, f"'{op.name}' on {t} is not supported by the PTX target")
     bits = value_bits(t)
     suffix = mnemonic[1].replace("N", str(bits))
+    if bits == 1:  # predicates: PTX logic on .pred only (and, or, xor)
+        if mnemonic[0] not in ("and", "or", "xor"):
+            raise PTXEmissionError(op, f"'{op.name}' on i1 is not supported by the PTX target (and, or, xor are)")
+        suffix = ".pred"
     a, b = fn.reg(op.lhs), fn.reg(op.rhs)
     if mnemonic[0] in ("shl", "shr") and bits == 64:  # PTX shift amounts are .u32
         amount = fn.new(B32)

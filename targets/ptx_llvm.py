@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, Float32Type, IntegerType, VectorType
-from xdsl.ir import Attribute, BlockArgument, Operation
+from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from mmatom.dialects import nvvm
 
@@ -89,19 +89,25 @@ def extractvalue(fn: PTXFunction, op: llvm.ExtractValueOp) -> None:
 def insertvalue(fn: PTXFunction, op: llvm.InsertValueOp) -> None:
     regs = list(fn.reg(op.container))
     i = list(op.position.iter_values())[0]
-    if isinstance(op.value, BlockArgument) and _dead_after(op.value, op):
-        # a carried accumulator register no one reads again this trip: the slot takes it over (no copy), so an
-        # in-place wgmma on the struct writes the loop's own registers and the back edge copies nothing -- a
-        # copy would read the registers of a wgmma still in flight (ptxas C7514 serializes the wgmma then)
+    if isinstance(op.value, BlockArgument) or isinstance(op.value.owner, llvm.ExtractValueOp):
+        taken_over = _dead_after(op.value, op)
+    else:
+        taken_over = False
+    if taken_over:
+        # a carried accumulator register (or one of an earlier wgmma's results) no one reads again: the slot
+        # takes it over (no copy), so an in-place wgmma on the struct writes those registers and a loop's back
+        # edge copies nothing -- a copy would read the registers of a wgmma still in flight (ptxas C7514
+        # serializes the wgmma then); e.g. two wgmma tiles chained on one accumulator
         regs[i] = fn.reg(op.value)
     else:
         fn.move(reg_class(op.value.type), regs[i], fn.reg(op.value))  # each slot owns its register
     fn.bind(op.res, regs)
 
 
-def _dead_after(arg: BlockArgument, user: Operation) -> bool:
-    """Whether no use of `arg` other than `user` can run after `user` before control re-enters `arg`'s block
-    (whose entry redefines it): then `user` may take over its register."""
+def _dead_after(arg: SSAValue, user: Operation) -> bool:
+    """Whether no use of `arg` other than `user` can run after `user` before control re-enters the block that
+    defines `arg` (which redefines it): then `user` may take over its register."""
+    home = arg.block if isinstance(arg, BlockArgument) else arg.owner.parent_block()
     block = user.parent_block()
     others = [use.operation for use in arg.uses if use.operation is not user]
     later = False
@@ -114,7 +120,7 @@ def _dead_after(arg: BlockArgument, user: Operation) -> bool:
     stack = list(block.last_op.successors) if block.last_op is not None else []
     while stack:
         b = stack.pop()
-        if b is arg.block or b in reached:
+        if b is home or b in reached:
             continue
         reached.add(b)
         stack.extend(b.last_op.successors if b.last_op is not None else ())

@@ -143,3 +143,25 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // CHECK-NEXT:  [[END]]:
 // the loop's result #1 is scf.condition's operand, not the carried register
 // CHECK-NEXT:  st.global.b32 [{{%rd[0-9]+}}], [[TWICE]];
+
+// -----
+
+// Logic on predicates (two compares combined: a mask's condition) is .pred logic; PTX has no and.b1.
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  llvm.func @both(%p: !llvm.ptr<1>, %a: i32, %b: i32) attributes {nvvm.kernel} {
+    %c0 = arith.constant 0 : i32
+    %x = arith.cmpi eq, %a, %c0 : i32
+    %y = arith.cmpi slt, %b, %a : i32
+    %both = arith.andi %x, %y : i1
+    %either = arith.ori %x, %both : i1
+    %r = arith.select %either, %a, %b : i32
+    llvm.store %r, %p : i32, !llvm.ptr<1>
+    llvm.return
+  }
+}
+
+// CHECK-LABEL: .entry both(
+// CHECK:       setp.eq.s32 [[X:%p[0-9]+]],
+// CHECK:       setp.lt.s32 [[Y:%p[0-9]+]],
+// CHECK:       and.pred [[BOTH:%p[0-9]+]], [[X]], [[Y]];
+// CHECK:       or.pred {{%p[0-9]+}}, [[X]], [[BOTH]];

@@ -151,3 +151,49 @@ def test_producer_counter_must_not_restart_per_tile():
 
 def _constant(v):
     return v.op.value.value.data if isinstance(v.op, arith.ConstantOp) else None
+
+
+# -- the attention kernel's K/V ring: a prologue's wait, then loops that carry the count, and the stage of the
+#    previous block waited again before its P V (passes/ring_phases.py walks the waits in program order)
+
+def _attention(head_dim=128, causal=False):
+    from mmatom.kernels.attention.config import default_config
+    from mmatom.kernels.attention.kernel import build_attention
+    module, _ = build_attention("bf16", default_config(head_dim), causal)
+    return module
+
+
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("head_dim", [64, 128, 256])
+def test_shipped_attention_configs_pass(head_dim, causal):
+    _verify(_attention(head_dim, causal))
+
+
+def _step_waits(module):
+    """The two full-barrier waits of the attention consumer's KV step: the previous block's, then this one's."""
+    from xdsl.dialects import scf
+    for loop in _ops(module, scf.ForOp):
+        waits = [op for op in loop.body.block.ops if isinstance(op, nvvm.MBarrierTryWaitParityOp)]
+        if len(waits) == 2:
+            return waits
+    raise AssertionError("no KV step with two waits")
+
+
+def test_a_wait_behind_the_count_must_be_the_fill_just_before_it():
+    module = _attention()
+    previous, current = _step_waits(module)
+    previous.detach()
+    current.parent_block().insert_op_after(previous, current)  # waits fill n, then n - 1: one behind what it reached
+    with pytest.raises(LifecycleError, match=r"the ring counter of barrier @smem .* waits on fill -1 \+ .* where the "
+                                             r"thread's waits reached 1 \+ "):
+        _verify(module)
+
+
+def test_a_fill_waited_again_after_its_release_may_have_been_refilled():
+    module = _attention()
+    previous, _ = _step_waits(module)
+    release = next(op for op in previous.parent_block().ops if isinstance(op, nvvm_hopper.MBarrierArriveOp))
+    release.detach()
+    previous.parent_block().insert_op_before(release, previous)  # released before it is waited on again
+    with pytest.raises(LifecycleError, match=r"waits on fill .* \(released since\)"):
+        _verify(module)

@@ -1,0 +1,334 @@
+"""The H100 attention forward kernel, O = softmax(Q K^T * scale) V, on mmatom's public API (FlashAttention-3's
+structure).
+
+sm_90a, bf16 or f16, persistent (one CTA per SM walking (query block, head, batch) tiles; causal: the longest
+query blocks first) and warp-specialized: warpgroup 0 is the producer -- one thread TMA-loads the CTA's Q tile once
+and the K and V tiles of each KV step through an N-stage SmemRing, its registers given away with setmaxnreg -- and
+warpgroups 1 and 2 are the consumers, 64 query rows each:
+
+    S = Q K^T            SS wgmma, one 64-column chunk of the head dim at a time (a 128-byte swizzle row)
+    online softmax       row max and sum across the four lanes that share a row (reduce_rows), exp2 with the
+                         scale folded into one fma, the previous O rescaled
+    O += P V             P converted in registers to the A operand of an RS wgmma; V read N-major (transpose bit)
+
+The two consumers take turns on the tensor cores (named barriers: one's softmax under the other's GEMMs), and within
+a consumer the next block's S = Q K^T is issued before this block's P V, so the softmax of block j overlaps the
+wgmma of block j-1 (FA3 section 3.2). KV blocks are walked from the last to the first, so the blocks that need a mask
+(the sequence tail, the causal diagonal) come first and the rest run unmasked; causal skips the blocks above the
+diagonal. The epilogue normalizes O, stmatrix-es it into the Q tile's SMEM (Q is no longer read) and TMA-stores it,
+clipped at the sequence end, and writes each row's log-sum-exp.
+
+    module, launch = HopperAttention("bf16", default_config(128), causal=True).build()
+"""
+
+from __future__ import annotations
+
+import math
+
+import mmatom
+from mmatom import ceil_div, max_value, min_value, select
+
+from .config import BOX_COLUMNS, CONSUMER_REGISTERS, CONSUMERS, PRODUCER_REGISTERS, AttentionConfig
+
+LN2 = math.log(2.0)
+EPILOGUE_BARRIER = 1     # 1, 2: one consumer warpgroup's 128 threads (its staging boxes)
+TURN_BARRIER = 3         # 3, 4: consumer w waits on 3 + w for its turn on the tensor cores
+CONSUMER_THREADS = 128 * CONSUMERS
+
+
+class HopperAttention:
+    """One attention kernel: element type, tiles and causality fixed at construction, the sizes runtime values."""
+
+    def __init__(self, dtype: str = "bf16", config: AttentionConfig = AttentionConfig(), causal: bool = False,
+                 target: str = "sm_90a"):
+        config.check(dtype)
+        self.dtype, self.config, self.causal, self.target = dtype, config, causal, target
+        self.d, self.bm, self.bn = config.head_dim, config.block_m, config.block_n
+        self.chunks = self.d // BOX_COLUMNS
+        qk = mmatom.atom(target, "wgmma", m=64, n=self.bn, k=16, a=dtype, b=dtype, d="f32")
+        pv = mmatom.atom(target, "wgmma", m=64, n=self.d, k=16, a=dtype, b=dtype, d="f32", a_residency="register")
+        self.tiled_qk = mmatom.TiledMma(qk, (CONSUMERS, 1, 1), permutation=(self.bm, self.bn, BOX_COLUMNS))
+        self.tiled_pv = mmatom.TiledMma(pv, (CONSUMERS, 1, 1), permutation=(self.bm, self.d, self.bn))
+        # a 64-row, one-swizzle-row box (the epilogue's staging) and a 64-column box of V
+        box = mmatom.atom(target, "wgmma", m=64, n=BOX_COLUMNS, k=16, a=dtype, b=dtype, d="f32")
+        self.staging_box = mmatom.TiledMma(box, permutation=(64, BOX_COLUMNS, BOX_COLUMNS)).smem_desc_type("A")
+        self.v_box = mmatom.TiledMma(box, (CONSUMERS, 1, 1), permutation=(self.bm, BOX_COLUMNS, self.bn)) \
+            .smem_desc_type("B", major="mn")
+        # O's rows are S's: the softmax's per-row statistics apply to O's values row by row
+        self.s_rows, self.o_rows = self.tiled_qk.value_rows("C"), self.tiled_pv.value_rows("C")
+        assert self.tiled_qk.placement("C").row_offsets == self.tiled_pv.placement("C").row_offsets
+
+    # -- the kernel ---------------------------------------------------------------------------------------------
+
+    def build(self) -> tuple[object, mmatom.LaunchConfig]:
+        """The kernel's module and launch config (the grid is the host's: a CTA per SM, at most one per tile)."""
+        kb = self.kb = self._declare()
+        self.tid = kb.tid()
+        with kb.if_(self.tid == 0):
+            self.q_ring.init()
+            self.kv_ring.init()
+        kb.sync.barrier()
+        with kb.if_(kb.warpgroup_id() == 0) as role:
+            self.producer()
+        with role.otherwise():
+            self.consumer()
+        return kb.finish()
+
+    def _declare(self) -> mmatom.KernelBuilder:
+        boxes = self.config.boxes()
+        params = [(name, mmatom.TensorMapType(self.dtype, *boxes[name], "128b", batched=True)) for name in "qkvo"]
+        params += [(name, "i32") for name in ("batch", "seqlen_q", "seqlen_k", "heads", "group")]
+        params += [("scale_log2", "f32"), ("lse", "ptr")]
+        kb = mmatom.KernelBuilder("attention", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1)
+        chunk_q, chunk_k = self.tiled_qk.smem_desc_type("A"), self.tiled_qk.smem_desc_type("B")
+        self.q_ring = kb.smem_ring(1, CONSUMER_THREADS, **{f"q{c}": chunk_q for c in range(self.chunks)})
+        self.kv_ring = kb.smem_ring(self.config.stages, CONSUMER_THREADS,
+                                    **{f"k{c}": chunk_k for c in range(self.chunks)},
+                                    v=self.tiled_pv.smem_desc_type("B", major="mn"))
+        self.q_blocks = ceil_div(kb.param("seqlen_q"), self.bm)
+        self.scheduler = kb.tile_scheduler(self.q_blocks, kb.param("heads"), layers=kb.param("batch"))
+        return kb
+
+    def tile(self, unit) -> tuple:
+        """(first query row, head, batch) of scheduler unit `unit`; causal walks the query blocks last to first."""
+        row_tile, head = self.scheduler.coords(unit)
+        q_block = self.q_blocks - 1 - row_tile if self.causal else row_tile
+        return q_block * self.bm, head, self.scheduler.layer(unit)
+
+    def kv_blocks(self, q0) -> tuple:
+        """(KV blocks the tile at query row q0 reads, how many of the first ones need no mask). Causal is aligned
+        bottom-right: query i sees keys j <= i + seqlen_k - seqlen_q; a tile reads at least one block."""
+        seqlen_k = self.kb.param("seqlen_k")
+        if not self.causal:
+            return ceil_div(seqlen_k, self.bn), seqlen_k // self.bn
+        offset = seqlen_k - self.kb.param("seqlen_q")
+        horizon = min_value(_at_least_zero(q0 + self.bm + offset), seqlen_k)  # keys any row of the tile sees
+        # a tile whose rows see no key still reads one block, all masked (its rows come out 0, log-sum-exp +inf):
+        # every tile waits on the ring, which its protocol needs (seqlen_k >= 1: the host launches nothing else)
+        blocks = max_value(ceil_div(horizon, self.bn), 1)
+        unmasked = min_value(_at_least_zero(q0 + offset + 1) // self.bn, seqlen_k // self.bn)
+        return blocks, min_value(unmasked, blocks)
+
+    # -- producer: one thread issues every TMA load --------------------------------------------------------------
+
+    def producer(self) -> None:
+        kb = self.kb
+        kb.sync.setmaxnreg("decrease", PRODUCER_REGISTERS)
+        with kb.if_(self.tid == 0):
+            with (tiles := self.scheduler.loop([0, 0])) as (unit, (q_it, it)):
+                q0, head, layer = self.tile(unit)
+                q = self.q_ring.producer_acquire(q_it)
+                for c in range(self.chunks):
+                    kb.tma.load(kb.param("q"), q0, head * self.d + c * BOX_COLUMNS, getattr(q, f"q{c}"), q.full,
+                                layer=layer)
+                blocks, _ = self.kv_blocks(q0)
+                columns = head // kb.param("group") * self.d  # the KV head's first column
+                with (kv_loop := kb.for_range(0, blocks, 1, [it])) as (i, (it_i,)):
+                    self.load_kv(it_i, (blocks - 1 - i) * self.bn, columns, layer)
+                    kv_loop.yield_(it_i + 1)
+                tiles.yield_(q_it + 1, kv_loop.results[0])
+
+    def load_kv(self, it, row, columns, layer) -> None:
+        """The K and V tiles of keys [row, row + block_n): a box per 64 columns of the head dim each."""
+        kb = self.kb
+        stage = self.kv_ring.producer_acquire(it)
+        for c in range(self.chunks):
+            column = columns + c * BOX_COLUMNS
+            kb.tma.load(kb.param("k"), row, column, getattr(stage, f"k{c}"), stage.full, layer=layer)
+            kb.tma.load(kb.param("v"), row, column, stage.v.row_block(c, BOX_COLUMNS, self.v_box), stage.full,
+                        layer=layer)
+
+    # -- consumers ---------------------------------------------------------------------------------------------
+
+    def consumer(self) -> None:
+        """Both consumer warpgroups: each tile's KV loop and epilogue, taking turns on the tensor cores."""
+        kb = self.kb
+        kb.sync.setmaxnreg("increase", CONSUMER_REGISTERS)
+        self.warpgroup = kb.warpgroup_id() - 1
+        self.half = kb.warpgroup_id() & 1  # the tile's 64-row half the wgmma tiles give this warpgroup
+        self.scale = kb.param("scale_log2")
+        self.coords = self.tiled_qk.fragment_coords(kb, "C")
+        with kb.if_(self.warpgroup == 1):
+            kb.sync.named_barrier_arrive(TURN_BARRIER, CONSUMER_THREADS)  # the first turn is warpgroup 0's
+        with (tiles := self.scheduler.loop([0, 0])) as (unit, (q_it, it)):
+            q0, head, layer = self.tile(unit)
+            blocks, unmasked = self.kv_blocks(q0)
+            q = self.q_ring.consumer_wait(q_it)
+            it_next, o, m, l = self.attend(q, it, blocks, unmasked, q0)
+            self.epilogue(o, m, l, q, (q0, head, layer))
+            self.q_ring.consumer_release(q)
+            tiles.yield_(q_it + 1, it_next)
+        with kb.if_(self.warpgroup == 0):
+            kb.sync.named_barrier(TURN_BARRIER, CONSUMER_THREADS)  # warpgroup 1's last pass
+
+    def take_turn(self) -> None:
+        self.kb.sync.named_barrier(self.warpgroup + TURN_BARRIER, CONSUMER_THREADS)
+
+    def pass_turn(self) -> None:
+        self.kb.sync.named_barrier_arrive(TURN_BARRIER + 1 - self.warpgroup, CONSUMER_THREADS)
+
+    def attend(self, q, it, blocks, unmasked, q0) -> tuple:
+        """The tile's KV blocks, last to first, from ring iteration `it`: (the next tile's ring iteration, O
+        unnormalized, row maxima (log2 units), this thread's row sums)."""
+        kb = self.kb
+        kv = self.kv_ring.consumer_wait(it)  # block blocks - 1: masked if any block is
+        s = kb.fill(0.0, self.tiled_qk.fragment_type("C"))  # (registers for S: their values are not read)
+        self.take_turn()
+        kb.wgmma.fence()
+        s = self.scores(q, kv, s)
+        kb.wgmma.commit_group()
+        self.pass_turn()
+        kb.wgmma.wait_group(0)
+        s = self.mask(s, blocks - 1, q0)
+        m, p, _, l = self.softmax(s, None, None)
+        # carried: the ring iteration of the next block, S's registers, P, O, the row maxima and sums
+        state = [it + 1, s, kb.convert(p, self.tiled_pv.fragment_type("A")),
+                 kb.fill(0.0, self.tiled_pv.fragment_type("C")), *m, *l]
+        first_unmasked = max_value(blocks - unmasked, 1)
+        for lo, hi, masked in ((1, first_unmasked, True), (first_unmasked, blocks, False)):
+            with (loop := kb.for_range(lo, hi, 1, state)) as (i, carried):
+                loop.yield_(*self.step(q, blocks - 1 - i, carried, masked, q0))
+            state = list(loop.results)
+        it_end, _, p, o, *rows = state
+        self.take_turn()
+        kb.wgmma.fence()
+        last = self.kv_ring.consumer_wait(it_end - 1)
+        o = self.tiled_pv.mma_regs(kb, p, last.v.desc(), o)
+        kb.wgmma.commit_group()
+        self.pass_turn()
+        kb.wgmma.wait_group(0)
+        self.kv_ring.consumer_release(last)
+        return it_end, o, rows[:2], rows[2:]
+
+    def step(self, q, block, carried, masked: bool, q0) -> list:
+        """One KV block: S of this block and P V of the previous one issued together, then this block's softmax
+        under the P V, then O rescaled by how far the row maxima moved."""
+        kb = self.kb
+        it, s, p, o, *rows = carried
+        previous = self.kv_ring.consumer_wait(it - 1)  # waited a step ago: passes at once (as FA3 waits on V)
+        kv = self.kv_ring.consumer_wait(it)
+        self.take_turn()
+        kb.wgmma.fence()
+        s = self.scores(q, kv, s)
+        kb.wgmma.commit_group()
+        o = self.tiled_pv.mma_regs(kb, p, previous.v.desc(), o)
+        kb.wgmma.commit_group()
+        self.pass_turn()
+        kb.wgmma.wait_group(1)  # S is in; P V may still run
+        if masked:
+            s = self.mask(s, block, q0)
+        m, p, alpha, l = self.softmax(s, rows[:2], rows[2:])
+        kb.wgmma.wait_group(0)
+        self.kv_ring.consumer_release(previous)
+        o = kb.map(kb.convert(o, self.tiled_pv.fragment_type("C")), lambda x, v: x * alpha[self.o_rows[v]])
+        return [it + 1, s, kb.convert(p, self.tiled_pv.fragment_type("A")), o, *m, *l]
+
+    def scores(self, q, kv, s):
+        """S = Q K^T over the head dim's chunks (the first overwrites S: its old value is not read)."""
+        kb, c_type = self.kb, self.tiled_qk.fragment_type("C")
+        for c in range(self.chunks):
+            d = self.tiled_qk.mma_smem(kb, getattr(q, f"q{c}").desc(), getattr(kv, f"k{c}").desc(), s,
+                                       accumulate=c > 0)
+            s = kb.convert(d, c_type)
+        return s
+
+    def mask(self, s, block, q0):
+        """-inf where a key is past the sequence or (causal) after the query's horizon."""
+        kb = self.kb
+        key0 = block * self.bn
+        keys_left = kb.param("seqlen_k") - key0  # columns col < keys_left are keys of the sequence
+        if not self.causal:
+            return self.tiled_qk.map_with_coords(kb, s, lambda x, row, col: select(col < keys_left, x, float("-inf")),
+                                                 self.coords)
+        # key0 + col <= q0 + row + seqlen_k - seqlen_q
+        horizon = q0 + keys_left - kb.param("seqlen_q")
+        return self.tiled_qk.map_with_coords(
+            kb, s, lambda x, row, col: select((col < keys_left) & (col - row <= horizon), x, float("-inf")),
+            self.coords)
+
+    def softmax(self, s, m_old, l_old) -> tuple:
+        """This block's row maxima folded into the running ones (log2 units), P = 2^(S scale - max), the factor
+        the running sums and O scale by, and the running sums (this thread's values only: the lanes sharing a row
+        add theirs once, at the end)."""
+        kb = self.kb
+        block_max = self.tiled_qk.reduce_rows(kb, s, "max")
+        m = [x * self.scale if m_old is None else max_value(m_old[r], x * self.scale) for r, x in enumerate(block_max)]
+        # a row that has seen no key yet has max -inf: subtract 0 there instead (its P is 0 either way)
+        base = [select(x == float("-inf"), 0.0, x) for x in m]
+        values: dict[int, list] = {}
+
+        def exp2(x, v):
+            y = kb.ex2(kb.fma(x, self.scale, -base[self.s_rows[v]]))
+            values.setdefault(self.s_rows[v], []).append(y)
+            return y
+        p = kb.map(s, exp2)
+        sums = [_tree_sum(values[r]) for r in range(len(m))]
+        if m_old is None:
+            return m, p, None, sums
+        alpha = [kb.ex2(old - b) for old, b in zip(m_old, base)]
+        return m, p, alpha, [l_r * a + x for l_r, a, x in zip(l_old, alpha, sums)]
+
+    # -- epilogue ------------------------------------------------------------------------------------------------
+
+    def epilogue(self, o, m, l, q, tile: tuple) -> None:
+        """O / (row sum) through the Q tile's SMEM (this warpgroup's rows of it) to O; each row's log-sum-exp."""
+        kb = self.kb
+        q0, head, layer = tile
+        sums = [self.lane_sum(x) for x in l]
+        inverse = [select(x == 0.0, 0.0, kb.rcp(x)) for x in sums]
+        out = kb.map(kb.convert(o, self.tiled_pv.fragment_type("D")), lambda x, v: x * inverse[self.o_rows[v]])
+        out = kb.convert(out, self.dtype)
+        issuer, barrier = self.tid & 127 == 0, EPILOGUE_BARRIER + self.warpgroup
+        for c in range(self.chunks):
+            box = getattr(q, f"q{c}").row_block(self.half, 64, self.staging_box)
+            kb.stmatrix_tile(out, c, box)
+            kb.sync.fence_proxy_async()
+            kb.sync.named_barrier(barrier, 128)
+            with kb.if_(issuer):
+                kb.tma.store(box, kb.param("o"), q0 + self.half * 64, head * self.d + c * BOX_COLUMNS, layer=layer)
+        with kb.if_(issuer):
+            kb.tma.commit_group()
+            kb.tma.wait_group(0, read=True)
+        self.store_lse(m, sums, q0, head, layer)
+        kb.sync.named_barrier(barrier, 128)  # the boxes were read: Q's SMEM may be released
+
+    def lane_sum(self, x):
+        """A row's sum over the lanes that share it."""
+        for mask in self.tiled_qk.placement("C").row_lane_masks():
+            x = x + self.kb.shfl.bfly(x, mask)
+        return x
+
+    def store_lse(self, m, sums, q0, head, layer) -> None:
+        """ln(sum_j e^(s_ij scale)) per query row (-inf where the row saw no key, as FlashAttention-3), by the first
+        of the lanes that share the row."""
+        kb = self.kb
+        seqlen_q = kb.param("seqlen_q")
+        sharing = sum(self.tiled_qk.placement("C").row_lane_masks())  # the lane bits that keep the row
+        first_lane = (self.tid & sharing) == 0
+        for row, m_r, l_r in zip(self.coords.rows, m, sums):
+            query = q0 + row
+            lse = select(l_r == 0.0, float("-inf"), (m_r + kb.lg2(l_r)) * LN2)
+            with kb.if_(first_lane & (query < seqlen_q)):
+                kb.store_scalar(lse, kb.param("lse"), (layer * kb.param("heads") + head) * seqlen_q + query)
+
+
+def _at_least_zero(x):
+    return select(x > 0, x, 0)
+
+
+def _tree_sum(xs: list):
+    while len(xs) > 1:
+        xs = [xs[i] + xs[i + 1] if i + 1 < len(xs) else xs[i] for i in range(0, len(xs), 2)]
+    return xs[0]
+
+
+def build_attention(dtype: str = "bf16", config: AttentionConfig = AttentionConfig(), causal: bool = False,
+                    target: str = "sm_90a") -> tuple[object, mmatom.LaunchConfig]:
+    """The attention kernel's module (every batch, sequence length and head count: runtime arguments) and its
+    launch config; parameters: tensor maps of q, k, v, o (3-d: batch, sequence, heads x head dim), batch,
+    seqlen_q, seqlen_k, heads, group (query heads per KV head), scale_log2 (softmax scale x log2 e), lse (f32
+    B x H x Sq)."""
+    return HopperAttention(dtype, config, causal, target).build()
+
+
+__all__ = ["HopperAttention", "build_attention"]
