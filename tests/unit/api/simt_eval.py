@@ -9,7 +9,7 @@ from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import Float32Type
 
 from mmatom.dialects import nvvm
-from mmatom.dialects.mma import ExtractOp, FillOp, InsertOp
+from mmatom.dialects.mma import ConvertOp, ExtractOp, FillOp, InsertOp
 from mmatom.dialects.nvvm_warp import Ex2Op, RcpApproxFtzF32Op, ShflOp
 
 _INT = {
@@ -39,6 +39,18 @@ def _shfl(kind: str, x: np.ndarray, offset: np.ndarray) -> np.ndarray:
     else:
         src = np.where(lane - offset >= 0, lane - offset, lane)
     return x[base + src]
+
+
+def _round(x: np.ndarray, elem: str) -> np.ndarray:
+    """f32 values rounded to `elem` (f32, f16, or bf16: round to nearest even on the top 16 bits), kept as f32."""
+    if elem == "f16":
+        return x.astype(np.float16).astype(np.float32)
+    if elem == "bf16":
+        bits = x.astype(np.float32).view(np.uint32)
+        bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+        return bits.astype(np.uint32).view(np.float32)
+    assert elem == "f32", f"simt_eval: no rounding to {elem}"
+    return x.astype(np.float32)
 
 
 def run(block, threads: int, seeds: dict) -> dict:
@@ -87,6 +99,8 @@ def _eval(op, env, threads):
         out = args[1].copy()
         out[:, op.index.value.data] = args[0]
         return [out]
+    if isinstance(op, ConvertOp):  # value (t, v) stays (t, v): the verifier made the two layouts one map
+        return [_round(args[0], op.res.type.elem.data)]
     if isinstance(op, llvm.ReturnOp):
         return []
     if isinstance(op, FillOp):
