@@ -30,6 +30,14 @@ class Problem(NamedTuple):
         """Query heads per KV head (GQA; H for MQA, 1 for plain multi-head attention)."""
         return self.heads // self.kv_heads
 
+    @property
+    def o_shape(self) -> tuple[int, int, int, int]:
+        return self.batch, self.seqlen_q, self.heads, self.head_dim
+
+    @property
+    def lse_shape(self) -> tuple[int, int, int]:
+        return self.batch, self.heads, self.seqlen_q
+
     def flops(self, causal: bool) -> float:
         """4 B H Sq Sk D, halved for causal (the convention of FlashAttention's and the issue's TFLOP/s)."""
         full = 4.0 * self.batch * self.heads * self.seqlen_q * self.seqlen_k * self.head_dim

@@ -40,8 +40,7 @@ def _attention_fake(q, k, v, causal=False, softmax_scale=None):
     """The outputs' shapes, dtypes and device, after the checks the real call makes (devices apart: a fake tensor
     of a traced CUDA call is on the CUDA device)."""
     p = check_inputs(torch, q, k, v, causal, softmax_scale)
-    return (q.new_empty((p.batch, p.seqlen_q, p.heads, p.head_dim)),
-            q.new_empty((p.batch, p.heads, p.seqlen_q), dtype=torch.float32))
+    return q.new_empty(p.o_shape), q.new_empty(p.lse_shape, dtype=torch.float32)
 
 
 def _setup_context(ctx, inputs, output) -> None:
