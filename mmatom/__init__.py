@@ -5,9 +5,10 @@ atoms (`atom`, `atoms`, `Atom`), layouts (`Layout`, the CuTe algebra, `emit_layo
 its `Value`s, `TiledMma`, `SmemRing`, `TileScheduler`, `ceil_div` / `min_value` / `max_value` / `select`), compilation
 (`compile`, `assemble`, `Kernel`, `KernelMetadata`) and the one error type, `CompileError`.
 
-Kernels built on this API live in `mmatom.kernels` (the H100 GEMM: `mmatom.kernels.gemm`). `mmatom.gemm`,
-`mmatom.gemm_kernel`, `mmatom.gemm_autotune` and `mmatom.GemmConfig` name them, imported on first use: `import
-mmatom` loads the compiler only.
+Kernels built on this API live in `mmatom.kernels` (the H100 GEMM: `mmatom.kernels.gemm`; attention:
+`mmatom.kernels.attention`). `mmatom.gemm`, `mmatom.gemm_kernel`, `mmatom.gemm_autotune`, `mmatom.GemmConfig`,
+`mmatom.attention` and `mmatom.attention_kernel` name them, imported on first use: `import mmatom` loads the
+compiler only.
 """
 
 __version__ = "0.1.0"
@@ -35,17 +36,27 @@ from mmatom.values import Value, ceil_div, max_value, min_value, select  # noqa:
 from mmatom.device import device_info, tensor_map  # noqa: E402
 from mmatom.targets.runtime import NoDriverError  # noqa: E402
 
-# the GEMM application's entry points, imported from mmatom.kernels.gemm on first use (PEP 562)
-_KERNEL_ENTRY_POINTS = {"gemm", "gemm_kernel", "gemm_autotune", "GemmConfig"}
+# the applications' entry points, each imported from its mmatom.kernels package on first use (PEP 562)
+_KERNEL_ENTRY_POINTS = {"gemm": ("gemm", "gemm_kernel", "gemm_autotune", "GemmConfig"),
+                        "attention": ("attention", "attention_kernel")}
 
 
 def __getattr__(name: str):
-    if name in _KERNEL_ENTRY_POINTS:
-        from mmatom.kernels import gemm as gemm_package  # noqa: PLC0415 - the application loads on first use
-
-        globals().update({n: getattr(gemm_package, n) for n in _KERNEL_ENTRY_POINTS})  # later lookups: plain names
+    package = next((p for p, names in _KERNEL_ENTRY_POINTS.items() if name in names), None)
+    if package is not None:
+        loaded = _kernel_package(package)
+        globals().update({n: getattr(loaded, n) for n in _KERNEL_ENTRY_POINTS[package]})  # later: plain names
         return globals()[name]
     raise AttributeError(f"module 'mmatom' has no attribute {name!r}")
+
+
+def _kernel_package(package: str):
+    """The application's package, by import statements (torch.compile traces those; importlib it refuses)."""
+    if package == "gemm":
+        from mmatom.kernels import gemm as loaded  # noqa: PLC0415 - the application loads on first use
+    else:
+        from mmatom.kernels import attention as loaded  # noqa: PLC0415
+    return loaded
 
 
 __all__ = [

@@ -27,7 +27,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +40,11 @@ from mmatom.kernels.gemm import choices, choose_config, forget_kernels, gemm_aut
 from mmatom.kernels.gemm.config import FP8, TORCH_DTYPE_NAMES
 from mmatom.targets import runtime
 
+from . import mmatom_bench_attention
+from .mmatom_bench_common import Sampler, timed
+from .mmatom_bench_common import comma_list as _comma_list
+from .mmatom_bench_common import device_record as _device_record
+from .mmatom_bench_common import positive as _positive
 from .mmatom_bench_report import plot_ratios, summarize, summary_lines
 from .mmatom_bench_shapes import (QUICK_SETS, SET_NAMES, SHAPE_SETS, SWEEP_COUNT, AutotunePlan, Bursts,
                                   estimate_seconds, shapes_of)
@@ -51,39 +55,6 @@ CLASSIC_BURST_MS, CLASSIC_TFLOPS = 200.0, 700.0  # the 19 shapes' bursts: ~200 m
 QUICK_TIMING = {"sweep": Bursts(repeats=3, burst_ms=10.0), "decode": Bursts(repeats=5, burst_ms=20.0)}
 SWEEP_AUTOTUNE = AutotunePlan(rounds=3, burst_ms=5.0, finalists=3, final_rounds=3, final_burst_ms=20.0)
 H100_SMS = 132  # the prior's SM count in a dry run (no GPU to ask)
-
-
-class Sampler:
-    """nvidia-smi every 100 ms while a system runs: SM clock (MHz) and power (W)."""
-
-    def __enter__(self):
-        self.proc = subprocess.Popen(["nvidia-smi", "--query-gpu=clocks.sm,power.draw", "--format=csv,noheader,nounits",
-                                      "-lms", "100"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        return self
-
-    def __exit__(self, *exc):
-        self.proc.terminate()
-        out, _ = self.proc.communicate(timeout=5)
-        self.clocks, self.power = [], []
-        for line in out.splitlines():
-            try:
-                c, p = (float(x) for x in line.split(","))
-            except ValueError:
-                continue
-            self.clocks.append(c)
-            self.power.append(p)
-
-
-def timed(fn, burst: int) -> float:
-    """Mean milliseconds of one call over a burst between two CUDA events."""
-    import torch
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(burst):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) / burst
 
 
 def triton_matmul():
@@ -339,13 +310,6 @@ def bench_gemm(shapes, dtypes=("bf16", "e4m3"), repeats: int = 5, out_dir: str |
     return record
 
 
-def _device_record() -> dict:
-    import torch
-    dev = runtime.device()
-    return {"device": dev.name(), "chip": dev.chip, "driver": dev.driver_version, "torch": torch.__version__,
-            "date": time.strftime("%Y-%m-%d %H:%M")}
-
-
 def _plot(record: dict, path: Path) -> None:
     try:
         import matplotlib
@@ -497,23 +461,6 @@ def classic_estimate_s(shapes, args: argparse.Namespace) -> float:
                             AutotunePlan() if args.autotune else None, per_shape_s=per_shape)
 
 
-def _comma_list(legal, what: str):
-    def parse(text: str) -> tuple[str, ...]:
-        items = tuple(x for x in text.split(",") if x)
-        bad = [x for x in items if x not in legal]
-        if bad or not items:
-            raise argparse.ArgumentTypeError(f"{what} {','.join(bad) or repr(text)}; a comma list of "
-                                             f"{', '.join(legal)}")
-        return items
-    return parse
-
-
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}; a positive integer")
-    return int(text)
-
-
 def _positive_ms(text: str) -> float:
     try:
         value = float(text)
@@ -544,6 +491,7 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--autotune", action="store_true", help="an autotuned time too (the 19 shapes: tune first, store)")
     g.add_argument("--dry-run", action="store_true", help="print the plan, the expected time and the prior's picks "
                                                          f"(on {H100_SMS} SMs); no GPU")
+    mmatom_bench_attention.add_parser(sub)
     return p
 
 
@@ -583,6 +531,8 @@ def prior_picks(shapes, dtypes, sms: int = H100_SMS) -> dict[str, dict[str, int]
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if args.what == "attention":
+        return mmatom_bench_attention.main(args)
     for line in plan_lines(args):
         print(line, flush=True)
     if args.dry_run:

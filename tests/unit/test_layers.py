@@ -46,8 +46,10 @@ OPTIONAL = ("cuda", "torch", "cupy", "matplotlib", "triton")
 
 
 # the sanctioned lazy imports: `mmatom.gemm` loads the GEMM application on first use (import mmatom does not), and
-# the GEMM its torch op (and torch) on the first call inside torch.compile or wanting a gradient
-LAZY_ENTRY_POINTS = {("mmatom/__init__.py", "mmatom.kernels"), ("mmatom/kernels/gemm/host.py", ".torch_op")}
+# the GEMM its torch op (and torch) on the first call inside torch.compile or wanting a gradient; attention likewise,
+# and its kernel's module with the first compile
+LAZY_ENTRY_POINTS = {("mmatom/__init__.py", "mmatom.kernels"), ("mmatom/kernels/gemm/host.py", ".torch_op"),
+                     ("mmatom/kernels/attention/host.py", ".torch_op"), ("mmatom/kernels/attention/host.py", ".kernel")}
 
 
 def test_no_function_local_project_imports():

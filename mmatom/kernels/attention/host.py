@@ -1,0 +1,174 @@
+"""The attention forward's host side: `mmatom.attention(q, k, v)` on torch tensors -- the inputs checked, the
+compiled kernel (cached in memory and on disk by its parameters), 3-d tensor maps of the inputs and the output, and
+the persistent launch on torch's current stream.
+
+    o = mmatom.attention(q, k, v)                          # q (B, Sq, H, D), k/v (B, Sk, Hkv, D), bf16 or f16
+    o, lse = mmatom.attention(q, k, v, causal=True, return_lse=True)   # lse (B, H, Sq) float32, natural log
+    kernel = mmatom.attention_kernel("bf16", 128, causal=False)       # the compiled Kernel (every shape)
+
+Layout: the kernel reads q, k, v and writes o as 3-d views (B, S, heads * D) through TMA, so an input whose heads
+are dense (a slice of a packed qkv tensor too) is read where it is, with no copy; an input TMA cannot address that
+way (heads apart, rows not 16 bytes apart, a misaligned base) is copied once into a contiguous tensor. A last
+dimension that is not contiguous is refused, as FlashAttention refuses it.
+
+Conventions (FlashAttention's): causal is aligned bottom-right -- query i sees keys j <= i + Sk - Sq -- and a query
+that sees no key (causal with Sq > Sk, or Sk = 0) gives a zero output row and a log-sum-exp of -inf (FA3's value).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict
+
+import mmatom
+from mmatom.errors import api_error
+from mmatom.optional import require_torch
+
+from .checks import Problem, check_devices, check_inputs
+from .config import AttentionConfig, default_config
+
+LOG2_E = math.log2(math.e)
+KERNEL_TARGET = "sm_90a"
+
+_KERNELS: dict[tuple, mmatom.Kernel] = {}
+
+
+def attention_kernel(dtype: str = "bf16", head_dim: int = 128, causal: bool = False, *,
+                     config: AttentionConfig | None = None, target: str = KERNEL_TARGET) -> mmatom.Kernel:
+    """The compiled attention kernel of a dtype ("bf16", "f16"), head dim (64, 128, 256) and mask: one kernel serves
+    every batch, sequence length and head count. Parameters: tensor maps of q, k, v, o; batch, seqlen_q, seqlen_k,
+    heads, group (i32); scale_log2 (f32); the LSE pointer. Compiled once per process and cached on disk by its
+    parameters (mmatom.compile_generated: a warm cache skips building the module)."""
+    config = config or default_config(head_dim)
+    if config.head_dim != head_dim:
+        raise api_error(f"attention_kernel: config {config.name} is for head dim {config.head_dim}, not {head_dim}")
+    config.check(dtype)
+    key = (dtype, target, config, bool(causal))
+    if key not in _KERNELS:
+        def build():
+            from .kernel import build_attention  # noqa: PLC0415 - the kernel's module loads with its first compile
+
+            return build_attention(dtype, config, bool(causal), target=target)[0]
+        _KERNELS[key] = mmatom.compile_generated(
+            ["mmatom.kernels.attention", dtype, target, asdict(config), bool(causal)], build)
+    return _KERNELS[key]
+
+
+def forget_kernels() -> None:
+    """Drop this process's compiled attention kernels (the next call reads the compile cache again)."""
+    _KERNELS.clear()
+
+
+def attention(q, k, v, *, causal: bool = False, softmax_scale: float | None = None, return_lse: bool = False):
+    """softmax(q k^T * softmax_scale [+ causal mask]) v per batch and query head, on the tensors' GPU and torch's
+    current stream, asynchronously. q (B, Sq, H, D), k and v (B, Sk, Hkv, D) with H a multiple of Hkv (grouped-query
+    attention: query head h reads KV head h // (H / Hkv)); bf16 or f16, one dtype for all three; D 64, 128 or 256;
+    any Sq and Sk. `softmax_scale` defaults to 1 / sqrt(D). Returns o (B, Sq, H, D) in q's dtype, and with
+    `return_lse` also the log-sum-exp of each row's scaled scores, (B, H, Sq) float32. Forward only: inside
+    torch.compile, or when an input requires grad, the call is the torch op torch.ops.mmatom.attention (torch_op.py),
+    whose backward raises; otherwise there is no op dispatch."""
+    torch = require_torch("mmatom.attention")
+    if _through_torch_op(torch, q, k, v):
+        from .torch_op import attention_op  # noqa: PLC0415 - torch.compile tracing or a gradient asked for
+
+        o, lse = attention_op(q, k, v, causal, softmax_scale)
+        return (o, lse) if return_lse else o
+    o, lse = forward(torch, q, k, v, causal, softmax_scale)
+    return (o, lse) if return_lse else o
+
+
+def forward(torch, q, k, v, causal: bool, softmax_scale: float | None):
+    """(o, lse) of a checked call: the empty and keyless cases here, the rest by the kernel."""
+    p = check_inputs(torch, q, k, v, causal, softmax_scale)
+    check_devices(q=q, k=k, v=v)
+    o, lse = outputs(torch, q, p)
+    if 0 in (p.batch, p.seqlen_q, p.heads):
+        return o, lse
+    if p.seqlen_k == 0:  # every query sees no key: FlashAttention's zero row and -inf
+        return o.zero_(), lse.fill_(-math.inf)
+    scale = 1.0 / math.sqrt(p.head_dim) if softmax_scale is None else float(softmax_scale)
+    _launch(torch, p, (q, k, v), o, lse, bool(causal), scale)
+    return o, lse
+
+
+def outputs(torch, q, p: Problem) -> tuple:
+    """o (B, Sq, H, D) in q's dtype and lse (B, H, Sq) float32, uninitialised: the kernel writes every element (the
+    GPU tests poison them here)."""
+    return q.new_empty(p.o_shape), q.new_empty(p.lse_shape, dtype=torch.float32)
+
+
+def _through_torch_op(torch, *tensors) -> bool:
+    """A gradient wanted, or torch.compile tracing: the call goes through the registered torch op."""
+    wants_grad = any(getattr(x, "requires_grad", False) for x in tensors)
+    return (wants_grad and torch.is_grad_enabled()) or torch.compiler.is_compiling()
+
+
+# --- the launch ----------------------------------------------------------------------------------------------------------
+
+def tma_view(x) -> tuple[object, bool]:
+    """(B, S, heads, D) as the (B, S, heads * D) tensor the kernel's 3-d map reads or writes, and whether it is a
+    copy: a view where TMA can address one (heads dense, rows and batches apart by multiples of 16 bytes, an aligned
+    base), else a view of one contiguous copy."""
+    batch, seqlen, heads, dim = x.shape
+    size = x.element_size()
+    heads_dense = heads == 1 or x.stride(2) == dim
+    apart = x.stride(1) >= heads * dim and x.stride(0) >= seqlen * x.stride(1)
+    aligned = x.stride(1) * size % 16 == 0 and x.stride(0) * size % 16 == 0 and x.data_ptr() % 16 == 0
+    if heads_dense and apart and aligned:
+        return x.flatten(2), False
+    return (x.clone() if x.is_contiguous() else x.contiguous()).flatten(2), True  # clone: a misaligned base
+
+
+def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float) -> None:
+    """The kernel over `p`, writing o and lse, on torch's current stream of the tensors' device. The packed launch
+    is kept for a call with every address, shape and stride of this one, unless an input was copied (the copy is
+    this call's only)."""
+    key = (*(_tensor_key(x) for x in (*qkv, o, lse)), causal, scale)
+    run = _PREPARED.get(key)
+    if run is None:
+        config = default_config(p.head_dim)
+        kernel = attention_kernel(p.dtype, p.head_dim, causal, config=config)
+        boxes = config.boxes()
+        views = [tma_view(x) for x in (*qkv, o)]
+        maps = [_tensor_map(view, *boxes[name]) for name, (view, _) in zip("qkvo", views)]
+        sms = torch.cuda.get_device_properties(o.device).multi_processor_count
+        run = kernel.prepare(*maps, p.batch, p.seqlen_q, p.seqlen_k, p.heads, p.group, scale * LOG2_E, lse,
+                             grid=(persistent_ctas(config, p, sms),))
+        if not any(copied for _, copied in views):
+            if len(_PREPARED) >= CACHED_CALLS:
+                _PREPARED.clear()
+            _PREPARED[key] = run
+    run(_current_stream(torch, o.device))
+
+
+def persistent_ctas(config: AttentionConfig, p: Problem, sms: int) -> int:
+    """A CTA per SM, or one per (batch, head, query tile) when there are fewer."""
+    return min(sms, p.batch * p.heads * -(-p.seqlen_q // config.block_m))
+
+
+CACHED_CALLS = 1024  # packed launches and tensor maps kept (a bound: a caller may keep allocating new tensors)
+_MAPS: dict[tuple, object] = {}
+_PREPARED: dict[tuple, object] = {}
+
+
+def _tensor_key(x) -> tuple:
+    return x.data_ptr(), tuple(x.shape), tuple(x.stride()), x.dtype, x.device
+
+
+def _tensor_map(x, box_rows: int, box_cols: int):
+    key = (*_tensor_key(x), box_rows, box_cols)
+    found = _MAPS.get(key)
+    if found is None:
+        if len(_MAPS) >= CACHED_CALLS:
+            _MAPS.clear()
+        found = _MAPS[key] = mmatom.tensor_map(x, box_rows, box_cols)
+    return found
+
+
+def _current_stream(torch, device) -> int:
+    """torch's current stream on `device` as a raw handle (cheaper than building a torch.cuda.Stream)."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    return raw(device.index) if raw is not None else torch.cuda.current_stream(device).cuda_stream
+
+
+__all__ = ["attention", "attention_kernel", "forget_kernels", "forward", "outputs", "persistent_ctas", "tma_view"]

@@ -1,0 +1,78 @@
+"""What every `mmatom-bench` subcommand times and records with: the SM clock and power sampler (nvidia-smi), one
+burst of calls between two CUDA events, the device's description for a record, and the command line's value
+parsers. Shared by the GEMM bench (mmatom_bench.py) and the attention bench (mmatom_bench_attention.py)."""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import time
+
+from mmatom.targets import runtime
+
+
+class Sampler:
+    """nvidia-smi every 100 ms while a system runs: SM clock (MHz) and power (W); no samples where nvidia-smi is
+    not installed."""
+
+    def __enter__(self):
+        self.clocks, self.power = [], []
+        self.proc = None
+        if shutil.which("nvidia-smi"):
+            self.proc = subprocess.Popen(["nvidia-smi", "--query-gpu=clocks.sm,power.draw",
+                                          "--format=csv,noheader,nounits", "-lms", "100"],
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc is None:
+            return
+        self.proc.terminate()
+        out, _ = self.proc.communicate(timeout=5)
+        for line in out.splitlines():
+            try:
+                c, p = (float(x) for x in line.split(","))
+            except ValueError:
+                continue
+            self.clocks.append(c)
+            self.power.append(p)
+
+
+def timed(fn, burst: int) -> float:
+    """Mean milliseconds of one call over a burst between two CUDA events."""
+    import torch
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(burst):
+        fn()
+    end.record()
+    end.synchronize()
+    return start.elapsed_time(end) / burst
+
+
+def device_record() -> dict:
+    import torch
+    dev = runtime.device()
+    return {"device": dev.name(), "chip": dev.chip, "driver": dev.driver_version, "torch": torch.__version__,
+            "date": time.strftime("%Y-%m-%d %H:%M")}
+
+
+def comma_list(legal, what: str):
+    def parse(text: str) -> tuple[str, ...]:
+        items = tuple(x for x in text.split(",") if x)
+        bad = [x for x in items if x not in legal]
+        if bad or not items:
+            raise argparse.ArgumentTypeError(f"{what} {','.join(bad) or repr(text)}; a comma list of "
+                                             f"{', '.join(legal)}")
+        return items
+    return parse
+
+
+def positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r}; a positive integer")
+    return int(text)
+
+
+__all__ = ["Sampler", "comma_list", "device_record", "positive", "timed"]
