@@ -366,9 +366,9 @@ class KernelBuilder:
         self.builder.insert(nvvm_hopper.StMatrixOp(self.ssa(ptr), [self.ssa(r) for r in registers],
                                                    MMALayoutAttr("col" if transpose else "row")))
 
-    def load_scalar(self, ptr: Operand, type_: Attribute | str, index: int = 0) -> Value:
-        """One element of global memory (e.g. a scale factor a kernel reads on the device); `type_` an xDSL
-        type or "f32", "i32"."""
+    def load_scalar(self, ptr: Operand, type_: Attribute | str, index: Operand = 0) -> Value:
+        """One element of global memory at `ptr` + `index` elements (an int or an i32 Value: e.g. a per-row scale
+        factor a kernel reads on the device); `type_` an xDSL type or "f32", "i32"."""
         type_ = SCALAR_TYPES.get(type_, type_) if isinstance(type_, str) else type_
         ptr = self.wrap(self.ssa(ptr)) + index * (type_.bitwidth // 8)
         return self.wrap(self.builder.insert(llvm.LoadOp(ptr.ssa, type_)).dereferenced_value)

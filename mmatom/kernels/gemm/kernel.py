@@ -1,4 +1,5 @@
-"""The H100 GEMM kernel, D (m x n) = A (m x k) . B (n x k)^T [* scale_a * scale_b], on mmatom's public API.
+"""The H100 GEMM kernel, D (m x n) = A (m x k) . B (n x k)^T [* scale_a * scale_b: per tensor, or per row and column],
+on mmatom's public API.
 
 sm_90a (A and B bf16, f16, or fp8 of either kind each), persistent (one CTA per SM walking output tiles in grouped raster order: TileScheduler) and warp-specialized:
 warpgroup 0 is the producer -- one thread TMA-loads A and B tiles, 128B-swizzled, into an N-stage SmemRing, its
@@ -10,6 +11,7 @@ that multicasts A or B. The epilogue converts to bf16 or f16 (or keeps f32), stm
 zero fill.
 
     module, launch = HopperGemm("bf16", "sm_90a", GemmConfig(), "bf16").build()
+    module, launch = HopperGemm("e4m3", "sm_90a", GemmConfig(), "bf16", rowwise=True).build()  # scales of M, N
 
 The sizes are kernel arguments (m, n, k after the tensor maps): one compiled kernel per config serves every shape,
 its tile counts and K loop computed on the device; the tensor maps carry the extents TMA clips at.
@@ -32,14 +34,18 @@ class HopperGemm:
 
     def __init__(self, dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
                  out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k", a_major: str = "k",
-                 batched: bool = False):
+                 batched: bool = False, rowwise: bool = False):
         config.check(dtype)
         check_dtypes("build_gemm", dtype, out_dtype, b_dtype)
         check_majors("build_gemm", a_major, b_major, dtype, config)
         if config.split_k and (out_dtype != "f32" or batched):
             raise api_error(f"build_gemm: a split-K config ({config.name}) adds its K slices into an f32 D, not "
                             f"batched; out_dtype {out_dtype!r}, batched={batched}")
+        if rowwise and (dtype not in FP8 or batched):
+            raise api_error(f"build_gemm: rowwise scales (scale_a of M, scale_b of N elements) are for a 2-d fp8 "
+                            f"GEMM; dtype {dtype!r}, batched={batched}")
         self.batched = batched  # A, B and D of L layers (3-d tensor maps): the scheduler's layers are the batch
+        self.rowwise = rowwise  # fp8: D scaled by scale_a[row] * scale_b[col], not by two scalars
         self.dtype, self.b_dtype, self.target = dtype, b_dtype or dtype, target
         self.majors = {"a": a_major, "b": b_major}
         self.config, self.out_dtype, self.fp8 = config, out_dtype, dtype in FP8
@@ -182,7 +188,10 @@ class HopperGemm:
         # is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the whole tile
         self.half = 0 if pingpong else kb.warpgroup_id() & 1
         self.scale = kb.load_scalar(kb.param("scale_a"), "f32") * kb.load_scalar(kb.param("scale_b"), "f32") \
-            if self.fp8 else None
+            if self.fp8 and not self.rowwise else None
+        if self.rowwise:  # the thread's base row and column in the tile, and the last row and column of D
+            self.coords = self.tiled.fragment_coords(kb, "D", thread=self.tid % self.tiled.threads)
+            self.last = {"scale_a": kb.param("m") - 1, "scale_b": kb.param("n") - 1}
         # ping-pong: warpgroup w takes this CTA's tiles w, w + 2, ...: its ring iterations start at w * k_tiles
         tiles = self.scheduler.loop([warpgroup * self.k_tiles], first=warpgroup, every=2) if pingpong else \
             self.scheduler.loop([0])
@@ -257,15 +266,32 @@ class HopperGemm:
         """The accumulator (scaled, converted) to D: 64-row x 128-byte boxes through SMEM, TMA-stored."""
         kb, cols = self.kb, box_columns(self.out_dtype)
         out = kb.convert(acc, self.tiled.fragment_type("D"))
-        if self.fp8:
+        m0, n0, layer = origin
+        if self.rowwise:
+            out = self.scale_rows_and_columns(out, m0, n0)
+        elif self.fp8:
             out = kb.map(out, lambda x: x * self.scale)
         out = out if self.out_dtype == "f32" else kb.convert(out, self.out_dtype)  # bf16 / f16: packed pairs
-        m0, n0, layer = origin
         repeats, blocks = self.bm // (64 * self.warpgroups), self.bn // cols
         for repeat in range(repeats):  # this warpgroup's 64-row blocks: 64 * warpgroups * repeat further
             row0 = m0 + (self.half * BOX + repeat * 64 * self.warpgroups)
             for block in range(blocks):
                 self.store_box(out, repeat, block, warpgroup, (row0, n0 + block * cols, layer))
+
+    def scale_rows_and_columns(self, out, m0, n0):
+        """Each value times scale_a[its row] * scale_b[its column] (torch._scaled_mm's rowwise scaling). The
+        thread's rows (2 per 64-row repeat) and columns (block_n / 4) each load their scale once per tile, all
+        before the multiplies (their latencies overlap); the index is clamped to D's last row / column, so a tail
+        tile reads nothing past M or N (the values there are clipped by the TMA store anyway)."""
+        place, coords = self.coords.placement, self.coords
+        row_scale = self._scales("scale_a", m0 + coords.base_row, place.row_offsets)
+        col_scale = self._scales("scale_b", n0 + coords.base_col, sorted({dc for _, dc in place.offsets}))
+        return self.kb.map(out, lambda x, v: x * row_scale[place.offsets[v][0]] * col_scale[place.offsets[v][1]])
+
+    def _scales(self, vector: str, first, offsets) -> dict:
+        """{offset: vector[min(first + offset, last)]} for the scale vector `vector` ("scale_a" or "scale_b")."""
+        kb, last = self.kb, self.last[vector]
+        return {d: kb.load_scalar(kb.param(vector), "f32", mmatom.min_value(first + d, last)) for d in offsets}
 
     def store_box(self, out, repeat: int, block: int, warpgroup, at: tuple) -> None:
         """One 64 x 128-byte box of the tile: stmatrix into a staging box, then one thread's TMA store."""
@@ -291,12 +317,13 @@ class HopperGemm:
 
 def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
                out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k",
-               a_major: str = "k", batched: bool = False) -> tuple[object, mmatom.LaunchConfig]:
+               a_major: str = "k", batched: bool = False, rowwise: bool = False) -> tuple[object, mmatom.LaunchConfig]:
     """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config; `b_major="n"`: B is
     read as the K x N tensor `a @ b` hands over, `a_major="m"`: A as a K x M tensor (16-bit types), wgmma reading
     their MN-major tiles transposed. A split-K config takes `splits` after k and adds into an f32 D; `batched`: A,
-    B and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k."""
-    return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched).build()
+    B and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k. `rowwise` (fp8): the scale
+    pointers are of M and N floats, D[i, j] scaled by scale_a[i] * scale_b[j] (else each a single float)."""
+    return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched, rowwise).build()
 
 
 __all__ = ["HopperGemm", "build_gemm"]

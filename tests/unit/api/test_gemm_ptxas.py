@@ -189,3 +189,38 @@ def test_batched_assembles_clean():
     for (config, _, _), kernel in zip(cases, kernels):
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), config.name
         assert "cp.async.bulk.tensor.3d" in kernel.ptx and "cp.async.bulk.tensor.2d" not in kernel.ptx
+
+
+def test_rowwise_scaled_fp8_assembles_clean():
+    """fp8 with rowwise scales (scale_a[row] * scale_b[col] in the epilogue): every shipped config into bf16, the
+    split-K ones into f32, mixed kinds on two; 0 spills, no warning. Each consumer thread loads its rows' and
+    columns' scales once per tile -- 2 rows per 64-row repeat, block_n / 4 columns -- and nothing else from global
+    memory (the per-tensor kernels load the two scalars)."""
+    from mmatom.kernels.gemm import SPLIT_K_CONFIGS
+    cases = [(c, ("e4m3",) * 2, "bf16") for c in CONFIGS] + [(c, ("e4m3",) * 2, "f32") for c in SPLIT_K_CONFIGS] + \
+        [(CONFIGS[0], ("e4m3", "e5m2"), "f16"), (CONFIGS[-1], ("e5m2", "e4m3"), "f32")]
+
+    def compiled(case):
+        config, (dtype, b_dtype), out = case
+        return mmatom.compile(build_gemm(dtype, "sm_90a", config, out, b_dtype, rowwise=True)[0],
+                              options={"cache": False})
+
+    with ThreadPoolExecutor(4) as pool:
+        kernels = list(pool.map(compiled, cases))
+    for (config, dtypes, out), kernel in zip(cases, kernels):
+        what = f"{config.name} {dtypes} -> {out}"
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), what
+        repeats = config.block_m // (64 * config.tile_warpgroups)
+        assert kernel.ptx.count("ld.global.f32") == 2 * repeats + config.block_n // 4, what
+    per_tensor = mmatom.gemm_kernel(dtype="e4m3").ptx
+    assert per_tensor.count("ld.global.f32") == 2
+    # each scale's index is clamped to D's last row / column: a tail tile reads nothing past M or N
+    assert kernels[0].ptx.count("min.u32") - per_tensor.count("min.u32") == 2 + CONFIGS[0].block_n // 4
+
+
+def test_rowwise_scales_are_for_2d_fp8():
+    with pytest.raises(mmatom.CompileError, match=r"rowwise scales \(scale_a of M, scale_b of N elements\) are for a "
+                                                  r"2-d fp8 GEMM; dtype 'bf16', batched=False"):
+        build_gemm("bf16", "sm_90a", CONFIGS[0], "bf16", rowwise=True)
+    with pytest.raises(mmatom.CompileError, match=r"are for a 2-d fp8 GEMM; dtype 'e4m3', batched=True"):
+        build_gemm("e4m3", "sm_90a", CONFIGS[0], "bf16", batched=True, rowwise=True)

@@ -215,3 +215,13 @@ def test_fp8_operands_are_padded_for_the_vendor_call():
     assert bool((ops.vendor_b[20:].float() == 0).all()) and bool((ops.vendor_a[:, 30:].float() == 0).all())
     f16 = bench.Operands.random(4, 8, 8, "f16", "cpu")
     assert f16.d.dtype == torch.float16 and f16.vendor_a is f16.a and f16.scales == {}
+
+
+def test_rowwise_fp8_operands_scale_rows_and_columns():
+    """--rowwise: scale_a (M, 1) and scale_b (1, N) for mmatom.gemm, the vendor's scale_b padded as its B."""
+    pytest.importorskip("torch")
+    ops = bench.Operands.random(5, 20, 30, "e4m3", "cpu", rowwise=True)
+    assert tuple(ops.scales["scale_a"].shape) == (5, 1) and tuple(ops.scales["scale_b"].shape) == (1, 20)
+    assert tuple(ops.vendor_scales["scale_b"].shape) == (1, 32) and ops.vendor_scales["scale_a"] is ops.scales["scale_a"]
+    assert bench.Operands.random(4, 8, 8, "bf16", "cpu", rowwise=True).scales == {}
+    assert bench.parser().parse_args(["gemm", "--rowwise"]).rowwise
