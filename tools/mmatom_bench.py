@@ -21,6 +21,8 @@ gemm_bench_<set>.json (rows, summary, the prior's rule) and gemm_bench_<set>.png
 The expected run time is printed before starting; `--dry-run` prints the plan and the prior's picks and exits.
 `--rowwise`: fp8 with rowwise scales (scale_a of M, scale_b of N floats) for mmatom.gemm and torch._scaled_mm
 alike, in the same process; the records get a `_rowwise` suffix (gemm_bench_rowwise.json, gemm_bench_<set>_rowwise).
+`--swap-ab` (quick sets): shapes with M <= 64 get a `mmatom_swap_ab` column too, the swapped-operand config whose
+tile covers M (config.SWAP_AB_CONFIGS: D^T = B . A^T), and its ratio to cuBLAS (`ratio_swap_ab`).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from typing import Callable
 import mmatom
 from mmatom import compile_cache
 from mmatom.kernels.gemm import choices, choose_config, forget_kernels, gemm_autotune, gemm_kernel
-from mmatom.kernels.gemm.config import FP8, TORCH_DTYPE_NAMES
+from mmatom.kernels.gemm.config import FP8, SWAP_AB_CONFIGS, TORCH_DTYPE_NAMES
 from mmatom.targets import runtime
 
 from .mmatom_bench_report import plot_ratios, summarize, summary_lines
@@ -413,6 +415,7 @@ class QuickPlan:
     autotune: AutotunePlan | None = None
     notes: list = field(default_factory=list)
     rowwise: bool = False  # fp8 with rowwise scales, ours and the vendor's
+    swap_ab: bool = False  # M <= 64: a column for the swapped-operand config
 
     @property
     def record_name(self) -> str:
@@ -451,6 +454,9 @@ def quick_row(m: int, n: int, k: int, dtype: str, plan: QuickPlan, hooks: Hooks)
         t0 = time.perf_counter()
         configs["mmatom_tuned"] = hooks.autotune(m, n, k, dtype=dtype, store=False, **plan.autotune.kwargs())
         row.update(tuned=configs["mmatom_tuned"].name, autotune_s=time.perf_counter() - t0)
+    if plan.swap_ab and m <= SWAP_AB_CONFIGS[-1].block_n:
+        configs["mmatom_swap_ab"] = next(c for c in SWAP_AB_CONFIGS if c.block_n >= m)
+        row["swap_ab"] = configs["mmatom_swap_ab"].name
     calls = {name: ops.mmatom_call(hooks.gemm, config) for name, config in configs.items()}
     calls.update(ops.vendor_calls())
     row.update(max_rel_errors(calls))
@@ -459,6 +465,8 @@ def quick_row(m: int, n: int, k: int, dtype: str, plan: QuickPlan, hooks: Hooks)
     row["ratio_untuned"] = times["cublas"] / times["mmatom"]  # speed: above 1, mmatom is faster
     if "mmatom_tuned" in times:
         row["ratio_tuned"] = times["cublas"] / times["mmatom_tuned"]
+    if "mmatom_swap_ab" in times:
+        row["ratio_swap_ab"] = times["cublas"] / times["mmatom_swap_ab"]
     if "cublas_padded" in times:
         row["ratio_untuned_vs_padded"] = times["cublas_padded"] / times["mmatom"]
     return row
@@ -513,7 +521,7 @@ def quick_plan(name: str, args: argparse.Namespace) -> QuickPlan:
     if args.rowwise:
         notes.append("fp8 with rowwise scales (M, 1) and (1, N), mmatom.gemm and torch._scaled_mm alike")
     return QuickPlan(name, shapes_of(name, args.sweep_count), args.dtypes, bursts,
-                     SWEEP_AUTOTUNE if args.autotune else None, notes, args.rowwise)
+                     SWEEP_AUTOTUNE if args.autotune else None, notes, args.rowwise, args.swap_ab)
 
 
 def classic_estimate_s(shapes, args: argparse.Namespace) -> float:
@@ -570,6 +578,8 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--autotune", action="store_true", help="an autotuned time too (the 19 shapes: tune first, store)")
     g.add_argument("--rowwise", action="store_true", help="fp8: rowwise scales (scale_a of M, scale_b of N), "
                                                          "ours and torch._scaled_mm's; 16-bit dtypes unchanged")
+    g.add_argument("--swap-ab", action="store_true", help="sweep / decode: a column for the swapped-operand config "
+                                                         "on shapes with M <= 64")
     g.add_argument("--dry-run", action="store_true", help="print the plan, the expected time and the prior's picks "
                                                          f"(on {H100_SMS} SMs); no GPU")
     return p

@@ -21,8 +21,8 @@ from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
 from .choices import choose_config, sm_count, splits
-from .config import (BOX, ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, check_dtypes,
-                     operand_box)
+from .config import (ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes, operand_box,
+                     output_box)
 from .kernel import build_gemm
 
 
@@ -98,7 +98,9 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     read M- / N-major by wgmma's transpose bits, with no copy; fp8 operands are read K-major only (an MN-major one
     is transposed here: keep a K-major copy of an fp8 weight). Few output tiles with a long K (small M) run
     split-K: slices of K added into an f32 buffer, then converted (not bitwise reproducible run to run; not chosen
-    under torch.use_deterministic_algorithms). Inside torch.compile, or when a or b requires grad, the call is the
+    under torch.use_deterministic_algorithms). A swapped-operand config (`config=` one of SWAP_AB_CONFIGS, for
+    M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; not yet chosen untuned) takes K-major operands and
+    a 16-bit D. Inside torch.compile, or when a or b requires grad, the call is the
     torch op torch.ops.mmatom.gemm (torch_op.py); otherwise there is no op dispatch."""
     torch = require_torch("mmatom.gemm")
     if _through_torch_op(torch, a, b):
@@ -133,6 +135,10 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     if config is None:
         config = choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0],
                                split_k=not torch.are_deterministic_algorithms_enabled())
+    if config.swap_ab:  # the kernel computes D^T = B . A^T, staging it transposed into D
+        majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
+        p = p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,
+                       scale_b=p.scale_a)
     split = splits(config, p.m, p.n, p.k, dtype, sms)
     kernel_out = "f32" if config.split_k else out_dtype
     kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
@@ -140,7 +146,7 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     sums = d if kernel_out == out_dtype else _padded_empty(torch, tuple(d.shape), torch.float32, d.device, 4)
     maps = [_tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
             _tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
-            _tensor_map(sums, BOX, box_columns(kernel_out))]
+            _tensor_map(sums, *output_box(config, kernel_out))]
     scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
     launch = kernel.prepare(*maps, p.m, p.n, p.k, *([split] if config.split_k else []), *scales,
                             grid=(persistent_ctas(config, p.m, p.n, sms, split),))

@@ -25,7 +25,7 @@ from mmatom import ceil_div
 from mmatom.errors import api_error
 
 from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, PRODUCER_REGISTERS,
-                     GemmConfig, box_columns, check_dtypes, check_majors, operand_box)
+                     GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
 
 
 class HopperGemm:
@@ -38,6 +38,9 @@ class HopperGemm:
         config.check(dtype)
         check_dtypes("build_gemm", dtype, out_dtype, b_dtype)
         check_majors("build_gemm", a_major, b_major, dtype, config)
+        if config.swap_ab and (out_dtype == "f32" or batched):
+            raise api_error(f"build_gemm: a swapped-operand config ({config.name}) stages D transposed with "
+                            f"stmatrix.trans into a 16-bit D, not batched; out_dtype {out_dtype!r}, batched={batched}")
         if config.split_k and (out_dtype != "f32" or batched):
             raise api_error(f"build_gemm: a split-K config ({config.name}) adds its K slices into an f32 D, not "
                             f"batched; out_dtype {out_dtype!r}, batched={batched}")
@@ -111,7 +114,7 @@ class HopperGemm:
         batched = self.batched
         params = [("a", mmatom.TensorMapType(self.dtype, *box_a, "128b", batched=batched)),
                   ("b", mmatom.TensorMapType(self.b_dtype, *box_b, "128b", batched=batched)),
-                  ("d", mmatom.TensorMapType(self.out_dtype, BOX, box_columns(self.out_dtype), "128b",
+                  ("d", mmatom.TensorMapType(self.out_dtype, *output_box(c, self.out_dtype), "128b",
                                              batched=batched)),
                   ("m", "i32"), ("n", "i32"), ("k", "i32")]
         params += [("splits", "i32")] if c.split_k else [("batch", "i32")] if batched else []
@@ -272,11 +275,19 @@ class HopperGemm:
         elif self.fp8:
             out = kb.map(out, lambda x: x * self.scale)
         out = out if self.out_dtype == "f32" else kb.convert(out, self.out_dtype)  # bf16 / f16: packed pairs
-        repeats, blocks = self.bm // (64 * self.warpgroups), self.bn // cols
+        repeats, blocks = self.bm // (64 * self.warpgroups), self.boxes_per_repeat
         for repeat in range(repeats):  # this warpgroup's 64-row blocks: 64 * warpgroups * repeat further
             row0 = m0 + (self.half * BOX + repeat * 64 * self.warpgroups)
+            if self.config.swap_ab:  # the block is D^T's: its block_n rows of D at n0, its 64 columns at row0
+                self.store_box(out, repeat, 0, warpgroup, (n0, row0, layer))
+                continue
             for block in range(blocks):
                 self.store_box(out, repeat, block, warpgroup, (row0, n0 + block * cols, layer))
+
+    @property
+    def boxes_per_repeat(self) -> int:
+        """Staged boxes per 64-row repeat of a warpgroup: one per 128 bytes of columns, or (swapped) one."""
+        return 1 if self.config.swap_ab else self.bn // box_columns(self.out_dtype)
 
     def scale_rows_and_columns(self, out, m0, n0):
         """Each value times scale_a[its row] * scale_b[its column] (torch._scaled_mm's rowwise scaling). The
@@ -296,7 +307,7 @@ class HopperGemm:
     def store_box(self, out, repeat: int, block: int, warpgroup, at: tuple) -> None:
         """One 64 x 128-byte box of the tile: stmatrix into a staging box, then one thread's TMA store."""
         kb = self.kb
-        repeats, blocks = self.bm // (64 * self.warpgroups), self.bn // box_columns(self.out_dtype)
+        repeats, blocks = self.bm // (64 * self.warpgroups), self.boxes_per_repeat
         stored = repeat * blocks + block  # boxes alternate; each tile's stores start at box 0
         box = self.boxes[stored % 2]
         # the store that last read this box is done reading it: the one before last, or (an odd number of stores
@@ -306,7 +317,7 @@ class HopperGemm:
         with kb.if_(self.issuer):
             kb.tma.wait_group(in_flight, read=True)
         kb.sync.named_barrier(barrier_id, 128)
-        kb.stmatrix_tile(out, block, box, repeat)
+        kb.stmatrix_tile(out, block, box, repeat, transposed=self.config.swap_ab)
         kb.sync.fence_proxy_async()
         kb.sync.named_barrier(barrier_id, 128)
         row, col, layer = at

@@ -225,3 +225,15 @@ def test_rowwise_fp8_operands_scale_rows_and_columns():
     assert tuple(ops.vendor_scales["scale_b"].shape) == (1, 32) and ops.vendor_scales["scale_a"] is ops.scales["scale_a"]
     assert bench.Operands.random(4, 8, 8, "bf16", "cpu", rowwise=True).scales == {}
     assert bench.parser().parse_args(["gemm", "--rowwise"]).rowwise
+
+
+def test_the_swap_ab_column_on_small_m(tmp_path):
+    """--swap-ab: M <= 64 gets the swapped config whose tile covers M, timed beside the prior's; larger M none."""
+    torch = pytest.importorskip("torch")
+    calls = []
+    plan = bench.QuickPlan("decode", [(17, 24, 40), (65, 24, 40)], ("bf16",), Bursts(2, 0.5), swap_ab=True)
+    record = bench.bench_quick(plan, tmp_path, _cpu_hooks(torch, calls), quiet=True)
+    small, large = record["rows"]
+    assert small["swap_ab"] == "128x32x8w1t" and small["ratio_swap_ab"] == small["cublas_us"] / small["mmatom_swap_ab_us"]
+    assert "swap_ab" not in large and "128x32x8w1t" in calls
+    assert bench.parser().parse_args(["gemm", "--swap-ab"]).swap_ab
