@@ -17,7 +17,7 @@ silent on hardware, so it is a verifier error here, naming the first element tha
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import IntAttr, IntegerAttr, i8, i16, i32
+from xdsl.dialects.builtin import IntAttr, IntegerAttr, UnitAttr, i8, i16, i32
 from xdsl.dialects import llvm
 from xdsl.dialects.llvm import LLVMPointerType
 from xdsl.ir import BlockArgument, SSAValue
@@ -253,6 +253,7 @@ class TmaStoreOp(IRDLOperation):
 STMATRIX_BOX = 64  # rows and columns of one staged box: 64 x 64 16-bit elements = 128-byte rows, swizzled 128B
 STAGED_ELEMENTS = ("bf16", "f16", "f32")  # 16-bit boxes are stored with stmatrix, f32 ones (64 x 32) with st.shared.v2
 WGMMA_MAX_N = 256  # a wgmma accumulator tile's N (the largest wgmma atom's)
+TRANSPOSED_N = (16, 32, 64)  # a transposed box's rows: stmatrix.trans x4 stores 16 of them at a time, 64 at most
 
 
 @irdl_op_definition
@@ -262,7 +263,10 @@ class StoreTileToSmemOp(IRDLOperation):
     wgmma accumulator tile into SMEM at `dst` (its own box, 1024-byte aligned), laid out as a TMA box of
     128-byte rows swizzled 128B -- ready for mma.tma_store after a proxy fence and a warpgroup barrier.
     16-bit accumulators: 64x64 boxes (columns [64*BLOCK, 64*BLOCK + 64)), stored with stmatrix; f32
-    accumulators: 64x32 boxes (columns [32*BLOCK, 32*BLOCK + 32)), stored with st.shared.v2.f32."""
+    accumulators: 64x32 boxes (columns [32*BLOCK, 32*BLOCK + 32)), stored with st.shared.v2.f32.
+    `transposed` (16-bit, N of 16, 32 or 64, block 0): the warpgroup's 64 rows x N columns land as an N-row x
+    64-column box (row i of the box is column i of the tile), stored with stmatrix.trans -- the epilogue of a
+    swapped-operand GEMM (D^T = B . A^T) writing D row-major."""
 
     name = "mma.stmatrix_tile"
     traits = traits_def(MemoryWriteEffect())
@@ -270,13 +274,17 @@ class StoreTileToSmemOp(IRDLOperation):
     dst = operand_def(ImpliedType(SHARED))
     block = prop_def(IntegerAttr)
     repeat = opt_prop_def(IntegerAttr)
+    transposed = opt_prop_def(UnitAttr)
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = "$source `[` $block `]` (`repeat` $repeat^)? `into` $dst attr-dict `:` type($source)"
+    assembly_format = ("$source `[` $block `]` (`repeat` $repeat^)? (`transposed` $transposed^)? `into` $dst "
+                       "attr-dict `:` type($source)")
 
-    def __init__(self, source: SSAValue, block: int, dst: SSAValue, repeat: int = 0):
+    def __init__(self, source: SSAValue, block: int, dst: SSAValue, repeat: int = 0, transposed: bool = False):
         props = {"block": IntegerAttr(block, i32)}
         if repeat:
             props["repeat"] = IntegerAttr(repeat, i32)
+        if transposed:
+            props["transposed"] = UnitAttr()
         super().__init__(operands=[source, dst], properties=props)
 
     def tile(self) -> tuple[int, int, int]:
@@ -310,7 +318,9 @@ class StoreTileToSmemOp(IRDLOperation):
                                   f"accumulator tile spans 128 or 256 (one or two warpgroups)")
         found = wgmma_accumulator_tile(layout)
         m, n = found[:2] if found else (threads // 2, layout[1].size() * 2)  # else: as if it did not repeat
-        if not 0 < n <= WGMMA_MAX_N or n % STMATRIX_BOX:
+        if self.transposed is not None:
+            self._verify_transposed(frag, n)
+        elif not 0 < n <= WGMMA_MAX_N or n % STMATRIX_BOX:
             legal = ", ".join(str(b) for b in range(STMATRIX_BOX, WGMMA_MAX_N + 1, STMATRIX_BOX))
             raise VerifyException(f"{self.name}: the tile is {m}x{n}; stmatrix_tile stores blocks of {STMATRIX_BOX} "
                                   f"columns of a wgmma accumulator (N at most {WGMMA_MAX_N}), so N is one of {legal}")
@@ -323,11 +333,20 @@ class StoreTileToSmemOp(IRDLOperation):
                                   f"warpgroup(s) is out of range; each warpgroup holds {repeats} repeat(s) of 64 "
                                   f"rows, [0, {repeats - 1}]")
         cols = self.box_columns()
-        blocks = n // cols
+        blocks = 1 if self.transposed is not None else n // cols  # a transposed box holds all N columns
         if not 0 <= self.block.value.data < blocks:
             raise VerifyException(f"{self.name}: column block {self.block.value.data} of a {m}x{n} tile is out of "
                                   f"range; the block is in [0, {blocks - 1}] ({blocks} blocks of {cols} "
                                   f"{frag.elem.data} columns)")
+
+    def _verify_transposed(self, frag: FragmentType, n: int) -> None:
+        """A transposed box: N rows (the tile's columns) of the warpgroup's 64 rows, stmatrix.trans x4 per 16."""
+        if frag.elem.data not in ("bf16", "f16"):
+            raise VerifyException(f"{self.name}: a transposed box is stored with stmatrix.trans, of 16-bit elements; "
+                                  f"the accumulator holds {frag.elem.data}")
+        if n not in TRANSPOSED_N:
+            raise VerifyException(f"{self.name}: a transposed box of a tile of N = {n}; its rows are the tile's "
+                                  f"columns, N one of {', '.join(map(str, TRANSPOSED_N))}")
 
     def box_columns(self) -> int:
         """Columns of one staged box: one 128-byte swizzle row (64 16-bit or 32 f32 elements)."""

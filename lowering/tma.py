@@ -68,7 +68,7 @@ class LowerStoreTileToSmem(RewritePattern):
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.StoreTileToSmemOp, rewriter: PatternRewriter) -> None:
-        if op.source.type.elem.data == "f32":
+        if op.source.type.elem.data == "f32" or op.transposed is not None:
             return
         registers = _repeat_registers(op)
         ops = OpList()
@@ -86,6 +86,32 @@ class LowerStoreTileToSmem(RewritePattern):
             g = first + t
             words = [ops.bitcast(r, i32) for r in registers[4 * g: 4 * g + 4]]  # f16 pairs travel as vector<2xf16>
             ops.add(nvvm_hopper.StMatrixOp(ptr, words, MMALayoutAttr("row")))
+        rewriter.replace(op, ops.ops, [])
+
+
+class LowerStoreTransposedTileToSmem(RewritePattern):
+    """A transposed box (the tile's N columns as its rows): stmatrix.trans x4 per 16 columns. Register 4t + i holds
+    the 8x8 block of column group 2t + i/2 and row half i%2 of warp q's 16 rows; .trans stores its column j as box
+    row 16t + 8(i/2) + j, at 16-byte chunk 2q + i%2 of the 128-byte row (the block's 8 rows), swizzled 128B
+    (chunk ^ row%8, row%8 = j). Lane l = 8i + j gives that row's address."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: mma.StoreTileToSmemOp, rewriter: PatternRewriter) -> None:
+        if op.transposed is None:
+            return
+        registers = _repeat_registers(op)
+        ops = OpList()
+        lane = ops.sreg("laneid")
+        warp = ops.div_mod(ops.sreg("tid.x"), 32, 4)  # the warp's index in its warpgroup
+        j = ops.div_mod(lane, 1, 8)  # the stored row of its matrix this lane addresses
+        chunk = ops.addi(ops.muli(warp, 2), ops.div_mod(lane, 8, 2))
+        swizzled = ops.add(arith.XOrIOp(chunk, j))
+        row = ops.addi(ops.muli(ops.div_mod(lane, 16, 2), 8), j)
+        first = ops.byte_pointer(op.dst, ops.addi(ops.muli(row, 128), ops.muli(swizzled, 16)))
+        for t in range(op.tile()[1] // 16):
+            ptr = first if t == 0 else ops.byte_pointer(first, ops.const(t * 16 * 128))
+            words = [ops.bitcast(r, i32) for r in registers[4 * t: 4 * t + 4]]
+            ops.add(nvvm_hopper.StMatrixOp(ptr, words, MMALayoutAttr("col")))
         rewriter.replace(op, ops.ops, [])
 
 
@@ -125,6 +151,7 @@ class LowerStoreF32TileToSmem(RewritePattern):
         rewriter.replace(op, ops.ops, [])
 
 
-TMA_PATTERNS = (LowerTmaLoad(), LowerTmaStore(), LowerAsTensorMap(), LowerStoreTileToSmem(), LowerStoreF32TileToSmem())
+TMA_PATTERNS = (LowerTmaLoad(), LowerTmaStore(), LowerAsTensorMap(), LowerStoreTileToSmem(),
+                LowerStoreTransposedTileToSmem(), LowerStoreF32TileToSmem())
 
 __all__ = ["TMA_PATTERNS"]

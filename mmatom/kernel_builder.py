@@ -358,21 +358,21 @@ class KernelBuilder:
         """The wgmma/tcgen05 matrix descriptor of the SMEM tile at `ptr` (SmemTile.desc() for a tile)."""
         return self.wrap(self.builder.insert(MakeDescOp(self.ssa(ptr), desc_type)).results[0])
 
-    def stmatrix_tile(self, accumulator: Operand, block: int, dst, repeat: int = 0) -> None:
+    def stmatrix_tile(self, accumulator: Operand, block: int, dst, repeat: int = 0, transposed: bool = False) -> None:
         """Each warpgroup stores 64 of its rows (those of M repeat `repeat`) x one 128-byte block of columns
         (`block`) of a wgmma accumulator into its own box at `dst` (an SmemTile or a pointer), swizzled 128B as a
-        TMA box (mma.stmatrix_tile)."""
+        TMA box (mma.stmatrix_tile); `transposed` (16-bit, N of 16, 32 or 64): as N rows of its 64 columns."""
         ptr = dst.ptr if hasattr(dst, "ptr") else dst
-        self.builder.insert(StoreTileToSmemOp(self.ssa(accumulator), block, self.ssa(ptr), repeat))
+        self.builder.insert(StoreTileToSmemOp(self.ssa(accumulator), block, self.ssa(ptr), repeat, transposed))
 
     def stmatrix(self, ptr: Operand, registers: Sequence[Operand], transpose: bool = False) -> None:
         """The warp stores len(registers) (1, 2 or 4) 8x8 b16 matrices; see nvvm.stmatrix."""
         self.builder.insert(nvvm_hopper.StMatrixOp(self.ssa(ptr), [self.ssa(r) for r in registers],
                                                    MMALayoutAttr("col" if transpose else "row")))
 
-    def load_scalar(self, ptr: Operand, type_: Attribute | str, index: int = 0) -> Value:
-        """One element of global memory (e.g. a scale factor a kernel reads on the device); `type_` an xDSL
-        type or "f32", "i32"."""
+    def load_scalar(self, ptr: Operand, type_: Attribute | str, index: Operand = 0) -> Value:
+        """One element of global memory at `ptr` + `index` elements (an int or an i32 Value: e.g. a per-row scale
+        factor a kernel reads on the device); `type_` an xDSL type or "f32", "i32"."""
         type_ = SCALAR_TYPES.get(type_, type_) if isinstance(type_, str) else type_
         ptr = self.wrap(self.ssa(ptr)) + index * (type_.bitwidth // 8)
         return self.wrap(self.builder.insert(llvm.LoadOp(ptr.ssa, type_)).dereferenced_value)

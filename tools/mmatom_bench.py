@@ -2,7 +2,7 @@
 persistent TMA matmul (the tutorial's kernel, written below), in one process, interleaved, on random inputs.
 
     mmatom-bench gemm [--shapes squares,llm,small,odd,decode,sweep] [--dtypes bf16,f16,e4m3] [--repeats 5]
-                      [--sweep-count 300] [--out records/] [--autotune] [--dry-run]
+                      [--sweep-count 300] [--out records/] [--autotune] [--rowwise] [--dry-run]
 
 The 19 shapes (squares, llm, small, odd): per shape and system the median of `repeats` timed runs (each the mean of
 a ~200 ms burst of launches between two CUDA events, after warm-up), TFLOP/s, the ratio to cuBLAS, the max relative
@@ -19,6 +19,10 @@ shorter phases of SWEEP_AUTOTUNE, not stored), against cuBLAS, in interleaved bu
 (QUICK_TIMING; no clock sampling); per dtype the geomean ratio, the shapes below 0.90x, the worst. Writes
 gemm_bench_<set>.json (rows, summary, the prior's rule) and gemm_bench_<set>.png (ratio against FLOPs).
 The expected run time is printed before starting; `--dry-run` prints the plan and the prior's picks and exits.
+`--rowwise`: fp8 with rowwise scales (scale_a of M, scale_b of N floats) for mmatom.gemm and torch._scaled_mm
+alike, in the same process; the records get a `_rowwise` suffix (gemm_bench_rowwise.json, gemm_bench_<set>_rowwise).
+`--swap-ab` (quick sets): shapes with M <= 64 get a `mmatom_swap_ab` column too, the swapped-operand config whose
+tile covers M (config.SWAP_AB_CONFIGS: D^T = B . A^T), and its ratio to cuBLAS (`ratio_swap_ab`).
 """
 
 from __future__ import annotations
@@ -37,7 +41,7 @@ from typing import Callable
 import mmatom
 from mmatom import compile_cache
 from mmatom.kernels.gemm import choices, choose_config, forget_kernels, gemm_autotune, gemm_kernel
-from mmatom.kernels.gemm.config import FP8, TORCH_DTYPE_NAMES
+from mmatom.kernels.gemm.config import FP8, SWAP_AB_CONFIGS, TORCH_DTYPE_NAMES
 from mmatom.targets import runtime
 
 from . import mmatom_bench_attention
@@ -112,7 +116,8 @@ def out_dtype_of(dtype: str) -> str:
 @dataclass
 class Operands:
     """One problem's random operands on `device`, D, the fp8 scales, and what the vendor call gets: fp8 operands
-    zero-padded to 16 columns and B to 16 rows outside its timing (torch._scaled_mm's rule)."""
+    zero-padded to 16 columns and B to 16 rows outside its timing (torch._scaled_mm's rule), rowwise scales of
+    (M, 1) and (1, N) (the vendor's scale_b padded as its B)."""
 
     m: int
     n: int
@@ -125,21 +130,23 @@ class Operands:
     vendor_a: object
     vendor_b: object
     vendor_d: object
+    vendor_scales: dict
 
     @classmethod
-    def random(cls, m: int, n: int, k: int, dtype: str, device: str = "cuda") -> Operands:
+    def random(cls, m: int, n: int, k: int, dtype: str, device: str = "cuda", rowwise: bool = False) -> Operands:
         import torch
         t, t_out = (getattr(torch, TORCH_DTYPE_NAMES[x]) for x in (dtype, out_dtype_of(dtype)))
         a, b = torch.randn(m, k, device=device).to(t), torch.randn(n, k, device=device).to(t)
         fp8 = dtype in FP8
-        scales = {"scale_a": torch.ones(1, device=device), "scale_b": torch.ones(1, device=device)} if fp8 else {}
         va, vb = a, b
         if fp8 and (k % 16 or n % 16):
             va, vb = torch.zeros(m, -(-k // 16) * 16, device=device, dtype=t), torch.zeros(-(-n // 16) * 16, -(
                 -k // 16) * 16, device=device, dtype=t)
             va[:, :k], vb[:n, :k] = a, b
-        return cls(m, n, k, dtype, a, b, torch.empty(m, n, device=device, dtype=t_out), scales, va, vb,
-                   torch.empty(m, vb.shape[0], device=device, dtype=t_out))
+        scales = _scales(torch, m, vb.shape[0], fp8, rowwise, device)
+        ours = {**scales, "scale_b": scales["scale_b"][:, :n]} if rowwise and fp8 else scales  # N, not padded
+        return cls(m, n, k, dtype, a, b, torch.empty(m, n, device=device, dtype=t_out), ours, va, vb,
+                   torch.empty(m, vb.shape[0], device=device, dtype=t_out), scales)
 
     def mmatom_call(self, gemm: Callable, config=None) -> Callable:
         """mmatom.gemm into D (`config`: None is the stored choice or the prior, as a user's call)."""
@@ -153,7 +160,7 @@ class Operands:
         a, b, va, vb, n = self.a, self.b, self.vendor_a, self.vendor_b, self.n
         if self.dtype not in FP8:
             return {"cublas": lambda: torch.matmul(a, b.T, out=self.vendor_d)}
-        sa, sb = self.scales["scale_a"], self.scales["scale_b"]
+        sa, sb = self.vendor_scales["scale_a"], self.vendor_scales["scale_b"]
         calls = {"cublas": lambda: torch._scaled_mm(va, vb.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16,
                                                     out=self.vendor_d)[:, :n]}
         if va is not a:
@@ -162,6 +169,15 @@ class Operands:
                 pad(a, (0, va.shape[1] - self.k)), pad(b, (0, vb.shape[1] - self.k, 0, vb.shape[0] - n)).T,
                 scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)[:, :n]
         return calls
+
+
+def _scales(torch, m: int, n: int, fp8: bool, rowwise: bool, device) -> dict:
+    """fp8's scales: ones (per tensor), or rowwise (M, 1) and (1, N) in [0.5, 1.5)."""
+    if not fp8:
+        return {}
+    if not rowwise:
+        return {"scale_a": torch.ones(1, device=device), "scale_b": torch.ones(1, device=device)}
+    return {"scale_a": torch.rand(m, 1, device=device) + 0.5, "scale_b": torch.rand(1, n, device=device) + 0.5}
 
 
 def max_rel_errors(calls: dict[str, Callable]) -> dict[str, float]:
@@ -235,9 +251,11 @@ def _triton_call(triton_run, ops: Operands, row: dict) -> Callable | None:
     return lambda: (triton_run(ops.a, ops.b, c_t), c_t)[1]
 
 
-def _classic_row(m: int, n: int, k: int, dtype: str, repeats: int, autotune: bool, triton_run) -> dict:
-    row = {"m": m, "n": n, "k": k, "dtype": dtype}
-    ops = Operands.random(m, n, k, dtype)
+def _classic_row(m: int, n: int, k: int, dtype: str, repeats: int, autotune: bool, triton_run,
+                 rowwise: bool = False) -> dict:
+    rowwise = rowwise and dtype in FP8
+    row = {"m": m, "n": n, "k": k, "dtype": dtype, "rowwise": rowwise}
+    ops = Operands.random(m, n, k, dtype, rowwise=rowwise)
     if autotune:
         t0 = time.perf_counter()
         gemm_autotune(m, n, k, dtype=dtype)
@@ -247,7 +265,7 @@ def _classic_row(m: int, n: int, k: int, dtype: str, repeats: int, autotune: boo
     compile_row, kernel = _compile_times(dtype, config, out_dtype_of(dtype))
     row.update(compile_row, registers=kernel.metadata.registers, spill_bytes=kernel.metadata.spill_bytes)
     calls = {"mmatom": ops.mmatom_call(mmatom.gemm), **ops.vendor_calls()}
-    if (triton := _triton_call(triton_run, ops, row)) is not None:
+    if not rowwise and (triton := _triton_call(triton_run, ops, row)) is not None:  # the tutorial's: no scales
         calls["triton"] = triton
     row.update(max_rel_errors(calls))
     flops = 2.0 * m * n * k
@@ -286,7 +304,8 @@ def _triton_or_error(systems) -> tuple:
 
 
 def bench_gemm(shapes, dtypes=("bf16", "e4m3"), repeats: int = 5, out_dir: str | Path = "records",
-               systems=("mmatom", "cublas", "triton"), quiet: bool = False, autotune: bool = False) -> dict:
+               systems=("mmatom", "cublas", "triton"), quiet: bool = False, autotune: bool = False,
+               rowwise: bool = False) -> dict:
     """Run the benchmark of the 19 shapes' kind; returns (and writes) the JSON record."""
     import torch
     torch.manual_seed(0)
@@ -294,7 +313,7 @@ def bench_gemm(shapes, dtypes=("bf16", "e4m3"), repeats: int = 5, out_dir: str |
     rows, total = [], len(shapes) * len(dtypes)
     for dtype in dtypes:
         for m, n, k in shapes:
-            rows.append(_classic_row(m, n, k, dtype, repeats, autotune, triton_run))
+            rows.append(_classic_row(m, n, k, dtype, repeats, autotune, triton_run, rowwise))
             if not quiet:
                 print(_classic_progress(rows[-1], len(rows), total), flush=True)
             torch.cuda.empty_cache()
@@ -305,8 +324,9 @@ def bench_gemm(shapes, dtypes=("bf16", "e4m3"), repeats: int = 5, out_dir: str |
             record[f"geomean_ratio_{dtype}"] = statistics.geometric_mean(ratios)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "gemm_bench.json").write_text(json.dumps(record, indent=1))
-    _plot(record, out / "gemm_bench.png")
+    name = "gemm_bench_rowwise" if rowwise else "gemm_bench"
+    (out / f"{name}.json").write_text(json.dumps(record, indent=1))
+    _plot(record, out / f"{name}.png")
     return record
 
 
@@ -358,6 +378,12 @@ class QuickPlan:
     bursts: Bursts
     autotune: AutotunePlan | None = None
     notes: list = field(default_factory=list)
+    rowwise: bool = False  # fp8 with rowwise scales, ours and the vendor's
+    swap_ab: bool = False  # M <= 64: a column for the swapped-operand config
+
+    @property
+    def record_name(self) -> str:
+        return f"gemm_bench_{self.name}{'_rowwise' * self.rowwise}"
 
     def estimate_s(self) -> float:
         systems = 2 + (self.autotune is not None)
@@ -384,13 +410,17 @@ def interleaved_medians(calls: dict[str, Callable], bursts: Bursts, clock: Calla
 def quick_row(m: int, n: int, k: int, dtype: str, plan: QuickPlan, hooks: Hooks) -> dict:
     """One shape's untuned (the prior's config) and autotuned times against cuBLAS's (microseconds per call), the
     configs and the max errors."""
-    ops = Operands.random(m, n, k, dtype, hooks.device)
+    rowwise = plan.rowwise and dtype in FP8
+    ops = Operands.random(m, n, k, dtype, hooks.device, rowwise)
     configs = {"mmatom": hooks.prior(m, n, k, dtype)}
-    row = {"m": m, "n": n, "k": k, "dtype": dtype, "prior": configs["mmatom"].name}
+    row = {"m": m, "n": n, "k": k, "dtype": dtype, "rowwise": rowwise, "prior": configs["mmatom"].name}
     if plan.autotune is not None:
         t0 = time.perf_counter()
         configs["mmatom_tuned"] = hooks.autotune(m, n, k, dtype=dtype, store=False, **plan.autotune.kwargs())
         row.update(tuned=configs["mmatom_tuned"].name, autotune_s=time.perf_counter() - t0)
+    if plan.swap_ab and m <= SWAP_AB_CONFIGS[-1].block_n:
+        configs["mmatom_swap_ab"] = next(c for c in SWAP_AB_CONFIGS if c.block_n >= m)
+        row["swap_ab"] = configs["mmatom_swap_ab"].name
     calls = {name: ops.mmatom_call(hooks.gemm, config) for name, config in configs.items()}
     calls.update(ops.vendor_calls())
     row.update(max_rel_errors(calls))
@@ -399,6 +429,8 @@ def quick_row(m: int, n: int, k: int, dtype: str, plan: QuickPlan, hooks: Hooks)
     row["ratio_untuned"] = times["cublas"] / times["mmatom"]  # speed: above 1, mmatom is faster
     if "mmatom_tuned" in times:
         row["ratio_tuned"] = times["cublas"] / times["mmatom_tuned"]
+    if "mmatom_swap_ab" in times:
+        row["ratio_swap_ab"] = times["cublas"] / times["mmatom_swap_ab"]
     if "cublas_padded" in times:
         row["ratio_untuned_vs_padded"] = times["cublas_padded"] / times["mmatom"]
     return row
@@ -434,8 +466,8 @@ def bench_quick(plan: QuickPlan, out_dir: str | Path = "records", hooks: Hooks =
               "summary": summarize(rows), "rows": rows}
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    (out / f"gemm_bench_{plan.name}.json").write_text(json.dumps(record, indent=1))
-    plot_ratios(record, out / f"gemm_bench_{plan.name}.png")
+    (out / f"{plan.record_name}.json").write_text(json.dumps(record, indent=1))
+    plot_ratios(record, out / f"{plan.record_name}.png")
     return record
 
 
@@ -450,8 +482,10 @@ def quick_plan(name: str, args: argparse.Namespace) -> QuickPlan:
     if args.autotune:
         notes.append(f"autotuned with shorter phases than gemm_autotune's defaults: {SWEEP_AUTOTUNE.kwargs()}; "
                      f"the choice not stored")
+    if args.rowwise:
+        notes.append("fp8 with rowwise scales (M, 1) and (1, N), mmatom.gemm and torch._scaled_mm alike")
     return QuickPlan(name, shapes_of(name, args.sweep_count), args.dtypes, bursts,
-                     SWEEP_AUTOTUNE if args.autotune else None, notes)
+                     SWEEP_AUTOTUNE if args.autotune else None, notes, args.rowwise, args.swap_ab)
 
 
 def classic_estimate_s(shapes, args: argparse.Namespace) -> float:
@@ -489,6 +523,10 @@ def parser() -> argparse.ArgumentParser:
                         f"{QUICK_TIMING['decode'].burst_ms:g} ms)")
     g.add_argument("--out", default="records")
     g.add_argument("--autotune", action="store_true", help="an autotuned time too (the 19 shapes: tune first, store)")
+    g.add_argument("--rowwise", action="store_true", help="fp8: rowwise scales (scale_a of M, scale_b of N), "
+                                                         "ours and torch._scaled_mm's; 16-bit dtypes unchanged")
+    g.add_argument("--swap-ab", action="store_true", help="sweep / decode: a column for the swapped-operand config "
+                                                         "on shapes with M <= 64")
     g.add_argument("--dry-run", action="store_true", help="print the plan, the expected time and the prior's picks "
                                                          f"(on {H100_SMS} SMs); no GPU")
     mmatom_bench_attention.add_parser(sub)
@@ -543,7 +581,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     classic = [s for name in args.shapes if name not in QUICK_SETS for s in SHAPE_SETS[name]]
     if classic:
-        record = bench_gemm(classic, args.dtypes, args.repeats, args.out, autotune=args.autotune)
+        record = bench_gemm(classic, args.dtypes, args.repeats, args.out, autotune=args.autotune,
+                            rowwise=args.rowwise)
         for key, value in record.items():
             if key.startswith("geomean"):
                 print(f"{key}: {value:.3f}")

@@ -40,6 +40,7 @@ gemm.__doc__ += "\n\n    " + __doc__.strip().replace("\n", "\n    ")  # and what
 def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | None, b_major: str,
                  out_dtype: str | None):
     """gemm for a 3-d A (its arguments)."""
+    _refuse_rowwise(a, scale_a, scale_b)
     if not isinstance(b, torch.Tensor) or b.dim() not in (2, 3):
         raise api_error(f"gemm: a is batched {tuple(a.shape)}; b is (L, N, K), (L, K, N) or a shared (N, K) / (K, N) "
                         f"matrix; got {getattr(b, 'shape', type(b).__name__)}")
@@ -75,6 +76,14 @@ def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | Non
     grid = host.persistent_ctas(config, p.m, p.n, sm_count(), layers)
     kernel.prepare(*maps, p.m, p.n, p.k, layers, *scales, grid=(grid,))(host._current_stream(torch, a.device))
     return d if out is None or d is out else out.copy_(d)
+
+
+def _refuse_rowwise(a, scale_a, scale_b) -> None:
+    """A batch takes one-element fp8 scales (torch._scaled_mm has no batch either: which rows a rowwise scale_a
+    would index, L x M or M, is unsaid)."""
+    if any(getattr(x, "numel", lambda: 1)() != 1 for x in (scale_a, scale_b)):
+        raise api_error(f"gemm: rowwise scales with a batched A {tuple(a.shape)}; they take a 2-d A (fold the batch "
+                        f"into M: a.flatten(0, 1) with scale_a of L*M rows), a batch one-element scales")
 
 
 def _as_read(torch, x, major: str):

@@ -46,6 +46,9 @@ def check_majors(who: str, a_major: str, b_major: str, dtype: str, config: GemmC
         raise api_error(f"{who}: a_major {a_major!r}; 'k' (A is M x K) or 'm' (A is K x M)")
     if b_major not in ("k", "n"):
         raise api_error(f"{who}: b_major {b_major!r}; 'k' (B is N x K) or 'n' (B is K x N)")
+    if config.swap_ab and (a_major, b_major) != ("k", "k"):
+        raise api_error(f"{who}: a swapped-operand config ({config.name}) reads A and B K-major; got a_major "
+                        f"{a_major!r}, b_major {b_major!r}")
     for operand, major, shared_by in (("A", a_major, config.cluster_n), ("B", b_major, config.cluster_m)):
         if major != "k" and (dtype in FP8 or shared_by > 1):
             raise api_error(f"{who}: an MN-major {operand} takes 16-bit types and no cluster multicasting it; got "
@@ -64,6 +67,13 @@ def operand_box(config: GemmConfig, dtype: str, operand: str, major: str) -> tup
         return config.block_k(dtype), BOX
     shared_by = config.cluster_n if operand == "a" else config.cluster_m
     return (config.block_m if operand == "a" else config.block_n) // shared_by, config.block_k(dtype)
+
+
+SWAP_AB_BLOCK_N = (16, 32, 64)  # a swapped-operand tile's rows of A (its wgmma N): the transposed box's rows
+def output_box(config: GemmConfig, out_dtype: str) -> tuple[int, int]:
+    """The TMA box (rows x columns of D) one epilogue store moves: 64 rows x 128 bytes, or (swapped operands) the
+    tile's block_n rows of D x 64 columns."""
+    return (config.block_n, BOX) if config.swap_ab else (BOX, box_columns(out_dtype))
 
 
 MAX_ACCUMULATORS = 128  # f32 accumulators per consumer thread that fit CONSUMER_REGISTERS with the epilogue's
@@ -87,7 +97,13 @@ class GemmConfig:
     split_k: the kernel takes a `splits` argument and walks that many layers of tiles, each over its slice of K,
     adding its products into an f32 D with TMA's reduce-add store (the host zeroes D first, and converts it):
     few output tiles (small M, or small M x N with a long K) then still fill the SMs. The sum's order varies from
-    run to run (reduce-adds land in any order): not bitwise deterministic."""
+    run to run (reduce-adds land in any order): not bitwise deterministic.
+
+    swap_ab: the kernel computes D^T = B . A^T -- the host hands it B as its A and A as its B -- so a small M
+    lies on wgmma's N (block_n of 16, 32 or 64 rows of A per tile) instead of filling 64-row atoms with TMA's
+    zeros; each warpgroup's 64 x block_n accumulator block is staged transposed (stmatrix.trans) into a box of
+    block_n rows of D and TMA-stored through D's own (row-major) tensor map. 16-bit D, K-major operands, no
+    cluster, no split-K."""
 
     block_m: int = 128
     block_n: int = 256
@@ -98,17 +114,18 @@ class GemmConfig:
     cluster_n: int = 1
     pingpong: bool = False
     split_k: bool = False
+    swap_ab: bool = False
 
     @property
     def name(self) -> str:
         """`128x256x4`: block_m x block_n x stages (the autotuner's and the bench's label), `w1` appended when the
         consumers keep a wgmma group in flight, `c2x1` / `c1x2` for a cluster, `p` for ping-pong consumers,
-        `g<n>` for an explicit raster group, `s` for split-K."""
+        `g<n>` for an explicit raster group, `s` for split-K, `t` for swapped operands (D^T = B . A^T)."""
         depth = f"w{self.wgmma_in_flight}" if self.wgmma_in_flight else ""
         cluster = f"c{self.cluster_m}x{self.cluster_n}" if self.cluster_size > 1 else ""
         group = f"g{self.group_m}" if self.group_m else ""
         return f"{self.block_m}x{self.block_n}x{self.stages}{depth}{cluster}{'p' * self.pingpong}{group}" \
-            f"{'s' * self.split_k}"
+            f"{'s' * self.split_k}{'t' * self.swap_ab}"
 
     @property
     def cluster_size(self) -> int:
@@ -134,14 +151,24 @@ class GemmConfig:
     @classmethod
     def from_name(cls, name: str) -> GemmConfig:
         """The config a `name` spells (`128x128x6w1c2x1g8`, `128x128x6w1p`, `64x128x8w1ps`; `c2` alone is `c2x1`)."""
-        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+)(?:x(\d+))?)?(p)?(?:g(\d+))?(s)?", name)
+        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+)(?:x(\d+))?)?(p)?(?:g(\d+))?(s)?(t)?", name)
         if found is None:
             raise api_error(f"GemmConfig.from_name: {name!r}; block_m x block_n x stages, then optionally w<wgmma "
                             f"groups in flight>, c<cluster M>x<cluster N>, p (ping-pong), g<raster group rows> and "
-                            f"s (split-K), e.g. 128x128x6w1c2x1 or 64x128x8w1ps")
-        bm, bn, stages, depth, cm, cn, pingpong, group, split = found.groups()
+                            f"s (split-K) and t (swapped operands), e.g. 128x128x6w1c2x1, 64x128x8w1ps or 128x16x8w1t")
+        bm, bn, stages, depth, cm, cn, pingpong, group, split, swap = found.groups()
         return cls(int(bm), int(bn), int(stages), group_m=int(group or 0), wgmma_in_flight=int(depth or 0),
-                   cluster_m=int(cm or 1), cluster_n=int(cn or 1), pingpong=bool(pingpong), split_k=bool(split))
+                   cluster_m=int(cm or 1), cluster_n=int(cn or 1), pingpong=bool(pingpong), split_k=bool(split),
+                   swap_ab=bool(swap))
+
+    def _check_block_n(self) -> None:
+        if self.swap_ab:  # block_n rows of A, staged transposed: one stmatrix.trans x4 per 16
+            if self.block_n not in SWAP_AB_BLOCK_N or self.cluster_size > 1 or self.split_k:
+                raise api_error(f"GemmConfig: swap_ab with block_n={self.block_n}, cluster {self.cluster_m}x"
+                                f"{self.cluster_n}, split_k={self.split_k}; block_n one of "
+                                f"{', '.join(map(str, SWAP_AB_BLOCK_N))} (A's rows per tile), no cluster, no split-K")
+        elif self.block_n % BOX or not BOX <= self.block_n <= 256:
+            raise api_error(f"GemmConfig: block_n={self.block_n}; a multiple of {BOX} in [64, 256]")
 
     def block_k(self, dtype: str) -> int:
         return 128 if dtype in FP8 else 64
@@ -152,9 +179,7 @@ class GemmConfig:
             legal = "64 or 128 (each warpgroup a whole tile)" if self.pingpong else "128 or 256 (64 or 128 rows per warpgroup)"
             raise api_error(f"GemmConfig: block_m={self.block_m} with {'ping-pong' if self.pingpong else 'cooperative'} "
                             f"consumers; block_m is {legal}")
-        if self.block_n % BOX or not BOX <= self.block_n <= 256:
-            raise api_error((
-                f"GemmConfig: block_n={self.block_n}; a multiple of {BOX} in [64, 256]"))
+        self._check_block_n()
         if rows * self.block_n // 128 > MAX_ACCUMULATORS:
             raise api_error(f"GemmConfig: a {self.block_m}x{self.block_n} tile is {rows * self.block_n // 128} f32 "
                             f"accumulators per consumer thread ({rows} rows per warpgroup); at most "
@@ -168,7 +193,7 @@ class GemmConfig:
         cm, cn = self.cluster_m, self.cluster_n
         if (cm, cn) not in ((1, 1), (2, 1), (1, 2)):
             raise api_error(f"GemmConfig: cluster {cm}x{cn}; 1x1, 2x1 (sharing B) or 1x2 (sharing A)")
-        if self.block_n // cm % BOX or self.block_m // cn % BOX:
+        if self.cluster_size > 1 and (self.block_n // cm % BOX or self.block_m // cn % BOX):
             raise api_error((
                 f"GemmConfig: cluster {cm}x{cn} with a {self.block_m}x{self.block_n} tile; each CTA multicasts a "
                 f"slice of the shared tile whose rows are a multiple of {BOX}"))
@@ -194,6 +219,10 @@ CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c 
 # host runs them with the number of K slices the cost model picks (choices.splits)
 SPLIT_K_CONFIGS = (replace(ROW64_TILE, split_k=True), GemmConfig(128, 128, 6, wgmma_in_flight=1, split_k=True),
                    GemmConfig(128, 64, 8, wgmma_in_flight=1, split_k=True))
+# swapped-operand variants for M <= 64 (D^T = B . A^T: M on wgmma's N): 128 rows of B x 16 / 32 / 64 of A per tile,
+# deep rings (a stage is 16 KiB of B and 2-8 KiB of A). Not yet among the prior's candidates: the cost model has no
+# measured terms for them (choices.COST_MODEL); a caller passes one as `config=`
+SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) for n in SWAP_AB_BLOCK_N)
 
 
-__all__ = ["BOX", "ELEM_BYTES", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box"]
+__all__ = ["BOX", "ELEM_BYTES", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box"]

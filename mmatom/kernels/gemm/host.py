@@ -3,6 +3,7 @@ kernel (cached in memory and on disk by its parameters), tensor maps, and launch
 
     d = mmatom.gemm(a, b)                       # a: M x K, b: N x K (like F.linear's weight), bf16 -> bf16
     d = mmatom.gemm(a8, b8, scale_a=sa, scale_b=sb)   # fp8 e4m3/e5m2 with per-tensor scales (torch._scaled_mm)
+    d = mmatom.gemm(a8, b8, scale_a=sa_m, scale_b=sb_n)   # rowwise: sa_m of M floats ((M,) or (M, 1)), sb_n of N
     d = mmatom.gemm(a16, b16)                   # float16 in -> float16 out (f32 accumulation)
     kernel = mmatom.gemm_kernel(dtype="bf16")          # the compiled Kernel (one per config: every shape)
 
@@ -20,8 +21,8 @@ from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
 from .choices import choose_config, sm_count, splits
-from .config import (BOX, ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, check_dtypes,
-                     operand_box)
+from .config import (ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes, operand_box,
+                     output_box)
 from .kernel import build_gemm
 
 
@@ -38,20 +39,21 @@ OUR_NAMES = {torch_name: name for name, torch_name in TORCH_DTYPE_NAMES.items()}
 
 def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: str = "sm_90a",
                 config: GemmConfig | None = None, b_dtype: str | None = None, b_major: str = "k",
-                a_major: str = "k", batched: bool = False) -> mmatom.Kernel:
+                a_major: str = "k", batched: bool = False, rowwise: bool = False) -> mmatom.Kernel:
     """The compiled GEMM kernel of a config (A `dtype`, B `b_dtype` (default: A's), D `out_dtype` (default bf16);
     parameters: tensor maps of A, B, D, the sizes m, n, k, a split-K config's `splits`, then for fp8 the two scale
     pointers): one kernel serves every shape; `b_major="n"` / `a_major="m"`: B's / A's tensor map is of the K x N /
-    K x M tensor; `batched`: 3-d tensor maps and the batch's size after k. Compiled once per process and cached on
-    disk by its parameters (mmatom.compile_generated)."""
+    K x M tensor; `batched`: 3-d tensor maps and the batch's size after k; `rowwise` (fp8): the scales are
+    vectors of M and N floats. Compiled once per process and cached on disk by its parameters
+    (mmatom.compile_generated)."""
     out_dtype, b_dtype = out_dtype or "bf16", b_dtype or dtype
     check_dtypes("gemm_kernel", dtype, out_dtype, b_dtype)
     config = config or GemmConfig()
-    key = (dtype, b_dtype, target, config, out_dtype, b_major, a_major, batched)
+    key = (dtype, b_dtype, target, config, out_dtype, b_major, a_major, batched, rowwise)
     if key not in _KERNELS:  # on disk, found by the generator's parameters without building the module
         _KERNELS[key] = mmatom.compile_generated(
             ["mmatom.kernels.gemm", "any shape", *key[:3], asdict(config), *key[4:]],
-            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched)[0])
+            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched, rowwise)[0])
     return _KERNELS[key]
 
 
@@ -88,14 +90,17 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
          out_dtype: str | None = None):
     """D = A . B^T (b_major "k": B is N x K, like F.linear's weight) or A . B (b_major "n": B is K x N) on the
     current torch stream, asynchronously. A and B bf16 or f16 (f32 accumulation), or fp8 -- e4m3 / e5m2, the two
-    kinds may differ -- with per-tensor float32 scales (`scale_a`, `scale_b` one-element device tensors, as
-    torch._scaled_mm). D is A's type for bf16 / f16 inputs and bf16 for fp8, or `out_dtype` ("bf16", "f16", "f32")
+    kinds may differ -- with float32 scales on A's device, as torch._scaled_mm takes them: per tensor (`scale_a`,
+    `scale_b` one element each) or rowwise (`scale_a` of M elements, shape (M,) or (M, 1); `scale_b` of N, shape
+    (N,) or (1, N); D[i, j] = scale_a[i] * scale_b[j] * (A . B^T)[i, j]). D is A's type for bf16 / f16 inputs and bf16 for fp8, or `out_dtype` ("bf16", "f16", "f32")
     or `out`'s type. `out` (M x N) is written if given, else allocated. M or N of 0 gives an empty D, K of 0 zeros.
     Operands are read as they are stored: a 16-bit A or B that is a transposed view (A.t() of a K x M tensor) is
     read M- / N-major by wgmma's transpose bits, with no copy; fp8 operands are read K-major only (an MN-major one
     is transposed here: keep a K-major copy of an fp8 weight). Few output tiles with a long K (small M) run
     split-K: slices of K added into an f32 buffer, then converted (not bitwise reproducible run to run; not chosen
-    under torch.use_deterministic_algorithms). Inside torch.compile, or when a or b requires grad, the call is the
+    under torch.use_deterministic_algorithms). A swapped-operand config (`config=` one of SWAP_AB_CONFIGS, for
+    M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; not yet chosen untuned) takes K-major operands and
+    a 16-bit D. Inside torch.compile, or when a or b requires grad, the call is the
     torch op torch.ops.mmatom.gemm (torch_op.py); otherwise there is no op dispatch."""
     torch = require_torch("mmatom.gemm")
     if _through_torch_op(torch, a, b):
@@ -130,15 +135,19 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     if config is None:
         config = choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0],
                                split_k=not torch.are_deterministic_algorithms_enabled())
+    if config.swap_ab:  # the kernel computes D^T = B . A^T, staging it transposed into D
+        majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
+        p = p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,
+                       scale_b=p.scale_a)
     split = splits(config, p.m, p.n, p.k, dtype, sms)
     kernel_out = "f32" if config.split_k else out_dtype
     kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
-                         b_major=p.majors[1], a_major=p.majors[0])
+                         b_major=p.majors[1], a_major=p.majors[0], rowwise=p.rowwise)
     sums = d if kernel_out == out_dtype else _padded_empty(torch, tuple(d.shape), torch.float32, d.device, 4)
     maps = [_tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
             _tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
-            _tensor_map(sums, BOX, box_columns(kernel_out))]
-    scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []
+            _tensor_map(sums, *output_box(config, kernel_out))]
+    scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
     launch = kernel.prepare(*maps, p.m, p.n, p.k, *([split] if config.split_k else []), *scales,
                             grid=(persistent_ctas(config, p.m, p.n, sms, split),))
     if not config.split_k:
@@ -155,7 +164,7 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
 class Problem(NamedTuple):
     """A GEMM call's operands as the kernel reads them: (A's, B's dtype); M, N, K; A (M x K, or K x M when read
     M-major) and B (N x K, or K x N when read N-major) with rows TMA can address; their majors; whether either is
-    a copy made for this call; the fp8 scales."""
+    a copy made for this call; the fp8 scales (one element each, or `rowwise`: M and N, contiguous)."""
     dtypes: tuple[str, str]
     m: int
     n: int
@@ -166,6 +175,7 @@ class Problem(NamedTuple):
     copied: bool
     scale_a: object
     scale_b: object
+    rowwise: bool = False
 
 
 def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
@@ -176,7 +186,6 @@ def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
     if not all(t in ELEM_BYTES for t in dtypes) or (dtypes[0] != dtypes[1] and not set(dtypes) <= set(FP8)):
         raise api_error(f"gemm: A is {a.dtype} and B {b.dtype}; both bfloat16, both float16, or float8_e4m3fn / "
                         f"float8_e5m2 (the two fp8 kinds may differ)")
-    _check_scales(torch, dtypes[0] in FP8, a.device, scale_a=scale_a, scale_b=scale_b)
     if b_major not in ("k", "n"):
         raise api_error(f"gemm: b_major {b_major!r}; 'k' (B is N x K) or 'n' (B is K x N)")
     b_nk = b.t() if b_major == "n" else b  # B as N x K, whatever its storage
@@ -184,9 +193,11 @@ def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
     if k != k_b:
         raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b} (N x K); the K extents differ")
     fp8 = dtypes[0] in FP8
+    scales = check_scales(torch, fp8, a.device, m, n, scale_a, scale_b)
     (a_read, a_major, a_copied), (b_read, b_major, b_copied) = (
         _as_stored(x, mn, ELEM_BYTES[t], fp8) for x, mn, t in ((a, "m", dtypes[0]), (b_nk, "n", dtypes[1])))
-    return Problem(dtypes, m, n, k, a_read, b_read, (a_major, b_major), a_copied or b_copied, scale_a, scale_b)
+    return Problem(dtypes, m, n, k, a_read, b_read, (a_major, b_major), a_copied or b_copied or scales.copied,
+                   scales.a, scales.b, scales.rowwise)
 
 
 def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool) -> tuple:
@@ -220,19 +231,38 @@ def _check_tensors(torch, **tensors) -> None:
         raise api_error(f"gemm: the operands are on different devices ({devices})")
 
 
-def _check_scales(torch, fp8: bool, device, **scales) -> None:
-    """fp8: one-element float32 scales on the operands' device; 16-bit types: none."""
-    given = {name: x for name, x in scales.items() if x is not None}
+class Scales(NamedTuple):
+    """The fp8 scales as the kernel reads them (None for 16-bit inputs): one float each, or (`rowwise`) M and N
+    contiguous floats; `copied`: either is a contiguous copy made for this call."""
+    a: object
+    b: object
+    rowwise: bool
+    copied: bool
+
+
+def check_scales(torch, fp8: bool, device, m: int, n: int, scale_a, scale_b) -> Scales:
+    """fp8: float32 tensors on the operands' device, both one element (per tensor) or both rowwise -- scale_a of M
+    elements, (M,) or (M, 1), scale_b of N, (N,) or (1, N), as torch._scaled_mm takes them; 16-bit types: none."""
+    given = {name: x for name, x in (("scale_a", scale_a), ("scale_b", scale_b)) if x is not None}
     if not fp8:
         if given:
             raise api_error(f"gemm: {', '.join(given)} given for 16-bit inputs; scales are for fp8 inputs")
-        return
-    for name in scales:
-        x = given.get(name)
-        if x is None or not isinstance(x, torch.Tensor) or x.numel() != 1 or x.dtype != torch.float32 \
-                or x.device != device:
-            raise api_error(f"gemm: fp8 inputs take {name} as a one-element float32 tensor on {device} "
-                            f"(per-tensor scaling, as torch._scaled_mm); got {x!r:.80}")
+        return Scales(None, None, False, False)
+    for name, x in (("scale_a", scale_a), ("scale_b", scale_b)):
+        if not isinstance(x, torch.Tensor) or x.dtype != torch.float32 or x.device != device:
+            got = "none" if x is None else f"a {type(x).__name__}" if not isinstance(x, torch.Tensor) else \
+                f"{x.dtype} on {x.device}"
+            raise api_error(f"gemm: fp8 inputs take {name} as a float32 tensor on {device} (one element, or "
+                            f"rowwise {'M' if name == 'scale_a' else 'N'} elements, as torch._scaled_mm); got {got}")
+    if scale_a.numel() == 1 and scale_b.numel() == 1:  # per tensor (M = N = 1 too: the same product)
+        return Scales(scale_a, scale_b, False, False)
+    for name, x, legal in (("scale_a", scale_a, ((m,), (m, 1))), ("scale_b", scale_b, ((n,), (1, n)))):
+        if tuple(x.shape) not in legal:
+            raise api_error(f"gemm: {name} has shape {tuple(x.shape)}; rowwise scaling takes scale_a of shape "
+                            f"({m},) or ({m}, 1) and scale_b of shape ({n},) or (1, {n}) (M = {m}, N = {n}), or "
+                            f"both scales of one element")
+    copied = not (scale_a.is_contiguous() and scale_b.is_contiguous())
+    return Scales(scale_a.contiguous(), scale_b.contiguous(), True, copied)
 
 
 def _out_dtype(out, out_dtype: str | None, a_dtype: str) -> str:
@@ -292,10 +322,15 @@ def _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple 
     operands that are not tensors (the full path says what is wrong with them)."""
     try:
         return (a.data_ptr(), b.data_ptr(), out.data_ptr(), a.shape, b.shape, out.shape, a.stride(), b.stride(),
-                out.stride(), a.dtype, b.dtype, out.dtype, None if scale_a is None else scale_a.data_ptr(),
-                None if scale_b is None else scale_b.data_ptr(), config, b_major, out_dtype)
+                out.stride(), a.dtype, b.dtype, out.dtype, _scale_key(scale_a), _scale_key(scale_b), config,
+                b_major, out_dtype)
     except AttributeError:
         return None
+
+
+def _scale_key(x) -> tuple | None:
+    """A scale as a packed launch depends on it: its address, and (per tensor or rowwise) its shape and strides."""
+    return None if x is None else (x.data_ptr(), x.shape, x.stride())
 
 
 def _tensor_map(x, box_rows: int, box_cols: int):

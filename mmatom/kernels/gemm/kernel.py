@@ -1,4 +1,5 @@
-"""The H100 GEMM kernel, D (m x n) = A (m x k) . B (n x k)^T [* scale_a * scale_b], on mmatom's public API.
+"""The H100 GEMM kernel, D (m x n) = A (m x k) . B (n x k)^T [* scale_a * scale_b: per tensor, or per row and column],
+on mmatom's public API.
 
 sm_90a (A and B bf16, f16, or fp8 of either kind each), persistent (one CTA per SM walking output tiles in grouped raster order: TileScheduler) and warp-specialized:
 warpgroup 0 is the producer -- one thread TMA-loads A and B tiles, 128B-swizzled, into an N-stage SmemRing, its
@@ -10,6 +11,7 @@ that multicasts A or B. The epilogue converts to bf16 or f16 (or keeps f32), stm
 zero fill.
 
     module, launch = HopperGemm("bf16", "sm_90a", GemmConfig(), "bf16").build()
+    module, launch = HopperGemm("e4m3", "sm_90a", GemmConfig(), "bf16", rowwise=True).build()  # scales of M, N
 
 The sizes are kernel arguments (m, n, k after the tensor maps): one compiled kernel per config serves every shape,
 its tile counts and K loop computed on the device; the tensor maps carry the extents TMA clips at.
@@ -23,7 +25,7 @@ from mmatom import ceil_div
 from mmatom.errors import api_error
 
 from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, PRODUCER_REGISTERS,
-                     GemmConfig, box_columns, check_dtypes, check_majors, operand_box)
+                     GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
 
 
 class HopperGemm:
@@ -32,14 +34,21 @@ class HopperGemm:
 
     def __init__(self, dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
                  out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k", a_major: str = "k",
-                 batched: bool = False):
+                 batched: bool = False, rowwise: bool = False):
         config.check(dtype)
         check_dtypes("build_gemm", dtype, out_dtype, b_dtype)
         check_majors("build_gemm", a_major, b_major, dtype, config)
+        if config.swap_ab and (out_dtype == "f32" or batched):
+            raise api_error(f"build_gemm: a swapped-operand config ({config.name}) stages D transposed with "
+                            f"stmatrix.trans into a 16-bit D, not batched; out_dtype {out_dtype!r}, batched={batched}")
         if config.split_k and (out_dtype != "f32" or batched):
             raise api_error(f"build_gemm: a split-K config ({config.name}) adds its K slices into an f32 D, not "
                             f"batched; out_dtype {out_dtype!r}, batched={batched}")
+        if rowwise and (dtype not in FP8 or batched):
+            raise api_error(f"build_gemm: rowwise scales (scale_a of M, scale_b of N elements) are for a 2-d fp8 "
+                            f"GEMM; dtype {dtype!r}, batched={batched}")
         self.batched = batched  # A, B and D of L layers (3-d tensor maps): the scheduler's layers are the batch
+        self.rowwise = rowwise  # fp8: D scaled by scale_a[row] * scale_b[col], not by two scalars
         self.dtype, self.b_dtype, self.target = dtype, b_dtype or dtype, target
         self.majors = {"a": a_major, "b": b_major}
         self.config, self.out_dtype, self.fp8 = config, out_dtype, dtype in FP8
@@ -105,7 +114,7 @@ class HopperGemm:
         batched = self.batched
         params = [("a", mmatom.TensorMapType(self.dtype, *box_a, "128b", batched=batched)),
                   ("b", mmatom.TensorMapType(self.b_dtype, *box_b, "128b", batched=batched)),
-                  ("d", mmatom.TensorMapType(self.out_dtype, BOX, box_columns(self.out_dtype), "128b",
+                  ("d", mmatom.TensorMapType(self.out_dtype, *output_box(c, self.out_dtype), "128b",
                                              batched=batched)),
                   ("m", "i32"), ("n", "i32"), ("k", "i32")]
         params += [("splits", "i32")] if c.split_k else [("batch", "i32")] if batched else []
@@ -182,7 +191,10 @@ class HopperGemm:
         # is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the whole tile
         self.half = 0 if pingpong else kb.warpgroup_id() & 1
         self.scale = kb.load_scalar(kb.param("scale_a"), "f32") * kb.load_scalar(kb.param("scale_b"), "f32") \
-            if self.fp8 else None
+            if self.fp8 and not self.rowwise else None
+        if self.rowwise:  # the thread's base row and column in the tile, and the last row and column of D
+            self.coords = self.tiled.fragment_coords(kb, "D", thread=self.tid % self.tiled.threads)
+            self.last = {"scale_a": kb.param("m") - 1, "scale_b": kb.param("n") - 1}
         # ping-pong: warpgroup w takes this CTA's tiles w, w + 2, ...: its ring iterations start at w * k_tiles
         tiles = self.scheduler.loop([warpgroup * self.k_tiles], first=warpgroup, every=2) if pingpong else \
             self.scheduler.loop([0])
@@ -257,20 +269,45 @@ class HopperGemm:
         """The accumulator (scaled, converted) to D: 64-row x 128-byte boxes through SMEM, TMA-stored."""
         kb, cols = self.kb, box_columns(self.out_dtype)
         out = kb.convert(acc, self.tiled.fragment_type("D"))
-        if self.fp8:
+        m0, n0, layer = origin
+        if self.rowwise:
+            out = self.scale_rows_and_columns(out, m0, n0)
+        elif self.fp8:
             out = kb.map(out, lambda x: x * self.scale)
         out = out if self.out_dtype == "f32" else kb.convert(out, self.out_dtype)  # bf16 / f16: packed pairs
-        m0, n0, layer = origin
-        repeats, blocks = self.bm // (64 * self.warpgroups), self.bn // cols
+        repeats, blocks = self.bm // (64 * self.warpgroups), self.boxes_per_repeat
         for repeat in range(repeats):  # this warpgroup's 64-row blocks: 64 * warpgroups * repeat further
             row0 = m0 + (self.half * BOX + repeat * 64 * self.warpgroups)
+            if self.config.swap_ab:  # the block is D^T's: its block_n rows of D at n0, its 64 columns at row0
+                self.store_box(out, repeat, 0, warpgroup, (n0, row0, layer))
+                continue
             for block in range(blocks):
                 self.store_box(out, repeat, block, warpgroup, (row0, n0 + block * cols, layer))
+
+    @property
+    def boxes_per_repeat(self) -> int:
+        """Staged boxes per 64-row repeat of a warpgroup: one per 128 bytes of columns, or (swapped) one."""
+        return 1 if self.config.swap_ab else self.bn // box_columns(self.out_dtype)
+
+    def scale_rows_and_columns(self, out, m0, n0):
+        """Each value times scale_a[its row] * scale_b[its column] (torch._scaled_mm's rowwise scaling). The
+        thread's rows (2 per 64-row repeat) and columns (block_n / 4) each load their scale once per tile, all
+        before the multiplies (their latencies overlap); the index is clamped to D's last row / column, so a tail
+        tile reads nothing past M or N (the values there are clipped by the TMA store anyway)."""
+        place, coords = self.coords.placement, self.coords
+        row_scale = self._scales("scale_a", m0 + coords.base_row, place.row_offsets)
+        col_scale = self._scales("scale_b", n0 + coords.base_col, sorted({dc for _, dc in place.offsets}))
+        return self.kb.map(out, lambda x, v: x * row_scale[place.offsets[v][0]] * col_scale[place.offsets[v][1]])
+
+    def _scales(self, vector: str, first, offsets) -> dict:
+        """{offset: vector[min(first + offset, last)]} for the scale vector `vector` ("scale_a" or "scale_b")."""
+        kb, last = self.kb, self.last[vector]
+        return {d: kb.load_scalar(kb.param(vector), "f32", mmatom.min_value(first + d, last)) for d in offsets}
 
     def store_box(self, out, repeat: int, block: int, warpgroup, at: tuple) -> None:
         """One 64 x 128-byte box of the tile: stmatrix into a staging box, then one thread's TMA store."""
         kb = self.kb
-        repeats, blocks = self.bm // (64 * self.warpgroups), self.bn // box_columns(self.out_dtype)
+        repeats, blocks = self.bm // (64 * self.warpgroups), self.boxes_per_repeat
         stored = repeat * blocks + block  # boxes alternate; each tile's stores start at box 0
         box = self.boxes[stored % 2]
         # the store that last read this box is done reading it: the one before last, or (an odd number of stores
@@ -280,7 +317,7 @@ class HopperGemm:
         with kb.if_(self.issuer):
             kb.tma.wait_group(in_flight, read=True)
         kb.sync.named_barrier(barrier_id, 128)
-        kb.stmatrix_tile(out, block, box, repeat)
+        kb.stmatrix_tile(out, block, box, repeat, transposed=self.config.swap_ab)
         kb.sync.fence_proxy_async()
         kb.sync.named_barrier(barrier_id, 128)
         row, col, layer = at
@@ -291,12 +328,13 @@ class HopperGemm:
 
 def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
                out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k",
-               a_major: str = "k", batched: bool = False) -> tuple[object, mmatom.LaunchConfig]:
+               a_major: str = "k", batched: bool = False, rowwise: bool = False) -> tuple[object, mmatom.LaunchConfig]:
     """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config; `b_major="n"`: B is
     read as the K x N tensor `a @ b` hands over, `a_major="m"`: A as a K x M tensor (16-bit types), wgmma reading
     their MN-major tiles transposed. A split-K config takes `splits` after k and adds into an f32 D; `batched`: A,
-    B and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k."""
-    return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched).build()
+    B and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k. `rowwise` (fp8): the scale
+    pointers are of M and N floats, D[i, j] scaled by scale_a[i] * scale_b[j] (else each a single float)."""
+    return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched, rowwise).build()
 
 
 __all__ = ["HopperGemm", "build_gemm"]

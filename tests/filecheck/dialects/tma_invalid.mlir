@@ -536,3 +536,27 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     llvm.return
   }
 }
+
+// -----
+
+// a transposed box is stored with stmatrix.trans: 16-bit elements only
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  llvm.func @k(%dst: !llvm.ptr<3>) attributes {nvvm.kernel} {
+    %acc = "test.op"() : () -> !mma.frag<D, f32, "((4,8,4),(2,2,4)):((128,1,16),(64,8,512))">
+    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: a transposed box is stored with stmatrix.trans, of 16-bit elements; the accumulator holds f32}}
+    mma.stmatrix_tile %acc[0 : i32] transposed into %dst : !mma.frag<D, f32, "((4,8,4),(2,2,4)):((128,1,16),(64,8,512))">
+    llvm.return
+  }
+}
+
+// -----
+
+// a transposed box's rows are the tile's columns: at most 64
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  llvm.func @k(%dst: !llvm.ptr<3>) attributes {nvvm.kernel} {
+    %acc = "test.op"() : () -> !mma.frag<D, bf16, "((4,8,4),(2,2,16)):((128,1,16),(64,8,512))">
+    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: a transposed box of a tile of N = 128; its rows are the tile's columns, N one of 16, 32, 64}}
+    mma.stmatrix_tile %acc[0 : i32] transposed into %dst : !mma.frag<D, bf16, "((4,8,4),(2,2,16)):((128,1,16),(64,8,512))">
+    llvm.return
+  }
+}

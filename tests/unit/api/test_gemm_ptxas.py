@@ -189,3 +189,76 @@ def test_batched_assembles_clean():
     for (config, _, _), kernel in zip(cases, kernels):
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), config.name
         assert "cp.async.bulk.tensor.3d" in kernel.ptx and "cp.async.bulk.tensor.2d" not in kernel.ptx
+
+
+def test_rowwise_scaled_fp8_assembles_clean():
+    """fp8 with rowwise scales (scale_a[row] * scale_b[col] in the epilogue): every shipped config into bf16, the
+    split-K ones into f32, mixed kinds on two; 0 spills, no warning. Each consumer thread loads its rows' and
+    columns' scales once per tile -- 2 rows per 64-row repeat, block_n / 4 columns -- and nothing else from global
+    memory (the per-tensor kernels load the two scalars)."""
+    from mmatom.kernels.gemm import SPLIT_K_CONFIGS
+    cases = [(c, ("e4m3",) * 2, "bf16") for c in CONFIGS] + [(c, ("e4m3",) * 2, "f32") for c in SPLIT_K_CONFIGS] + \
+        [(CONFIGS[0], ("e4m3", "e5m2"), "f16"), (CONFIGS[-1], ("e5m2", "e4m3"), "f32")]
+
+    def compiled(case):
+        config, (dtype, b_dtype), out = case
+        return mmatom.compile(build_gemm(dtype, "sm_90a", config, out, b_dtype, rowwise=True)[0],
+                              options={"cache": False})
+
+    with ThreadPoolExecutor(4) as pool:
+        kernels = list(pool.map(compiled, cases))
+    for (config, dtypes, out), kernel in zip(cases, kernels):
+        what = f"{config.name} {dtypes} -> {out}"
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), what
+        repeats = config.block_m // (64 * config.tile_warpgroups)
+        assert kernel.ptx.count("ld.global.f32") == 2 * repeats + config.block_n // 4, what
+    per_tensor = mmatom.gemm_kernel(dtype="e4m3").ptx
+    assert per_tensor.count("ld.global.f32") == 2
+    # each scale's index is clamped to D's last row / column: a tail tile reads nothing past M or N
+    assert kernels[0].ptx.count("min.u32") - per_tensor.count("min.u32") == 2 + CONFIGS[0].block_n // 4
+
+
+def test_rowwise_scales_are_for_2d_fp8():
+    with pytest.raises(mmatom.CompileError, match=r"rowwise scales \(scale_a of M, scale_b of N elements\) are for a "
+                                                  r"2-d fp8 GEMM; dtype 'bf16', batched=False"):
+        build_gemm("bf16", "sm_90a", CONFIGS[0], "bf16", rowwise=True)
+    with pytest.raises(mmatom.CompileError, match=r"are for a 2-d fp8 GEMM; dtype 'e4m3', batched=True"):
+        build_gemm("e4m3", "sm_90a", CONFIGS[0], "bf16", batched=True, rowwise=True)
+
+
+def test_swap_ab_assembles_clean():
+    """Swapped operands (D^T = B . A^T, M <= 64 on wgmma's N): every SWAP_AB config, 16-bit and fp8 (rowwise too),
+    0 spills; m64n<block_n> atoms, and D staged with one stmatrix.trans x4 per 16 rows of D (no other stmatrix)."""
+    from mmatom.kernels.gemm import SWAP_AB_CONFIGS
+    cases = [(c, t, out, rowwise) for c in SWAP_AB_CONFIGS
+             for t, out, rowwise in (("bf16", "bf16", False), ("f16", "f16", False), ("e4m3", "bf16", True))]
+
+    def compiled(case):
+        config, dtype, out, rowwise = case
+        return mmatom.compile(build_gemm(dtype, "sm_90a", config, out, rowwise=rowwise)[0], options={"cache": False})
+
+    with ThreadPoolExecutor(4) as pool:
+        kernels = list(pool.map(compiled, cases))
+    for (config, dtype, out, rowwise), kernel in zip(cases, kernels):
+        what = f"{config.name} {dtype} -> {out}"
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), what
+        stores = [line.split()[0] for line in kernel.ptx.splitlines() if line.strip().startswith("stmatrix")]
+        assert stores == ["stmatrix.sync.aligned.m8n8.x4.trans.shared.b16"] * (config.block_n // 16), what
+        assert f"wgmma.mma_async.sync.aligned.m64n{config.block_n}k" in kernel.ptx, what
+        assert GemmConfig.from_name(config.name) == config
+
+
+def test_swap_ab_limits_are_compile_errors():
+    from mmatom.kernels.gemm import SWAP_AB_CONFIGS
+    from mmatom.kernels.gemm.config import check_majors
+    with pytest.raises(mmatom.CompileError, match=r"swap_ab with block_n=128, cluster 1x1, split_k=False; block_n "
+                                                  r"one of 16, 32, 64 \(A's rows per tile\), no cluster, no split-K"):
+        GemmConfig(128, 128, swap_ab=True).check("bf16")
+    with pytest.raises(mmatom.CompileError, match=r"swap_ab with block_n=16, cluster 2x1"):
+        GemmConfig(128, 16, cluster_m=2, swap_ab=True).check("bf16")
+    with pytest.raises(mmatom.CompileError, match=r"a swapped-operand config \(128x16x8w1t\) stages D transposed with "
+                                                  r"stmatrix.trans into a 16-bit D, not batched; out_dtype 'f32'"):
+        build_gemm("bf16", "sm_90a", SWAP_AB_CONFIGS[0], "f32")
+    with pytest.raises(mmatom.CompileError, match=r"a swapped-operand config \(128x32x8w1t\) reads A and B K-major; "
+                                                  r"got a_major 'k', b_major 'n'"):
+        check_majors("gemm", "k", "n", "bf16", SWAP_AB_CONFIGS[1])

@@ -215,3 +215,25 @@ def test_fp8_operands_are_padded_for_the_vendor_call():
     assert bool((ops.vendor_b[20:].float() == 0).all()) and bool((ops.vendor_a[:, 30:].float() == 0).all())
     f16 = bench.Operands.random(4, 8, 8, "f16", "cpu")
     assert f16.d.dtype == torch.float16 and f16.vendor_a is f16.a and f16.scales == {}
+
+
+def test_rowwise_fp8_operands_scale_rows_and_columns():
+    """--rowwise: scale_a (M, 1) and scale_b (1, N) for mmatom.gemm, the vendor's scale_b padded as its B."""
+    pytest.importorskip("torch")
+    ops = bench.Operands.random(5, 20, 30, "e4m3", "cpu", rowwise=True)
+    assert tuple(ops.scales["scale_a"].shape) == (5, 1) and tuple(ops.scales["scale_b"].shape) == (1, 20)
+    assert tuple(ops.vendor_scales["scale_b"].shape) == (1, 32) and ops.vendor_scales["scale_a"] is ops.scales["scale_a"]
+    assert bench.Operands.random(4, 8, 8, "bf16", "cpu", rowwise=True).scales == {}
+    assert bench.parser().parse_args(["gemm", "--rowwise"]).rowwise
+
+
+def test_the_swap_ab_column_on_small_m(tmp_path):
+    """--swap-ab: M <= 64 gets the swapped config whose tile covers M, timed beside the prior's; larger M none."""
+    torch = pytest.importorskip("torch")
+    calls = []
+    plan = bench.QuickPlan("decode", [(17, 24, 40), (65, 24, 40)], ("bf16",), Bursts(2, 0.5), swap_ab=True)
+    record = bench.bench_quick(plan, tmp_path, _cpu_hooks(torch, calls), quiet=True)
+    small, large = record["rows"]
+    assert small["swap_ab"] == "128x32x8w1t" and small["ratio_swap_ab"] == small["cublas_us"] / small["mmatom_swap_ab_us"]
+    assert "swap_ab" not in large and "128x32x8w1t" in calls
+    assert bench.parser().parse_args(["gemm", "--swap-ab"]).swap_ab
