@@ -384,8 +384,8 @@ def check_function(func: llvm.FuncOp, body: Block) -> None:
     stages = _stages(body)
     if stages:
         run_block(PipelineProtocol(stages), body, State())
-        check_ring_phases(func, body, [(s.full, s.c) for s in stages],
-                          [(s.empty, s.e) for s in stages if s.empty is not None])
+        check_ring_phases(func, body, [((s.full, s.c), (s.empty, s.e) if s.empty is not None else None)
+                                       for s in stages])
     _check_registers(func, body)
 
 

@@ -9,8 +9,6 @@ counter through the loops that carry it and reports where it does not:
 - the counter advances by other than the fills its waits walk per trip (a trip may wait on several fills in
   order, e.g. a prologue's then a loop's: the waits and the loops that carry the counter are followed through the
   body in program order), or a wait sits under a condition inside its loop;
-- a wait on the fill before the count reached (a stage waited again before it is used) is accepted only while
-  that fill was not released since (its stage cannot have been refilled);
 - it is an induction variable that does not start at 0 with step 1, or restarts at every trip of an outer loop;
 - it enters a loop at a value that is neither 0 (outermost) nor where the thread's previous waits stopped, or
   leaves a loop carried as anything but the count it reached (skipping iterations: e.g. ping-pong consumers,
@@ -27,13 +25,11 @@ follow (computed otherwise than as a loop's induction variable or carried value)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from xdsl.dialects import arith, llvm, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
 
 from mmatom.dialects import nvvm
-from mmatom.dialects.nvvm_hopper import MBarrierArriveOp
 from mmatom.dialects.launch_bounds import launch_bounds
 
 from .addresses import Affine, affine
@@ -41,9 +37,12 @@ from .errors import LifecycleError
 from .thread_eval import WARPGROUP, ThreadEval
 
 
-def check_ring_phases(func: llvm.FuncOp, body: Block, fulls: Sequence[tuple[Affine, int]],
-                      empties: Sequence[tuple[Affine, int]]) -> None:
-    """Check every parity wait on a ring barrier (`fulls` / `empties`: (barrier 0, bytes per stage))."""
+def check_ring_phases(func: llvm.FuncOp, body: Block,
+                      rings: Sequence[tuple[tuple[Affine, int], tuple[Affine, int] | None]]) -> None:
+    """Check every parity wait on a ring barrier (`rings`: each ring's full and, if it has them, empty barriers, as
+    (barrier 0, bytes per stage)); each ring's waits are followed on their own counter."""
+    fulls = [full for full, _ in rings]
+    empties = [empty for _, empty in rings if empty is not None]
     for wait in (op for op in body.walk() if isinstance(op, nvvm.MBarrierTryWaitParityOp)):
         bar = affine(wait.addr)
         consumer = _on_ring(bar, fulls)
@@ -52,8 +51,8 @@ def check_ring_phases(func: llvm.FuncOp, body: Block, fulls: Sequence[tuple[Affi
         counter = _counter(bar)
         if counter is None:
             continue
-        ring = (fulls if consumer else empties)
-        skip = _skip(counter, wait, _Ring(ring, empties))
+        ring = next([f] if consumer else [e] for f, e in rings if _on_ring(bar, [f] if consumer else [e] if e else []))
+        skip = _skip(counter, wait, ring)
         if skip is None:
             continue
         loop, reason = skip
@@ -89,47 +88,29 @@ def _loop_of(op: Operation) -> scf.ForOp | None:
     return None
 
 
-@dataclass(frozen=True)
-class _Ring:
-    """The barriers a counter's waits are on (`waits`), and the empty barriers whose arrive releases a fill."""
-
-    waits: Sequence[tuple[Affine, int]]
-    empties: Sequence[tuple[Affine, int]]
-
-    def counter_of(self, op: Operation, kind: type, rings: Sequence[tuple[Affine, int]]) -> Affine | None:
-        """The counter (affine) of `op` if it is a `kind` op on one of `rings`' barriers."""
-        if not isinstance(op, kind):
-            return None
-        bar = affine(op.operands[0])
-        if not _on_ring(bar, rings) or (it := _counter(bar)) is None:
-            return None
-        return affine(it)
-
-    def waited(self, op: Operation) -> Affine | None:
-        return self.counter_of(op, nvvm.MBarrierTryWaitParityOp, self.waits)
-
-    def released(self, op: Operation) -> Affine | None:
-        return self.counter_of(op, MBarrierArriveOp, self.empties)
+def _waited(op: Operation, ring: Sequence[tuple[Affine, int]]) -> Affine | None:
+    """The counter (affine) of `op` if it is a parity wait on `ring`'s barriers."""
+    if not isinstance(op, nvvm.MBarrierTryWaitParityOp):
+        return None
+    bar = affine(op.addr)
+    if not _on_ring(bar, ring) or (it := _counter(bar)) is None:
+        return None
+    return affine(it)
 
 
-ONE, MINUS_ONE = Affine(None, 1, ()), Affine(None, -1, ())
+ONE = Affine(None, 1, ())
 
 
-def _walk(block: Block, start: Affine, ring: _Ring) -> Affine | str:
+def _walk(block: Block, start: Affine, ring: Sequence[tuple[Affine, int]]) -> Affine | str:
     """Where the count stands after `block`'s waits, entered at `start` (each wait on the fill the count reached
     moves it on by one; a loop that carries the count takes it where its body walks it), or why it cannot tell."""
-    current, released = start, set()
+    current = start
     for op in block.ops:
-        if (waited := ring.waited(op)) is not None:
-            if waited == current:
-                current = current.plus(ONE)
-            elif waited != current.plus(MINUS_ONE) or waited in released:
-                return (f"waits on fill {waited.describe()} where the thread's waits reached {current.describe()}"
-                        f"{' (released since)' if waited in released else ''}")
-            continue
-        if (freed := ring.released(op)) is not None:
-            released.add(freed)
-        if isinstance(op, scf.ForOp) and (j := _carrying(op, current)) is not None:
+        if (waited := _waited(op, ring)) is not None:
+            if waited != current:
+                return f"waits on fill {waited.describe()} where the thread's waits reached {current.describe()}"
+            current = current.plus(ONE)
+        elif isinstance(op, scf.ForOp) and (j := _carrying(op, current)) is not None:
             body = _walk(op.body.block, affine(op.body.block.args[j + 1]), ring)
             if isinstance(body, str):
                 return body
@@ -137,7 +118,7 @@ def _walk(block: Block, start: Affine, ring: _Ring) -> Affine | str:
                 return f"is carried round a loop inside as {affine(op.body.block.last_op.operands[j]).describe()}, " \
                        f"not where its waits walk it ({body.describe()})"
             current = affine(op.results[j])
-        elif any(ring.waited(inner) is not None for region in op.regions for inner in region.walk()):
+        elif any(_waited(inner, ring) is not None for region in op.regions for inner in region.walk()):
             return f"advances on paths that do not wait (a wait under {op.name} that does not carry the count)"
     return current
 
@@ -146,7 +127,7 @@ def _carrying(loop: scf.ForOp, current: Affine) -> int | None:
     return next((j for j, v in enumerate(loop.iter_args) if affine(v) == current), None)
 
 
-def _skip(it: SSAValue, wait: Operation, ring: _Ring) -> tuple[scf.ForOp, str] | None:
+def _skip(it: SSAValue, wait: Operation, ring: Sequence[tuple[Affine, int]]) -> tuple[scf.ForOp, str] | None:
     """(the loop, why) when the counter `it` of `wait` may skip or repeat iterations; None when it visits each
     once, in order, from 0 (or cannot be followed)."""
     if not isinstance(it, BlockArgument) or not isinstance(loop := it.block.parent_op(), scf.ForOp):

@@ -65,8 +65,8 @@ class HopperAttention:
         kb = self.kb = self._declare()
         self.tid = kb.tid()
         with kb.if_(self.tid == 0):
-            self.q_ring.init()
-            self.kv_ring.init()
+            for ring in (self.q_ring, self.k_ring, self.v_ring):
+                ring.init()
         kb.sync.barrier()
         with kb.if_(kb.warpgroup_id() == 0) as role:
             self.producer()
@@ -82,9 +82,9 @@ class HopperAttention:
         kb = mmatom.KernelBuilder("attention", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1)
         chunk_q, chunk_k = self.tiled_qk.smem_desc_type("A"), self.tiled_qk.smem_desc_type("B")
         self.q_ring = kb.smem_ring(1, CONSUMER_THREADS, **{f"q{c}": chunk_q for c in range(self.chunks)})
-        self.kv_ring = kb.smem_ring(self.config.stages, CONSUMER_THREADS,
-                                    **{f"k{c}": chunk_k for c in range(self.chunks)},
-                                    v=self.tiled_pv.smem_desc_type("B", major="mn"))
+        # K and V in rings of their own: a K stage is free once S is in, before the softmax (FA3's two pipelines)
+        self.k_ring = kb.smem_ring(self.config.stages, CONSUMER_THREADS, **{f"k{c}": chunk_k for c in range(self.chunks)})
+        self.v_ring = kb.smem_ring(self.config.stages, CONSUMER_THREADS, v=self.tiled_pv.smem_desc_type("B", major="mn"))
         self.q_blocks = ceil_div(kb.param("seqlen_q"), self.bm)
         self.scheduler = kb.tile_scheduler(self.q_blocks, kb.param("heads"), layers=kb.param("batch"))
         return kb
@@ -129,14 +129,15 @@ class HopperAttention:
                 tiles.yield_(q_it + 1, kv_loop.results[0])
 
     def load_kv(self, it, row, columns, layer) -> None:
-        """The K and V tiles of keys [row, row + block_n): a box per 64 columns of the head dim each."""
+        """The K, then the V tile of keys [row, row + block_n): a box per 64 columns of the head dim each."""
         kb = self.kb
-        stage = self.kv_ring.producer_acquire(it)
+        k = self.k_ring.producer_acquire(it)
         for c in range(self.chunks):
-            column = columns + c * BOX_COLUMNS
-            kb.tma.load(kb.param("k"), row, column, getattr(stage, f"k{c}"), stage.full, layer=layer)
-            kb.tma.load(kb.param("v"), row, column, stage.v.row_block(c, BOX_COLUMNS, self.v_box), stage.full,
-                        layer=layer)
+            kb.tma.load(kb.param("k"), row, columns + c * BOX_COLUMNS, getattr(k, f"k{c}"), k.full, layer=layer)
+        v = self.v_ring.producer_acquire(it)
+        for c in range(self.chunks):
+            kb.tma.load(kb.param("v"), row, columns + c * BOX_COLUMNS, v.v.row_block(c, BOX_COLUMNS, self.v_box),
+                        v.full, layer=layer)
 
     # -- consumers ---------------------------------------------------------------------------------------------
 
@@ -150,14 +151,14 @@ class HopperAttention:
         self.coords = self.tiled_qk.fragment_coords(kb, "C")
         with kb.if_(self.warpgroup == 1):
             kb.sync.named_barrier_arrive(TURN_BARRIER, CONSUMER_THREADS)  # the first turn is warpgroup 0's
-        with (tiles := self.scheduler.loop([0, 0])) as (unit, (q_it, it)):
+        with (tiles := self.scheduler.loop([0, 0, 0])) as (unit, (q_it, k_it, v_it)):
             q0, head, layer = self.tile(unit)
             blocks, unmasked = self.kv_blocks(q0)
             q = self.q_ring.consumer_wait(q_it)
-            it_next, o, m, l = self.attend(q, it, blocks, unmasked, q0)
+            k_next, v_next, o, m, l = self.attend(q, (k_it, v_it), blocks, unmasked, q0)
             self.epilogue(o, m, l, q, (q0, head, layer))
             self.q_ring.consumer_release(q)
-            tiles.yield_(q_it + 1, it_next)
+            tiles.yield_(q_it + 1, k_next, v_next)
         with kb.if_(self.warpgroup == 0):
             kb.sync.named_barrier(TURN_BARRIER, CONSUMER_THREADS)  # warpgroup 1's last pass
 
@@ -167,67 +168,70 @@ class HopperAttention:
     def pass_turn(self) -> None:
         self.kb.sync.named_barrier_arrive(TURN_BARRIER + 1 - self.warpgroup, CONSUMER_THREADS)
 
-    def attend(self, q, it, blocks, unmasked, q0) -> tuple:
-        """The tile's KV blocks, last to first, from ring iteration `it`: (the next tile's ring iteration, O
-        unnormalized, row maxima (log2 units), this thread's row sums)."""
+    def attend(self, q, counters, blocks, unmasked, q0) -> tuple:
+        """The tile's KV blocks, last to first, from the K and V rings' iterations `counters`: (the next tile's
+        K and V iterations, O unnormalized, row maxima (log2 units), this thread's row sums)."""
         kb = self.kb
-        kv = self.kv_ring.consumer_wait(it)  # block blocks - 1: masked if any block is
+        k_it, v_it = counters
+        k = self.k_ring.consumer_wait(k_it)  # block blocks - 1: masked if any block is
         s = kb.fill(0.0, self.tiled_qk.fragment_type("C"))  # (registers for S: their values are not read)
         self.take_turn()
         kb.wgmma.fence()
-        s = self.scores(q, kv, s)
+        s = self.scores(q, k, s)
         kb.wgmma.commit_group()
         self.pass_turn()
         kb.wgmma.wait_group(0)
+        self.k_ring.consumer_release(k)
         s = self.mask(s, blocks - 1, q0)
         m, p, _, l = self.softmax(s, None, None)
-        # carried: the ring iteration of the next block, S's registers, P, O, the row maxima and sums
-        state = [it + 1, s, kb.convert(p, self.tiled_pv.fragment_type("A")),
+        # carried: the K and V rings' next iterations, S's registers, P, O, the row maxima and sums
+        state = [k_it + 1, v_it, s, kb.convert(p, self.tiled_pv.fragment_type("A")),
                  kb.fill(0.0, self.tiled_pv.fragment_type("C")), *m, *l]
         first_unmasked = max_value(blocks - unmasked, 1)
         for lo, hi, masked in ((1, first_unmasked, True), (first_unmasked, blocks, False)):
             with (loop := kb.for_range(lo, hi, 1, state)) as (i, carried):
                 loop.yield_(*self.step(q, blocks - 1 - i, carried, masked, q0))
             state = list(loop.results)
-        it_end, _, p, o, *rows = state
+        k_end, v_it, _, p, o, *rows = state
+        v = self.v_ring.consumer_wait(v_it)
         self.take_turn()
         kb.wgmma.fence()
-        last = self.kv_ring.consumer_wait(it_end - 1)
-        o = self.tiled_pv.mma_regs(kb, p, last.v.desc(), o)
+        o = self.tiled_pv.mma_regs(kb, p, v.v.desc(), o)
         kb.wgmma.commit_group()
         self.pass_turn()
         kb.wgmma.wait_group(0)
-        self.kv_ring.consumer_release(last)
-        return it_end, o, rows[:2], rows[2:]
+        self.v_ring.consumer_release(v)
+        return k_end, v_it + 1, o, rows[:2], rows[2:]
 
     def step(self, q, block, carried, masked: bool, q0) -> list:
-        """One KV block: S of this block and P V of the previous one issued together, then this block's softmax
-        under the P V, then O rescaled by how far the row maxima moved."""
+        """One KV block: S of this block and P V of the previous one issued together, K released once S is in,
+        this block's softmax under the P V, then O rescaled by how far the row maxima moved."""
         kb = self.kb
-        it, s, p, o, *rows = carried
-        previous = self.kv_ring.consumer_wait(it - 1)  # waited a step ago: passes at once (as FA3 waits on V)
-        kv = self.kv_ring.consumer_wait(it)
+        k_it, v_it, s, p, o, *rows = carried
+        k = self.k_ring.consumer_wait(k_it)
+        v = self.v_ring.consumer_wait(v_it)  # the previous block's V
         self.take_turn()
         kb.wgmma.fence()
-        s = self.scores(q, kv, s)
+        s = self.scores(q, k, s)
         kb.wgmma.commit_group()
-        o = self.tiled_pv.mma_regs(kb, p, previous.v.desc(), o)
+        o = self.tiled_pv.mma_regs(kb, p, v.v.desc(), o)
         kb.wgmma.commit_group()
         self.pass_turn()
         kb.wgmma.wait_group(1)  # S is in; P V may still run
+        self.k_ring.consumer_release(k)
         if masked:
             s = self.mask(s, block, q0)
         m, p, alpha, l = self.softmax(s, rows[:2], rows[2:])
         kb.wgmma.wait_group(0)
-        self.kv_ring.consumer_release(previous)
+        self.v_ring.consumer_release(v)
         o = kb.map(kb.convert(o, self.tiled_pv.fragment_type("C")), lambda x, v: x * alpha[self.o_rows[v]])
-        return [it + 1, s, kb.convert(p, self.tiled_pv.fragment_type("A")), o, *m, *l]
+        return [k_it + 1, v_it + 1, s, kb.convert(p, self.tiled_pv.fragment_type("A")), o, *m, *l]
 
-    def scores(self, q, kv, s):
+    def scores(self, q, k, s):
         """S = Q K^T over the head dim's chunks (the first overwrites S: its old value is not read)."""
         kb, c_type = self.kb, self.tiled_qk.fragment_type("C")
         for c in range(self.chunks):
-            d = self.tiled_qk.mma_smem(kb, getattr(q, f"q{c}").desc(), getattr(kv, f"k{c}").desc(), s,
+            d = self.tiled_qk.mma_smem(kb, getattr(q, f"q{c}").desc(), getattr(k, f"k{c}").desc(), s,
                                        accumulate=c > 0)
             s = kb.convert(d, c_type)
         return s
@@ -255,10 +259,11 @@ class HopperAttention:
         m = [x * self.scale if m_old is None else max_value(m_old[r], x * self.scale) for r, x in enumerate(block_max)]
         # a row that has seen no key yet has max -inf: subtract 0 there instead (its P is 0 either way)
         base = [select(x == float("-inf"), 0.0, x) for x in m]
+        shift = [-x for x in base]
         values: dict[int, list] = {}
 
         def exp2(x, v):
-            y = kb.ex2(kb.fma(x, self.scale, -base[self.s_rows[v]]))
+            y = kb.ex2(kb.fma(x, self.scale, shift[self.s_rows[v]]))
             values.setdefault(self.s_rows[v], []).append(y)
             return y
         p = kb.map(s, exp2)

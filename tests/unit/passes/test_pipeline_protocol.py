@@ -153,8 +153,8 @@ def _constant(v):
     return v.op.value.value.data if isinstance(v.op, arith.ConstantOp) else None
 
 
-# -- the attention kernel's K/V ring: a prologue's wait, then loops that carry the count, and the stage of the
-#    previous block waited again before its P V (passes/ring_phases.py walks the waits in program order)
+# -- the attention kernel's K and V rings: a prologue's wait, then loops that carry each ring's count
+#    (passes/ring_phases.py walks a trip's waits in program order)
 
 def _attention(head_dim=128, causal=False):
     from mmatom.kernels.attention.config import default_config
@@ -169,31 +169,17 @@ def test_shipped_attention_configs_pass(head_dim, causal):
     _verify(_attention(head_dim, causal))
 
 
-def _step_waits(module):
-    """The two full-barrier waits of the attention consumer's KV step: the previous block's, then this one's."""
+def test_a_loop_entered_past_a_fill_no_wait_took_skips_it():
+    """The consumer's prologue waits on K's first fill, then its KV loops carry the count on from there; a loop
+    entered one fill further on than the thread waited skips a fill (planted: K's count enters at + 2)."""
     from xdsl.dialects import scf
-    for loop in _ops(module, scf.ForOp):
-        waits = [op for op in loop.body.block.ops if isinstance(op, nvvm.MBarrierTryWaitParityOp)]
-        if len(waits) == 2:
-            return waits
-    raise AssertionError("no KV step with two waits")
-
-
-def test_a_wait_behind_the_count_must_be_the_fill_just_before_it():
     module = _attention()
-    previous, current = _step_waits(module)
-    previous.detach()
-    current.parent_block().insert_op_after(previous, current)  # waits fill n, then n - 1: one behind what it reached
-    with pytest.raises(LifecycleError, match=r"the ring counter of barrier @smem .* waits on fill -1 \+ .* where the "
-                                             r"thread's waits reached 1 \+ "):
-        _verify(module)
-
-
-def test_a_fill_waited_again_after_its_release_may_have_been_refilled():
-    module = _attention()
-    previous, _ = _step_waits(module)
-    release = next(op for op in previous.parent_block().ops if isinstance(op, nvvm_hopper.MBarrierArriveOp))
-    release.detach()
-    previous.parent_block().insert_op_before(release, previous)  # released before it is waited on again
-    with pytest.raises(LifecycleError, match=r"waits on fill .* \(released since\)"):
+    consumer_loop = [op for op in _ops(module, scf.ForOp) if len(op.iter_args) == 3][-1]  # (q, k, v) counters
+    kv_loop = next(op for op in consumer_loop.body.block.ops if isinstance(op, scf.ForOp))
+    two = arith.ConstantOp(IntegerAttr(2, i32))
+    skipped = arith.AddiOp(kv_loop.iter_args[0].owner.lhs, two.result)
+    consumer_loop.body.block.insert_ops_before([two, skipped], kv_loop)
+    kv_loop.operands[3] = skipped.result  # (lb, ub, step, then the carried values: K's count first)
+    with pytest.raises(LifecycleError, match=r"the ring counter of barrier @smem .* advances on paths that do not "
+                                             r"wait \(a wait under scf.for that does not carry the count\)"):
         _verify(module)
