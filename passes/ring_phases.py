@@ -101,9 +101,10 @@ def _waited(op: Operation, ring: Sequence[tuple[Affine, int]]) -> Affine | None:
 ONE = Affine(None, 1, ())
 
 
-def _walk(block: Block, start: Affine, ring: Sequence[tuple[Affine, int]]) -> Affine | str:
+def _walk(block: Block, start: Affine, ring: Sequence[tuple[Affine, int]], seen: set | None = None) -> Affine | str:
     """Where the count stands after `block`'s waits, entered at `start` (each wait on the fill the count reached
-    moves it on by one; a loop that carries the count takes it where its body walks it), or why it cannot tell."""
+    moves it on by one; a loop that carries the count takes it where its body walks it -- added to `seen`), or why
+    it cannot tell."""
     current = start
     for op in block.ops:
         if (waited := _waited(op, ring)) is not None:
@@ -111,6 +112,8 @@ def _walk(block: Block, start: Affine, ring: Sequence[tuple[Affine, int]]) -> Af
                 return f"waits on fill {waited.describe()} where the thread's waits reached {current.describe()}"
             current = current.plus(ONE)
         elif isinstance(op, scf.ForOp) and (j := _carrying(op, current)) is not None:
+            if seen is not None:
+                seen.add(op)
             body = _walk(op.body.block, affine(op.body.block.args[j + 1]), ring)
             if isinstance(body, str):
                 return body
@@ -121,6 +124,18 @@ def _walk(block: Block, start: Affine, ring: Sequence[tuple[Affine, int]]) -> Af
         elif any(_waited(inner, ring) is not None for region in op.regions for inner in region.walk()):
             return f"advances on paths that do not wait (a wait under {op.name} that does not carry the count)"
     return current
+
+
+def _carrier(outer: scf.ForOp, inner: scf.ForOp, ring: Sequence[tuple[Affine, int]]) -> BlockArgument | None:
+    """The counter `outer` carries whose walk through its body takes `inner` in order and comes back round as the
+    value the body yields (None if no carried value does)."""
+    for arg in outer.body.block.args[1:]:
+        seen: set = set()
+        walked = _walk(outer.body.block, affine(arg), ring, seen)
+        if inner in seen and not isinstance(walked, str) and walked == affine(
+                outer.body.block.last_op.operands[arg.index - 1]):
+            return arg
+    return None
 
 
 def _carrying(loop: scf.ForOp, current: Affine) -> int | None:
@@ -157,18 +172,14 @@ def _skip(it: SSAValue, wait: Operation, ring: Sequence[tuple[Affine, int]]) -> 
             if outer is not None:
                 return loop, "restarts at 0 at every trip of an enclosing loop while the barriers' phases go on"
             return None
-        arg = next((a for a in affine(value).leaves if isinstance(a, BlockArgument) and outer is not None
-                    and a.block.parent_op() is outer and a.index > 0), None)
+        arg = _carrier(outer, inner, ring) if outer is not None else None
         if arg is None:
+            if isinstance(value, BlockArgument) and value.block.parent_op() is outer and value.index > 0:
+                carried = outer.body.block.last_op.operands[value.index - 1]
+                return loop, (f"is carried round the enclosing loop as {affine(carried).describe()}, not the count "
+                              f"the inner loop reached, so it skips the fills between")
             return loop, (f"enters its loop at {affine(value).describe()}: neither 0 nor where the thread's "
                           f"previous waits stopped, so it skips the fills between")
-        carried = outer.body.block.last_op.operands[arg.index - 1]
-        walked = _walk(outer.body.block, affine(arg), ring)
-        if isinstance(walked, str):
-            return loop, walked
-        if affine(carried) != walked:
-            return loop, (f"is carried round the enclosing loop as {affine(carried).describe()}, not the count the "
-                          f"inner loop reached, so it skips the fills between")
         inner, j = outer, arg.index - 1
 
 

@@ -5,9 +5,12 @@ cuda.core gives: `Device` (one GPU, its primary context -- shared with torch and
 `ObjectCode.from_cubin(...).get_kernel(name)` (the loaded module and its kernels).
 
 On the driver API, and why:
-- PTX -> cubin: the driver's JIT linker (cuLinkCreate/AddData/Complete) ships with every driver and always knows
-  the chip it runs on. cuda.core's `Linker` picks nvJitLink whenever that wheel is installed (another compiler
-  than the one the cache key names: the driver) and falls back to the driver with a warning.
+- PTX -> cubin: ptxas when one is found for the chip (targets/ptxas.py: the assembler the ptxas gates check, so a
+  kernel runs the code the gates passed), else the driver's JIT linker (cuLinkCreate/AddData/Complete), which
+  ships with every driver and always knows the chip it runs on. Measured on an H100 (driver 580.159, CUDA 13.0):
+  the JIT compiled the attention kernel's consumers with local-memory spills around every wgmma where ptxas 13.0
+  had none -- 337 against 641 TFLOP/s (docs/isa-findings.md). cuda.core's `Linker` picks nvJitLink whenever that
+  wheel is installed (another compiler than the one the cache key names) and falls back with a warning.
 - Launches: arguments are packed once (`pack_arguments`) and launched with cuLaunchKernel, or cuLaunchKernelEx for
   a cluster, on one path for every kernel. `cuda.core.launch` cannot pass a CUtensorMap by value (only its own
   TensorMapDescriptor, built from a StridedMemoryView), and every GEMM launch has three; it would save no time
@@ -27,7 +30,8 @@ torch) and a module is loaded on each GPU that launches it; the launch makes tha
 driver call only (torch's current device stays where the caller left it).
 
 Cubins are cached on disk under cache_dir("cubin") (targets/cache_dir.py), keyed by SHA-256 of (PTX text, chip,
-driver version), written atomically (concurrent processes never read a partial cubin).
+assembler: ptxas's release or the driver's version), written atomically (concurrent processes never read a partial
+cubin).
 
 Arguments: torch/cupy device tensors (anything with `__cuda_array_interface__`, or torch's `data_ptr()`), numpy
 arrays (copied to the device before a synchronous launch and back after it), tensor maps, Python ints and
@@ -46,6 +50,8 @@ from typing import Any, Callable, Iterator, NoReturn, Sequence
 
 import numpy as np
 
+from mmatom.atoms.chips import UnknownChip
+from mmatom.targets import ptxas
 from mmatom.targets.cache_dir import atomic_write, cache_dir
 
 
@@ -223,13 +229,35 @@ def jit_cubin(ptx: str, label: str) -> bytes:
 
 
 def load_cubin(ptx: str, label: str, dev: Device) -> tuple[bytes, bool]:
-    """(cubin, from_cache) for `dev` (its context current), through the on-disk cache."""
-    path = cache_dir("cubin") / f"{cache_key(ptx, dev.chip, f'driver-{dev.driver_version}')}.cubin"
+    """(cubin, from_cache) for `dev` (its context current), through the on-disk cache: assembled by ptxas when one
+    is found for the chip, else by the driver's JIT."""
+    arch = ptxas_arch(ptx, dev.chip)
+    tool = _ptxas_for(arch)
+    toolchain = f"ptxas-{tool.release[0]}.{tool.release[1]}" if tool else f"driver-{dev.driver_version}"
+    path = cache_dir("cubin") / f"{cache_key(ptx, dev.chip, toolchain)}.cubin"
     if path.exists():
         return path.read_bytes(), True
-    cubin = jit_cubin(ptx, label)
+    cubin = ptxas.assemble_cubin(ptx, arch).data if tool else jit_cubin(ptx, label)
     atomic_write(path, cubin)
     return cubin, False
+
+
+_PTX_TARGET = re.compile(r"^\s*\.target\s+(sm_\w+)", re.MULTILINE)
+
+
+def ptxas_arch(ptx: str, chip: str) -> str:
+    """The -arch that assembles `ptx` for a GPU of `chip`: the chip, with the arch-specific suffix (sm_90a) when
+    the PTX targets that chip's own features."""
+    m = _PTX_TARGET.search(ptx)
+    target = m.group(1) if m else chip
+    return target if target.rstrip("af") == chip else chip
+
+
+def _ptxas_for(arch: str) -> ptxas.Ptxas | None:
+    try:
+        return ptxas.for_target(arch)
+    except (ptxas.PtxasNotFound, UnknownChip):  # no ptxas here, or a chip mmatom does not name: the driver's JIT
+        return None
 
 
 @dataclass

@@ -148,6 +148,7 @@ def test_cuda_core_errors_follow_the_sticky_error_rule(monkeypatch):
 
 def test_cubins_are_cached_under_the_cubin_folder(tmp_path, monkeypatch):
     monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(runtime, "_ptxas_for", lambda arch: None)  # no ptxas: the driver's JIT
     gpu = runtime.Device(chip="sm_90", driver_version=13000)
     jits = []
     monkeypatch.setattr(runtime, "jit_cubin", lambda ptx, label: jits.append(label) or b"CUBIN")
@@ -155,3 +156,21 @@ def test_cubins_are_cached_under_the_cubin_folder(tmp_path, monkeypatch):
     assert runtime.load_cubin("ptx", "k", gpu) == (b"CUBIN", True) and jits == ["k"]
     key = runtime.cache_key("ptx", "sm_90", "driver-13000")
     assert [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.cubin")] == [f"cubin/{key}.cubin"]
+
+
+def test_ptxas_assembles_when_found_for_the_chip(tmp_path, monkeypatch):
+    """A found ptxas assembles (the code the ptxas gates checked runs), for the chip with the PTX's arch suffix;
+    its release names the cache entry."""
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    assembled = []
+    tool = runtime.ptxas.Ptxas(tmp_path / "ptxas", (13, 0), (9, 0))
+    monkeypatch.setattr(runtime, "_ptxas_for", lambda arch: tool)
+    monkeypatch.setattr(runtime.ptxas, "assemble_cubin",
+                        lambda ptx, arch: assembled.append(arch) or runtime.ptxas.Cubin(b"SASS", "", {}))
+    monkeypatch.setattr(runtime, "jit_cubin", lambda ptx, label: pytest.fail("the JIT ran with a ptxas found"))
+    ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+    gpu = runtime.Device(chip="sm_90", driver_version=13000)
+    assert runtime.load_cubin(ptx, "k", gpu) == (b"SASS", False) and assembled == ["sm_90a"]
+    key = runtime.cache_key(ptx, "sm_90", "ptxas-13.0")
+    assert (tmp_path / "cubin" / f"{key}.cubin").read_bytes() == b"SASS"
+    assert runtime.ptxas_arch(ptx.replace("sm_90a", "sm_80"), "sm_90") == "sm_90"  # older PTX: the chip's SASS
