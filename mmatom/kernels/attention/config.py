@@ -15,14 +15,15 @@ from mmatom.errors import api_error
 BOX_COLUMNS = 64                 # 128 bytes of a 16-bit element: the 128B swizzle's row
 DTYPES = ("bf16", "f16")
 HEAD_DIMS = (64, 128, 256)
-CONSUMERS = 2                    # consumer warpgroups, 64 query rows each
-PRODUCER_REGISTERS, CONSUMER_REGISTERS = 24, 240
+CONSUMERS = 2                    # consumer warpgroups, 64 query rows each (a wgmma tile op spans one or two)
+PRODUCER_REGISTERS = 24
+REGISTER_FILE = 65536            # 32-bit registers per SM: what setmaxnreg shares out among the warpgroups
 
 
 @dataclass(frozen=True)
 class AttentionConfig:
-    """One kernel's tiles: `block_n` keys per KV step (K and V tiles of block_n x D in an N-stage ring); the CTA's
-    query tile is 64 rows per consumer warpgroup."""
+    """One kernel's tiles: `block_n` keys per KV step (K and V tiles of block_n x D in N-stage rings); the CTA's
+    query tile is 64 rows per consumer warpgroup, the CONSUMERS of them taking turns on the tensor cores."""
 
     head_dim: int = 128
     block_n: int = 128
@@ -31,6 +32,11 @@ class AttentionConfig:
     @property
     def block_m(self) -> int:
         return 64 * CONSUMERS
+
+    @property
+    def consumer_registers(self) -> int:
+        """What setmaxnreg gives each consumer thread: the register file less the producer's, in steps of 8."""
+        return (REGISTER_FILE - 128 * PRODUCER_REGISTERS) // (128 * CONSUMERS) // 8 * 8
 
     @property
     def name(self) -> str:

@@ -28,12 +28,11 @@ import math
 import mmatom
 from mmatom import ceil_div, max_value, min_value, select
 
-from .config import BOX_COLUMNS, CONSUMER_REGISTERS, CONSUMERS, PRODUCER_REGISTERS, AttentionConfig
+from .config import BOX_COLUMNS, CONSUMERS, PRODUCER_REGISTERS, AttentionConfig
 
 LN2 = math.log(2.0)
-EPILOGUE_BARRIER = 1     # 1, 2: one consumer warpgroup's 128 threads (its staging boxes)
-TURN_BARRIER = 3         # 3, 4: consumer w waits on 3 + w for its turn on the tensor cores
-CONSUMER_THREADS = 128 * CONSUMERS
+EPILOGUE_BARRIER = 1     # 1 + w: consumer w's 128 threads (its staging boxes)
+# 1 + consumers + w: consumer w waits there for its turn on the tensor cores (after consumer w - 1's GEMMs)
 
 
 class HopperAttention:
@@ -45,14 +44,16 @@ class HopperAttention:
         self.dtype, self.config, self.causal, self.target = dtype, config, causal, target
         self.d, self.bm, self.bn = config.head_dim, config.block_m, config.block_n
         self.chunks = self.d // BOX_COLUMNS
+        self.consumers, self.consumer_threads = CONSUMERS, 128 * CONSUMERS
+        self.turn_barrier = EPILOGUE_BARRIER + self.consumers
         qk = mmatom.atom(target, "wgmma", m=64, n=self.bn, k=16, a=dtype, b=dtype, d="f32")
         pv = mmatom.atom(target, "wgmma", m=64, n=self.d, k=16, a=dtype, b=dtype, d="f32", a_residency="register")
-        self.tiled_qk = mmatom.TiledMma(qk, (CONSUMERS, 1, 1), permutation=(self.bm, self.bn, BOX_COLUMNS))
-        self.tiled_pv = mmatom.TiledMma(pv, (CONSUMERS, 1, 1), permutation=(self.bm, self.d, self.bn))
+        self.tiled_qk = mmatom.TiledMma(qk, (self.consumers, 1, 1), permutation=(self.bm, self.bn, BOX_COLUMNS))
+        self.tiled_pv = mmatom.TiledMma(pv, (self.consumers, 1, 1), permutation=(self.bm, self.d, self.bn))
         # a 64-row, one-swizzle-row box (the epilogue's staging) and a 64-column box of V
         box = mmatom.atom(target, "wgmma", m=64, n=BOX_COLUMNS, k=16, a=dtype, b=dtype, d="f32")
         self.staging_box = mmatom.TiledMma(box, permutation=(64, BOX_COLUMNS, BOX_COLUMNS)).smem_desc_type("A")
-        self.v_box = mmatom.TiledMma(box, (CONSUMERS, 1, 1), permutation=(self.bm, BOX_COLUMNS, self.bn)) \
+        self.v_box = mmatom.TiledMma(box, (self.consumers, 1, 1), permutation=(self.bm, BOX_COLUMNS, self.bn)) \
             .smem_desc_type("B", major="mn")
         # O's rows are S's: the softmax's per-row statistics apply to O's values row by row
         self.s_rows, self.o_rows = self.tiled_qk.value_rows("C"), self.tiled_pv.value_rows("C")
@@ -79,12 +80,12 @@ class HopperAttention:
         params = [(name, mmatom.TensorMapType(self.dtype, *boxes[name], "128b", batched=True)) for name in "qkvo"]
         params += [(name, "i32") for name in ("batch", "seqlen_q", "seqlen_k", "heads", "group")]
         params += [("scale_log2", "f32"), ("lse", "ptr")]
-        kb = mmatom.KernelBuilder("attention", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1)
+        kb = mmatom.KernelBuilder("attention", params, self.target, threads=128 + self.consumer_threads, min_ctas_per_sm=1)
         chunk_q, chunk_k = self.tiled_qk.smem_desc_type("A"), self.tiled_qk.smem_desc_type("B")
-        self.q_ring = kb.smem_ring(1, CONSUMER_THREADS, **{f"q{c}": chunk_q for c in range(self.chunks)})
+        self.q_ring = kb.smem_ring(1, self.consumer_threads, **{f"q{c}": chunk_q for c in range(self.chunks)})
         # K and V in rings of their own: a K stage is free once S is in, before the softmax (FA3's two pipelines)
-        self.k_ring = kb.smem_ring(self.config.stages, CONSUMER_THREADS, **{f"k{c}": chunk_k for c in range(self.chunks)})
-        self.v_ring = kb.smem_ring(self.config.stages, CONSUMER_THREADS, v=self.tiled_pv.smem_desc_type("B", major="mn"))
+        self.k_ring = kb.smem_ring(self.config.stages, self.consumer_threads, **{f"k{c}": chunk_k for c in range(self.chunks)})
+        self.v_ring = kb.smem_ring(self.config.stages, self.consumer_threads, v=self.tiled_pv.smem_desc_type("B", major="mn"))
         self.q_blocks = ceil_div(kb.param("seqlen_q"), self.bm)
         self.scheduler = kb.tile_scheduler(self.q_blocks, kb.param("heads"), layers=kb.param("batch"))
         return kb
@@ -144,13 +145,14 @@ class HopperAttention:
     def consumer(self) -> None:
         """Both consumer warpgroups: each tile's KV loop and epilogue, taking turns on the tensor cores."""
         kb = self.kb
-        kb.sync.setmaxnreg("increase", CONSUMER_REGISTERS)
+        kb.sync.setmaxnreg("increase", self.config.consumer_registers)
         self.warpgroup = kb.warpgroup_id() - 1
-        self.half = kb.warpgroup_id() & 1  # the tile's 64-row half the wgmma tiles give this warpgroup
+        # the tile's 64-row block the wgmma tiles give this warpgroup (tid.x / 128 modulo the consumers)
+        self.half = kb.warpgroup_id() % self.consumers
         self.scale = kb.param("scale_log2")
         self.coords = self.tiled_qk.fragment_coords(kb, "C")
-        with kb.if_(self.warpgroup == 1):
-            kb.sync.named_barrier_arrive(TURN_BARRIER, CONSUMER_THREADS)  # the first turn is warpgroup 0's
+        with kb.if_(self.warpgroup == self.consumers - 1):
+            self.pass_turn()  # the first turn is warpgroup 0's
         with (tiles := self.scheduler.loop([0, 0, 0])) as (unit, (q_it, k_it, v_it)):
             q0, head, layer = self.tile(unit)
             blocks, unmasked = self.kv_blocks(q0)
@@ -160,13 +162,15 @@ class HopperAttention:
             self.q_ring.consumer_release(q)
             tiles.yield_(q_it + 1, k_next, v_next)
         with kb.if_(self.warpgroup == 0):
-            kb.sync.named_barrier(TURN_BARRIER, CONSUMER_THREADS)  # warpgroup 1's last pass
+            self.take_turn()  # the last consumer's last pass
 
     def take_turn(self) -> None:
-        self.kb.sync.named_barrier(self.warpgroup + TURN_BARRIER, CONSUMER_THREADS)
+        """Wait until the consumer before this one issued its GEMMs (256 threads: the two warpgroups)."""
+        self.kb.sync.named_barrier(self.turn_barrier + self.warpgroup, 256)
 
     def pass_turn(self) -> None:
-        self.kb.sync.named_barrier_arrive(TURN_BARRIER + 1 - self.warpgroup, CONSUMER_THREADS)
+        """The next consumer may issue its GEMMs."""
+        self.kb.sync.named_barrier_arrive(self.turn_barrier + (self.warpgroup + 1) % self.consumers, 256)
 
     def attend(self, q, counters, blocks, unmasked, q0) -> tuple:
         """The tile's KV blocks, last to first, from the K and V rings' iterations `counters`: (the next tile's

@@ -1,0 +1,59 @@
+"""The attention kernel on the CPU: ptxas gates of every shipped config (each head dim, causal or not, bf16 and f16:
+0 spill bytes, no ptxas warning -- no C75xx "wgmma serialized" line), the SMEM and register budget it declares, and
+that it is written on mmatom's public API alone (a DSL author's view of the compiler)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import mmatom
+from mmatom.kernels.attention.config import DEFAULT_CONFIGS, AttentionConfig, default_config
+from mmatom.kernels.attention.kernel import build_attention
+
+KERNEL = Path(mmatom.__file__).parent / "kernels" / "attention" / "kernel.py"
+CASES = [(dtype, d, causal) for d in sorted(DEFAULT_CONFIGS) for causal in (False, True) for dtype in ("bf16", "f16")]
+
+
+def _assemble(case):
+    dtype, d, causal = case
+    module, launch = build_attention(dtype, default_config(d), causal)
+    kernel = mmatom.compile(module, options={"cache": False})
+    return launch, kernel.metadata, kernel.ptx
+
+
+@pytest.mark.ptxas
+def test_every_shipped_config_assembles_clean():
+    with ThreadPoolExecutor(4) as pool:  # ptxas runs as a subprocess: threads overlap its runs
+        results = list(pool.map(_assemble, CASES))
+    for case, (launch, meta, ptx) in zip(CASES, results):
+        assert meta.spill_bytes == 0, f"{case}: {meta.spill_bytes} spill bytes"
+        assert meta.warnings == (), f"{case}: ptxas warned: {meta.warnings}"
+        assert launch.block == (384, 1, 1) and launch.shared_bytes <= 232448, case
+        assert "setmaxnreg.inc.sync.aligned.u32 240" in ptx and "setmaxnreg.dec.sync.aligned.u32 24" in ptx, case
+        # S = Q K^T from SMEM (SS), O += P V with P in registers (RS, V read N-major: trans-b 1)
+        assert re.search(r"\}, %rd\d+, %rd\d+, [01], 1, 1, 0, 0;", ptx), case  # SS: descriptors of Q and K
+        assert re.search(r"\}, \{%r\d+(, %r\d+)*\}, %rd\d+, 1, 1, 1, 1;", ptx), case  # RS: P's registers, tnsp-b
+
+
+def test_the_kernel_uses_only_the_public_api():
+    """kernel.py imports `mmatom` (and its own package's config) and nothing else of mmatom."""
+    imports = set()
+    for node in ast.walk(ast.parse(KERNEL.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            imports.add(("." * node.level) + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            imports.update(alias.name for alias in node.names)
+    mmatom_imports = {name for name in imports if name.startswith("mmatom") or name.startswith(".")}
+    assert mmatom_imports == {"mmatom", ".config"}, mmatom_imports
+
+
+def test_a_config_that_does_not_fit_is_refused_with_its_name():
+    with pytest.raises(mmatom.CompileError, match=r"block_n 100 must be a multiple of 16"):
+        build_attention("bf16", AttentionConfig(128, 100, 2))
+    with pytest.raises(mmatom.CompileError, match=r"dtype 'e4m3' is not one of bf16, f16"):
+        build_attention("e4m3", default_config(128))
