@@ -18,6 +18,7 @@ HEAD_DIMS = (64, 128, 256)
 CONSUMERS = 2                    # consumer warpgroups, 64 query rows each (a wgmma tile op spans one or two)
 PRODUCER_REGISTERS = 24
 REGISTER_FILE = 65536            # 32-bit registers per SM: what setmaxnreg shares out among the warpgroups
+SMEM_BYTES = 232448              # the most dynamic shared memory a CTA may opt in to on sm_90 (227 KiB)
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,13 @@ class AttentionConfig:
     @property
     def name(self) -> str:
         return f"d{self.head_dim}_{self.block_m}x{self.block_n}x{self.stages}"
+
+    @property
+    def q_stages(self) -> int:
+        """Two Q buffers where SMEM has room for them (the next tile's Q lands while this tile runs, and this tile's
+        epilogue stages O in its own Q buffer), else one (d = 256: Q waits for the epilogue)."""
+        q_bytes, kv_bytes = self.block_m * self.head_dim * 2, 2 * self.stages * self.block_n * self.head_dim * 2
+        return 2 if 2 * q_bytes + kv_bytes + 1024 <= SMEM_BYTES else 1
 
     def check(self, dtype: str) -> None:
         if dtype not in DTYPES:

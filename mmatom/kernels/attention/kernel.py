@@ -3,7 +3,8 @@ structure).
 
 sm_90a, bf16 or f16, persistent (one CTA per SM walking (query block, head, batch) tiles; causal: the longest
 query blocks first) and warp-specialized: warpgroup 0 is the producer -- one thread TMA-loads the CTA's Q tile once
-and the K and V tiles of each KV step through an N-stage SmemRing, its registers given away with setmaxnreg -- and
+(into one of two buffers where SMEM has room: the next tile's Q lands while this one runs) and the K and V tiles of
+each KV step through N-stage SmemRings, its registers given away with setmaxnreg -- and
 warpgroups 1 and 2 are the consumers, 64 query rows each:
 
     S = Q K^T            SS wgmma, one 64-column chunk of the head dim at a time (a 128-byte swizzle row)
@@ -82,7 +83,8 @@ class HopperAttention:
         params += [("scale_log2", "f32"), ("lse", "ptr")]
         kb = mmatom.KernelBuilder("attention", params, self.target, threads=128 + self.consumer_threads, min_ctas_per_sm=1)
         chunk_q, chunk_k = self.tiled_qk.smem_desc_type("A"), self.tiled_qk.smem_desc_type("B")
-        self.q_ring = kb.smem_ring(1, self.consumer_threads, **{f"q{c}": chunk_q for c in range(self.chunks)})
+        self.q_ring = kb.smem_ring(self.config.q_stages, self.consumer_threads,
+                                   **{f"q{c}": chunk_q for c in range(self.chunks)})
         # K and V in rings of their own: a K stage is free once S is in, before the softmax (FA3's two pipelines)
         self.k_ring = kb.smem_ring(self.config.stages, self.consumer_threads, **{f"k{c}": chunk_k for c in range(self.chunks)})
         self.v_ring = kb.smem_ring(self.config.stages, self.consumer_threads, v=self.tiled_pv.smem_desc_type("B", major="mn"))
