@@ -46,9 +46,18 @@ def test_what_tma_addresses(rows_apart, shape, ok):
 
 def test_d_is_out_where_tma_can_store_to_it():
     wide = torch.full((9, 480), float("nan"), dtype=torch.bfloat16)
-    out = wide[:, :470]  # rows 960 bytes apart: the kernel writes it directly, no copy afterwards
-    assert host._output(torch, out, "bf16", 9, 470, out.device) is out
-    assert host._result(out, out, 470) is out
+    out = wide[:, :472]  # rows 960 bytes apart, each ending on a 16-byte boundary: written directly, no copy after
+    assert host._output(torch, out, "bf16", 9, 472, out.device) is out
+    assert host._result(out, out, 472) is out
+
+
+def test_an_out_whose_rows_end_inside_a_16_byte_granule_gets_one_copy_of_d():
+    wide = torch.full((9, 480), float("nan"), dtype=torch.bfloat16)
+    out = wide[:, :470]  # TMA's store would write columns 470 and 471 too (it clips at 16-byte granules)
+    d = host._output(torch, out, "bf16", 9, 470, out.device)
+    assert d is not out and d.shape == (9, 470) and d.stride() == (472, 1)
+    d.copy_(_bf16(9, 470))
+    assert host._result(d, out, 470) is out and torch.equal(out, d) and wide[:, 470:].isnan().all()
 
 
 def test_an_unaddressable_out_gets_one_copy_of_d():
