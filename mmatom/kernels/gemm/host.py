@@ -104,10 +104,8 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     torch op torch.ops.mmatom.gemm (torch_op.py); otherwise there is no op dispatch."""
     torch = require_torch("mmatom.gemm")
     if _through_torch_op(torch, a, b):
-        from .torch_op import call_op  # a gradient wanted, or torch.compile tracing: the torch op, registered here
-
-        return call_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
-                       out_dtype=out_dtype)
+        return call_torch_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
+                             out_dtype=out_dtype)
     key = _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype)
     # the hot path: the same operands as an earlier call, launched as packed then
     if out is not None and (replay := _PREPARED.get(key)) is not None:
@@ -215,6 +213,14 @@ def _through_torch_op(torch, a, b) -> bool:
     """A gradient wanted, or torch.compile tracing: the call goes through the registered torch op."""
     wants_grad = getattr(a, "requires_grad", False) or getattr(b, "requires_grad", False)
     return (wants_grad and torch.is_grad_enabled()) or torch.compiler.is_compiling()
+
+
+def call_torch_op(a, b, **kwargs):
+    """The call as the torch op (a gradient wanted, or torch.compile tracing; a matrix A or a batch): torch_op.py,
+    loaded and the op registered on the first such call."""
+    from .torch_op import call_op
+
+    return call_op(a, b, **kwargs)
 
 
 def _check_tensors(torch, **tensors) -> None:

@@ -6,7 +6,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from mmatom.kernels.gemm import host  # noqa: E402
+from mmatom.kernels.gemm import batched, host  # noqa: E402
 
 E4M3 = getattr(torch, "float8_e4m3fn", None)
 
@@ -72,3 +72,18 @@ def test_without_out_d_is_the_kernels_matrix():
     d = host._output(torch, None, "f32", 3, 5, torch.device("cpu"))
     assert d.shape == (3, 5) and d.stride() == (8, 1) and d.dtype == torch.float32
     assert host._result(d, None, 5) is d
+
+
+@pytest.mark.parametrize("make, fp8, major, copied", [
+    (lambda: _bf16(3, 9, 64), False, "k", False),
+    (lambda: _bf16(3, 64, 16).transpose(1, 2), False, "m", False),  # a per-layer transpose: read M-major
+    (lambda: _bf16(3, 64, 9).transpose(1, 2), False, "k", True),  # 18-byte rows either way
+    (lambda: _bf16(3, 64, 16).to(E4M3).transpose(1, 2) if E4M3 else None, True, "k", True),  # fp8: K-major only
+], ids=["k_major", "transposed_view", "odd", "fp8_transposed"])
+def test_a_batched_operand_is_read_as_stored_where_tma_can(make, fp8, major, copied):
+    if E4M3 is None:
+        pytest.skip("no float8 in this torch")
+    x = make()
+    read, got_major = batched._as_read(torch, x, "m", fp8)
+    assert got_major == major and (read.data_ptr() != x.data_ptr()) is copied and batched._addressable(read)
+    assert torch.equal((read if major == "k" else read.transpose(1, 2)).float(), x.float())
