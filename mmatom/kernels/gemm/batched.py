@@ -6,6 +6,8 @@
 
 One kernel per config walks L layers of output tiles (the TileScheduler's layers), each layer's A, B and D boxes at
 that layer of their 3-d tensor maps. Split-K is not combined with a batch (the batch already multiplies the tiles).
+The config is chosen for L layers of the M x N x K problem (choices.choose_config's `layers`: each layer its own
+partial tiles, the 64-row tile a candidate for small M; tuned by mmatom.gemm_autotune(m, n, k, layers=L)).
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | Non
         result = d.zero_() if p.m and p.n else d
         return result if out is None else out.copy_(result)
     dtype = "x".join(dict.fromkeys(p.dtypes))
-    config = config or choose_config(layers * p.m, p.n, p.k, dtype, b_major, a_major, split_k=False)
+    config = config or choose_config(p.m, p.n, p.k, dtype, b_major, a_major, split_k=False, layers=layers)
     if config.split_k:
         raise api_error(f"gemm: a split-K config ({config.name}) with a batch; the batch multiplies the tiles already")
     kernel = host.gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=out_dtype,

@@ -79,6 +79,42 @@ def test_a_stored_choice_wins_and_persists(h100):
     assert choose_config(4096, 4096, 4096, "bf16") == CONFIGS[1]  # another GPU's choice kept beside, not used
 
 
+def test_a_batch_is_layers_of_a_layers_tiles():
+    """L = 4 layers of 3000 rows: 24 row tiles each (the last of 56 rows), 96 in all -- not the 94 of 12000 folded
+    rows; x 40 column tiles of 5000 is 30 waves of 132, not 29."""
+    config = GemmConfig(128, 128, 6, wgmma_in_flight=1)
+    assert gemm_choices.model_terms(config, 3000, 5000, 1000, "bf16", 132, layers=4) == (30, 16)
+    assert gemm_choices.model_terms(config, 4 * 3000, 5000, 1000, "bf16", 132) == (29, 16)
+
+
+def test_a_batch_reads_every_layers_a_and_b():
+    """The DRAM floor of a batch: L x (M K + N K) elements (each layer has its own B), not the folded L M K + N K."""
+    config = GemmConfig(128, 256, 4)
+    floor = 64 * (64 * 4096 + 4096 * 4096) * 2 / 3.35e6
+    assert gemm_choices.predicted_us(gemm_choices.COST_MODEL, config, 64, 4096, 4096, "bf16", 132, bandwidth=3.35e6,
+                                     layers=64) == pytest.approx(floor)
+
+
+def test_a_batch_of_small_layers_gets_the_64_row_tile(h100):
+    """64 layers of 64 rows: a 128-row tile would be half TMA's zero rows in every layer; folded into 4096 rows the
+    64-row tile was not even a candidate."""
+    assert choose_config(64, 4096, 4096, "bf16", split_k=False, layers=64) == ROW64_TILE
+    assert choose_config(64 * 64, 4096, 4096, "bf16", split_k=False).block_m == 128
+
+
+def test_a_batch_has_its_own_stored_choice(h100):
+    """A stored choice for L*M rows is not a batch's (its tiles straddle the layers otherwise); the batch's own is."""
+    gpu = "NVIDIA H100 80GB HBM3 (132 SMs)"
+    folded, own = GemmConfig(256, 128, 4), GemmConfig(128, 192, 4)
+    gemm_choices.store(gemm_choices.problem_key(gpu, "bf16", 4 * 3000, 5000, 1000), folded, {})
+    assert choose_config(3000, 5000, 1000, "bf16", split_k=False, layers=4) != folded
+    key = gemm_choices.problem_key(gpu, "bf16", 3000, 5000, 1000, layers=4)
+    assert key.endswith("|bf16|L4x3000x5000x1000")
+    gemm_choices.store(key, own, {})
+    assert choose_config(3000, 5000, 1000, "bf16", split_k=False, layers=4) == own
+    assert choose_config(4 * 3000, 5000, 1000, "bf16") == folded
+
+
 def test_a_corrupt_tuning_file_is_no_choice(h100):
     gemm_choices.tuning_file().parent.mkdir(parents=True)
     prior = choose_config(8192, 8192, 8192, "bf16")

@@ -87,3 +87,18 @@ def test_a_batched_operand_is_read_as_stored_where_tma_can(make, fp8, major, cop
     read, got_major = batched._as_read(torch, x, "m", fp8)
     assert got_major == major and (read.data_ptr() != x.data_ptr()) is copied and batched._addressable(read)
     assert torch.equal((read if major == "k" else read.transpose(1, 2)).float(), x.float())
+
+
+def test_a_batch_chooses_its_config_as_layers_of_its_own_problem(monkeypatch):
+    """The batch's config is chosen for L layers of M x N x K (each layer's partial tiles), not for L*M rows."""
+    class Chosen(Exception):
+        pass
+
+    def choose_config(*args, **kwargs):
+        raise Chosen(args[:3], kwargs["layers"])
+    monkeypatch.setattr(host, "_check_tensors", lambda *_args, **_kwargs: None)  # CPU tensors stand in for CUDA's
+    monkeypatch.setattr(batched, "choose_config", choose_config)
+    with pytest.raises(Chosen) as chosen:
+        batched.batched_gemm(torch, _bf16(4, 300, 64), _bf16(4, 520, 64), out=None, scale_a=None, scale_b=None,
+                             config=None, b_major="k", out_dtype=None)
+    assert chosen.value.args == ((300, 520, 64), 4)
