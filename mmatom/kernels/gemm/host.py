@@ -99,8 +99,8 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     is transposed here: keep a K-major copy of an fp8 weight). Few output tiles with a long K (small M) run
     split-K: slices of K added into an f32 buffer, then converted (not bitwise reproducible run to run; not chosen
     under torch.use_deterministic_algorithms). A swapped-operand config (`config=` one of SWAP_AB_CONFIGS, for
-    M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; not yet chosen untuned) takes K-major operands and
-    a 16-bit D. Inside torch.compile, or when a or b requires grad, the call is the
+    M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; chosen untuned once the prior's table has its
+    measured terms) takes K-major operands and a 16-bit D. Inside torch.compile, or when a or b requires grad, the call is the
     torch op torch.ops.mmatom.gemm (torch_op.py); otherwise there is no op dispatch."""
     torch = require_torch("mmatom.gemm")
     if _through_torch_op(torch, a, b):
@@ -132,7 +132,7 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     sms = sm_count()
     if config is None:
         config = choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0],
-                               split_k=not torch.are_deterministic_algorithms_enabled())
+                               split_k=not torch.are_deterministic_algorithms_enabled(), swap_ab=out_dtype != "f32")
     if config.swap_ab:  # the kernel computes D^T = B . A^T, staging it transposed into D
         majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
         p = p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,

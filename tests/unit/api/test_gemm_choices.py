@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import mmatom
-from mmatom.kernels.gemm import CONFIGS, ROW64_TILE, GemmConfig, build_gemm, choose_config
+from mmatom.kernels.gemm import CONFIGS, ROW64_TILE, SWAP_AB_CONFIGS, GemmConfig, build_gemm, choose_config
 from mmatom.kernels.gemm import choices as gemm_choices
 
 
@@ -113,6 +113,35 @@ def test_a_batch_has_its_own_stored_choice(h100):
     gemm_choices.store(key, own, {})
     assert choose_config(3000, 5000, 1000, "bf16", split_k=False, layers=4) == own
     assert choose_config(4 * 3000, 5000, 1000, "bf16") == folded
+
+
+def test_a_swapped_config_tiles_d_transposed():
+    """128 rows of B (N) x 16 of A (M) per tile: 8 x 4096 is 32 tiles, one wave."""
+    assert gemm_choices.model_terms(SWAP_AB_CONFIGS[0], 8, 4096, 4096, "bf16", 132) == (1, 64)
+
+
+def test_swapped_configs_are_candidates_only_with_measured_terms():
+    """Not guessed at: the shipped table has no terms for them; a table that has them makes those covering M
+    candidates (M <= 64), and only where swap_ab is allowed."""
+    assert not any(c.swap_ab for c in gemm_choices.candidates(8, swap_ab=True))
+    table = {"16-bit": {c.name: (1.0, 1.0, 0.1) for c in SWAP_AB_CONFIGS}}
+    swapped = [c.block_n for c in gemm_choices.candidates(17, swap_ab=True, table=table) if c.swap_ab]
+    assert swapped == [32, 64]
+    assert not any(c.swap_ab for c in gemm_choices.candidates(65, swap_ab=True, table=table))
+    assert not any(c.swap_ab for c in gemm_choices.candidates(8, swap_ab=False, table=table))
+    assert not any(c.swap_ab for c in gemm_choices.candidates(8, swap_ab=True, dtype="e4m3", table=table))
+
+
+def test_the_prior_picks_a_swapped_config_where_its_terms_say_so(h100, monkeypatch):
+    """With measured terms that make 128x16x8w1t fastest on M = 8, the prior takes it -- unless D is f32 (swap_ab
+    False), an operand is MN-major, or the call is a batch."""
+    fast = dict(gemm_choices.COST_MODEL["16-bit"], **{c.name: (0.5, 0.5, 0.01) for c in SWAP_AB_CONFIGS})
+    monkeypatch.setattr(gemm_choices, "COST_MODEL", {"16-bit": fast, "fp8": gemm_choices.COST_MODEL["fp8"]})
+    gemm_choices.forget()
+    assert choose_config(8, 4096, 4096, "bf16", split_k=False) == SWAP_AB_CONFIGS[0]
+    assert not choose_config(8, 4096, 4096, "bf16", split_k=False, swap_ab=False).swap_ab
+    assert not choose_config(8, 4096, 4096, "bf16", b_major="n", split_k=False).swap_ab
+    assert not choose_config(8, 4096, 4096, "bf16", split_k=False, layers=2).swap_ab
 
 
 def test_a_corrupt_tuning_file_is_no_choice(h100):
