@@ -3,7 +3,11 @@ mmatom_bench_shapes.sweep_shapes: real model projections at every batch size and
 N and K from 256 to 28672, aligned and odd. Writes one JSON row per shape (each config's median time, cuBLAS's,
 the prior's choice); what the prior (choices.prior_config) is fitted to and judged by:
 
-    python -P benchmarks/gemm_sweep.py --out DIR [--dtypes bf16,f16,e4m3] [--count 300]
+    python -P benchmarks/gemm_sweep.py --out DIR [--dtypes bf16,f16,e4m3] [--count 300] [--swap-ab] [--max-m 64]
+
+`--swap-ab`: shapes with M <= 64 time the swapped-operand configs whose tile covers M too (SWAP_AB_CONFIGS), so
+that the fit gives them measured terms; `--max-m`: only the sweep's shapes with M up to that (a run that fits in a
+device call; fit_gemm_prior.py merges it with a full sweep from the same GPU).
 
 Timing: the bench's operands and interleaved medians (mmatom_bench.Operands, interleaved_medians), `--rounds`
 bursts of ~`--burst-ms` per system. records/sweep-2026-11-26-h200 was taken before the sweep gained the Mistral /
@@ -20,15 +24,16 @@ from pathlib import Path
 import torch
 
 import mmatom
-from mmatom.kernels.gemm import CONFIGS
+from mmatom.kernels.gemm import CONFIGS, SWAP_AB_CONFIGS
 from mmatom.kernels.gemm.choices import prior_config
 from mmatom.tools.mmatom_bench import Operands, interleaved_medians, timed
 from mmatom.tools.mmatom_bench_shapes import SWEEP_COUNT, Bursts, sweep_shapes
 
 
-def measure(m: int, n: int, k: int, dtype: str, bursts: Bursts) -> dict:
+def measure(m: int, n: int, k: int, dtype: str, bursts: Bursts, swap_ab: bool = False) -> dict:
     ops = Operands.random(m, n, k, dtype)
-    systems = {c.name: ops.mmatom_call(mmatom.gemm, c) for c in CONFIGS}
+    swapped = tuple(c for c in SWAP_AB_CONFIGS if m <= c.block_n) if swap_ab else ()
+    systems = {c.name: ops.mmatom_call(mmatom.gemm, c) for c in CONFIGS + swapped}
     systems["cublas"] = ops.vendor_calls()["cublas"]  # fp8: on operands padded outside its timing
     times = interleaved_medians(systems, bursts, timed)
     return {"m": m, "n": n, "k": k, "dtype": dtype, "times_us": {name: ms * 1e3 for name, ms in times.items()},
@@ -42,6 +47,8 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=SWEEP_COUNT, help="shapes (sweep_shapes)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--burst-ms", type=float, default=3.0)
+    parser.add_argument("--swap-ab", action="store_true", help="M <= 64: the swapped-operand configs covering M too")
+    parser.add_argument("--max-m", type=int, default=None, help="only the shapes with M up to this")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -49,7 +56,9 @@ def main() -> None:
     bursts = Bursts(args.rounds, args.burst_ms, min_calls=1)
     for dtype in args.dtypes.split(","):
         for m, n, k in sweep_shapes(args.count):
-            row = measure(m, n, k, dtype, bursts)
+            if args.max_m is not None and m > args.max_m:
+                continue
+            row = measure(m, n, k, dtype, bursts, args.swap_ab)
             row["device"] = device
             rows.append(row)
             best = min((t, name) for name, t in row["times_us"].items() if name != "cublas")

@@ -119,7 +119,7 @@ def test_odd_rows_are_copied_once_and_d_is_bit_equal_to_zero_padding(dtype):
     ("float32_in", r"A is torch.float32 and B torch.float32"),
     ("out_shape", r"out is \(8, 9\) torch.bfloat16 on cuda:0; expected \(8, 8\) torch.bfloat16"),
     ("out_dtype", r"D of type 'f64'; one of bf16, f16, f32"),
-    ("scale_missing", r"fp8 inputs take scale_b as a one-element float32 tensor"),
+    ("scale_missing", r"fp8 inputs take scale_b as a float32 tensor on cuda:0 \(one element, or rowwise N"),
     ("scale_on_16bit", r"scale_a given for 16-bit inputs"),
     ("not_a_tensor", r"a is a list; a torch tensor"),
     ("b_major", r"b_major 'x'; 'k' \(B is N x K\) or 'n'"),

@@ -2,6 +2,7 @@
 so that every later mmatom.gemm of that (GPU, dtype, M, N, K) -- in this process or another -- uses it.
 
     config = mmatom.gemm_autotune(4096, 4096, 4096, dtype="bf16")   # ~1 s per candidate; then stored
+    config = mmatom.gemm_autotune(3000, 5000, 1000, layers=4)        # a batch (4, M, K) x (4, N, K): its own choice
 
 Candidates are compiled (cached on disk like any kernel), warmed up, then timed in interleaved rounds of
 bursts between CUDA events on random inputs (the card's clock moves with power, so rounds are interleaved
@@ -22,26 +23,31 @@ from mmatom.optional import require_torch
 from . import choices
 from .choices import gpu_name
 from .config import CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
-from .host import forget_prepared_calls, gemm
+from .batched import gemm
+from .host import forget_prepared_calls
 
 
 
 def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16",
                   candidates: tuple[GemmConfig, ...] = CONFIGS + SPLIT_K_CONFIGS,
                   rounds: int = 5, burst_ms: float = 20.0, finalists: int = 3, final_rounds: int = 5,
-                  final_burst_ms: float = 100.0, store: bool = True) -> GemmConfig:
+                  final_burst_ms: float = 100.0, store: bool = True, layers: int = 1) -> GemmConfig:
     """The fastest of `candidates` (the split-K ones with the K slices the cost model picks for them) for
-    D (m x n) = A (m x k) . B (n x k)^T on the current GPU (stored as the
-    choice for this problem unless store=False): `rounds` bursts of ~`burst_ms` each screen them all, then
-    `final_rounds` of ~`final_burst_ms` decide between the `finalists` fastest."""
+    D (m x n) = A (m x k) . B (n x k)^T on the current GPU -- `layers` > 1: a batch of them, (L, m, k) x (L, n, k),
+    split-K candidates left out -- (stored as the choice for this problem unless store=False): `rounds` bursts of
+    ~`burst_ms` each screen them all, then `final_rounds` of ~`final_burst_ms` decide between the `finalists`
+    fastest."""
     if dtype not in ELEM_BYTES:
         raise api_error(f"gemm_autotune: dtype {dtype!r}; one of {', '.join(ELEM_BYTES)}")
+    if layers < 1:
+        raise api_error(f"gemm_autotune: layers={layers}; the batch's size, 1 or more")
+    candidates = tuple(c for c in candidates if layers == 1 or not c.split_k)  # a batch runs no split-K
     if not candidates:
         raise api_error("gemm_autotune: no candidate configs")
     if min(rounds, finalists, final_rounds) < 1 or min(burst_ms, final_burst_ms) <= 0:
         raise api_error(f"gemm_autotune: rounds={rounds}, finalists={finalists}, final_rounds={final_rounds}, "
                         f"burst_ms={burst_ms}, final_burst_ms={final_burst_ms}; each must be positive")
-    timer = _BurstTimer(_candidate_calls(m, n, k, dtype, candidates))
+    timer = _BurstTimer(_candidate_calls(m, n, k, dtype, candidates, layers))
     screen = timer.medians(list(timer.calls), rounds, burst_ms, 1000)
     final = timer.medians(sorted(screen, key=screen.get)[:finalists], final_rounds, final_burst_ms, 5000)
     leader = min(screen, key=screen.get)
@@ -51,18 +57,19 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16",
         final.update(timer.medians([min(final, key=final.get), leader], final_rounds, final_burst_ms, 5000))
     best = next(c for c in candidates if c.name == min(final, key=final.get))
     if store:
-        choices.store(choices.problem_key(gpu_name(), dtype, m, n, k), best, screen, final)
+        choices.store(choices.problem_key(gpu_name(), dtype, m, n, k, layers), best, screen, final)
         forget_prepared_calls()  # calls packed with the earlier choice
     return replace(best)
 
 
-def _candidate_calls(m: int, n: int, k: int, dtype: str, candidates) -> dict:
-    """One mmatom.gemm call per candidate, by name, on shared random operands."""
+def _candidate_calls(m: int, n: int, k: int, dtype: str, candidates, layers: int = 1) -> dict:
+    """One mmatom.gemm call per candidate, by name, on shared random operands (a batch of `layers` > 1)."""
     torch = require_torch("mmatom.gemm_autotune")
     tdtype = getattr(torch, TORCH_DTYPE_NAMES[dtype])
-    a = torch.randn(m, k, device="cuda").to(tdtype)
-    b = torch.randn(n, k, device="cuda").to(tdtype)
-    d = torch.empty(m, n, device="cuda", dtype=torch.float16 if dtype == "f16" else torch.bfloat16)
+    batch = (layers,) if layers > 1 else ()
+    a = torch.randn(*batch, m, k, device="cuda").to(tdtype)
+    b = torch.randn(*batch, n, k, device="cuda").to(tdtype)
+    d = torch.empty(*batch, m, n, device="cuda", dtype=torch.float16 if dtype == "f16" else torch.bfloat16)
     scales = {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")} if dtype in FP8 \
         else {}
     return {c.name: (lambda c=c: gemm(a, b, out=d, config=c, **scales)) for c in candidates}

@@ -6,6 +6,8 @@
 
 One kernel per config walks L layers of output tiles (the TileScheduler's layers), each layer's A, B and D boxes at
 that layer of their 3-d tensor maps. Split-K is not combined with a batch (the batch already multiplies the tiles).
+The config is chosen for L layers of the M x N x K problem (choices.choose_config's `layers`: each layer its own
+partial tiles, the 64-row tile a candidate for small M; tuned by mmatom.gemm_autotune(m, n, k, layers=L)).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from mmatom.optional import require_torch
 
 from . import host
 from .choices import choose_config, sm_count
-from .config import BOX, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, operand_box
+from .config import BOX, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, operand_box, output_shape
 
 
 @wraps(host.gemm)
@@ -28,8 +30,8 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
         return host.gemm(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
                          out_dtype=out_dtype)
     if host._through_torch_op(torch, a, b):
-        raise api_error("gemm: a batched A (L, M, K) has no torch op yet (no autograd, no torch.compile); call it "
-                        "under torch.no_grad() outside torch.compile, or fold the batch into M")
+        return host.call_torch_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
+                                  out_dtype=out_dtype)
     return batched_gemm(torch, a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
                         out_dtype=out_dtype)
 
@@ -41,38 +43,36 @@ def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | Non
                  out_dtype: str | None):
     """gemm for a 3-d A (its arguments)."""
     _refuse_rowwise(a, scale_a, scale_b)
-    if not isinstance(b, torch.Tensor) or b.dim() not in (2, 3):
+    if not isinstance(b, torch.Tensor):
         raise api_error(f"gemm: a is batched {tuple(a.shape)}; b is (L, N, K), (L, K, N) or a shared (N, K) / (K, N) "
-                        f"matrix; got {getattr(b, 'shape', type(b).__name__)}")
-    layers, m, k = a.shape
+                        f"matrix; got {type(b).__name__}")
+    layers, m, n = output_shape(tuple(a.shape), tuple(b.shape), b_major)
     if b.dim() == 2:  # a shared B: the batch folds into M
         flat = None if out is None else _flat_out(torch, out, layers, m)
-        d = host.gemm(a.reshape(layers * m, k), b, out=flat, scale_a=scale_a, scale_b=scale_b, config=config,
-                      b_major=b_major, out_dtype=out_dtype)
+        d = host.gemm(a.reshape(layers * m, a.shape[2]), b, out=flat, scale_a=scale_a, scale_b=scale_b,
+                      config=config, b_major=b_major, out_dtype=out_dtype)
         return out if out is not None else d.unflatten(0, (layers, m))
-    if b.shape[0] != layers:
-        raise api_error(f"gemm: A has {layers} layers and B {b.shape[0]}; the batch sizes differ")
     if layers == 0:  # no layer to check the operands on: an empty D
-        n = b.shape[1] if b_major == "k" else b.shape[2]
         return out if out is not None else a.new_empty((0, m, n))
-    p = host._problem(torch, a[0], b[0], scale_a, scale_b, b_major)  # types, shapes and majors, checked on layer 0
-    a3, b3 = (_as_read(torch, x, major) for x, major in ((a, p.majors[0]), (b if b_major == "k" else b.transpose(1, 2),
-                                                                           p.majors[1])))
+    p = host._problem(torch, a[0], b[0], scale_a, scale_b, b_major)  # types, devices and scales, checked on layer 0
+    fp8 = p.dtypes[0] in FP8
+    (a3, a_major), (b3, b_major) = _as_read(torch, a, "m", fp8), _as_read(
+        torch, b if b_major == "k" else b.transpose(1, 2), "n", fp8)
     out_dtype = host._out_dtype(out, out_dtype, p.dtypes[0])
     d = _output(torch, out, out_dtype, (layers, p.m, p.n), a.device)
-    if 0 in (layers, p.m, p.n, p.k):
-        result = d.zero_() if layers and p.m and p.n else d
+    if 0 in (p.m, p.n, p.k):
+        result = d.zero_() if p.m and p.n else d
         return result if out is None else out.copy_(result)
     dtype = "x".join(dict.fromkeys(p.dtypes))
-    config = config or choose_config(layers * p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], split_k=False)
+    config = config or choose_config(p.m, p.n, p.k, dtype, b_major, a_major, split_k=False, layers=layers)
     if config.split_k:
         raise api_error(f"gemm: a split-K config ({config.name}) with a batch; the batch multiplies the tiles already")
     kernel = host.gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=out_dtype,
-                              b_major=p.majors[1], a_major=p.majors[0], batched=True)
-    maps = [host._tensor_map(a3, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
-            host._tensor_map(b3, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
+                              b_major=b_major, a_major=a_major, batched=True)
+    maps = [host._tensor_map(a3, *operand_box(config, p.dtypes[0], "a", a_major)),
+            host._tensor_map(b3, *operand_box(config, p.dtypes[0], "b", b_major)),
             host._tensor_map(d, BOX, box_columns(out_dtype))]
-    scales = [scale_a, scale_b] if p.dtypes[0] in FP8 else []
+    scales = [scale_a, scale_b] if fp8 else []
     grid = host.persistent_ctas(config, p.m, p.n, sm_count(), layers)
     kernel.prepare(*maps, p.m, p.n, p.k, layers, *scales, grid=(grid,))(host._current_stream(torch, a.device))
     return d if out is None or d is out else out.copy_(d)
@@ -86,17 +86,17 @@ def _refuse_rowwise(a, scale_a, scale_b) -> None:
                         f"into M: a.flatten(0, 1) with scale_a of L*M rows), a batch one-element scales")
 
 
-def _as_read(torch, x, major: str):
-    """A 3-d operand (L, rows, K) as the kernel reads it: itself (K-major), its per-layer transpose (L, K, rows:
-    MN-major), or a K-major copy with rows and layers 16 bytes apart."""
-    t = x.transpose(1, 2)
-    if major != "k" and _addressable(t):
-        return t
+def _as_read(torch, x, mn_major: str, fp8: bool) -> tuple:
+    """A 3-d operand (L, rows, K) as the kernel reads it, and its major (as host._as_stored, per layer): itself
+    (K-major), its per-layer transpose (L, K, rows: read MN-major, 16-bit types), or a K-major copy with rows and
+    layers 16 bytes apart."""
     if _addressable(x):
-        return x
+        return x, "k"
+    if not fp8 and _addressable(x.transpose(1, 2)):
+        return x.transpose(1, 2), mn_major
     align = 16 // x.element_size()
     cols = -(-x.shape[2] // align) * align
-    return torch.empty(x.shape[0], x.shape[1], cols, dtype=x.dtype, device=x.device)[..., : x.shape[2]].copy_(x)
+    return torch.empty(x.shape[0], x.shape[1], cols, dtype=x.dtype, device=x.device)[..., : x.shape[2]].copy_(x), "k"
 
 
 def _addressable(x) -> bool:

@@ -16,15 +16,17 @@ import mmatom
 from mmatom import ceil_div
 from mmatom.targets.cache_dir import atomic_write, cache_dir
 
-from .config import CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, GemmConfig
+from .config import CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, SWAP_AB_CONFIGS, GemmConfig
 
 
 def tuning_file() -> Path:
     return cache_dir("tuning") / "gemm_tuning.json"
 
 
-def problem_key(gpu: str, dtype: str, m: int, n: int, k: int) -> str:
-    return f"{gpu}|{dtype}|{m}x{n}x{k}"
+def problem_key(gpu: str, dtype: str, m: int, n: int, k: int, layers: int = 1) -> str:
+    """A stored choice's key; a batch's (L > 1) is its own ("L4x3000x5000x1000"): its tiles are L layers of a
+    layer's tiles, not those of the L*M rows folded (partial row tiles in every layer)."""
+    return f"{gpu}|{dtype}|{f'L{layers}x' if layers > 1 else ''}{m}x{n}x{k}"
 
 
 def _read() -> dict[str, Any]:
@@ -86,30 +88,37 @@ def dram_bytes_per_us() -> float:
 
 
 def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k",
-                  split_k: bool = True) -> GemmConfig:
+                  split_k: bool = True, layers: int = 1, swap_ab: bool = True) -> GemmConfig:
     """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else the prior: the
-    shipped config the cost model (COST_MODEL) predicts fastest (`split_k=False`: among those without split-K). An
-    MN-major operand takes no cluster multicasting it."""
-    found = stored(problem_key(gpu_name(), dtype, m, n, k))
+    shipped config the cost model (COST_MODEL) predicts fastest (`split_k=False`: among those without split-K;
+    `swap_ab=False`: without swapped operands, which stage a 16-bit D). An MN-major operand takes no cluster
+    multicasting it, nor a swapped-operand config. `layers`: a batch of that many m x n x k problems in one launch
+    (no split-K, no swapped operands)."""
+    found = stored(problem_key(gpu_name(), dtype, m, n, k, layers))
     if found is not None:
         try:
             config = GemmConfig(**found["config"])
-            if _takes_majors(config, a_major, b_major):
+            if _takes_majors(config, a_major, b_major) and (swap_ab or not config.swap_ab):
                 return config
         except TypeError:
             pass  # written by another version of GemmConfig: use the prior
-    return prior_config(m, n, k, dtype, b_major, a_major, split_k)
+    return prior_config(m, n, k, dtype, b_major, a_major, split_k and layers == 1, layers=layers,
+                        swap_ab=swap_ab and layers == 1)
 
 
 def prior_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k", split_k: bool = True,
-                 sms: int | None = None, bandwidth: float | None = None) -> GemmConfig:
+                 sms: int | None = None, bandwidth: float | None = None, layers: int = 1,
+                 swap_ab: bool = True) -> GemmConfig:
     """The prior alone, as an untuned problem gets it (no stored choice): the shipped config the cost model predicts
-    fastest on `sms` SMs with `bandwidth` bytes/us of DRAM (default: this GPU's) -- what the bench's untuned column
-    times."""
-    return _prior(m, n, k, dtype, a_major, b_major, split_k, sm_count() if sms is None else sms, bandwidth)
+    fastest on `sms` SMs with `bandwidth` bytes/us of DRAM (default: this GPU's), for `layers` problems in one
+    launch -- what the bench's untuned column times."""
+    return _prior(m, n, k, dtype, a_major, b_major, split_k, sm_count() if sms is None else sms, bandwidth, layers,
+                  swap_ab and layers == 1)
 
 
 def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
+    if config.swap_ab:  # the swapped kernel reads both operands K-major
+        return a_major == b_major == "k"
     return (a_major == "k" or config.cluster_n == 1) and (b_major == "k" or config.cluster_m == 1)
 
 
@@ -117,12 +126,13 @@ def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
 # Python, paid by each call that is not replayed (a first call, operands copied into padded rows)
 @lru_cache(maxsize=4096)
 def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split_k: bool, sms: int,
-           bandwidth: float | None) -> GemmConfig:
-    pool = [c for c in candidates(m, split_k) if _takes_majors(c, a_major, b_major)]
+           bandwidth: float | None, layers: int = 1, swap_ab: bool = True) -> GemmConfig:
+    pool = [c for c in candidates(m, split_k, swap_ab, dtype) if _takes_majors(c, a_major, b_major)]
     # ties under the memory floor (small M: every config reads A and B once) go to the fitted model's order
     return min(pool, key=lambda c: (predicted_us(COST_MODEL, c, m, n, k, dtype, sms,
-                                                 splits(c, m, n, k, dtype, sms, bandwidth), bandwidth=bandwidth),
-                                    predicted_us(COST_MODEL, c, m, n, k, dtype, sms, bounded=False)))
+                                                 splits(c, m, n, k, dtype, sms, bandwidth), bandwidth=bandwidth,
+                                                 layers=layers),
+                                    predicted_us(COST_MODEL, c, m, n, k, dtype, sms, bounded=False, layers=layers)))
 
 
 @lru_cache(maxsize=4096)
@@ -178,6 +188,7 @@ COST_MODEL: dict[str, dict[str, tuple[float, float, float]]] = {
     },
 }
 ROW64_MAX_M = 256  # the 64-row ping-pong tile is for small M; the linear model overrates it on large M (1.9x off)
+SWAP_AB_MAX_M = max(c.block_n for c in SWAP_AB_CONFIGS)  # swapped operands: M on wgmma's N, one tile's width at most
 # split-K: its kernel is its base config's but for the epilogue's reduce-add, so the base's fitted terms apply with
 # the units multiplied and the K steps divided by the splits; to that come the two torch ops around it (the f32 sums
 # zeroed, then converted) and D's traffic (each slice adds its f32 tile, zeroing, converting), and two floors the
@@ -195,33 +206,45 @@ def operand_class(dtype: str) -> str:
     return "fp8" if dtype.split("x")[0] in FP8 else "16-bit"
 
 
-def candidates(m: int, split_k: bool = True) -> tuple[GemmConfig, ...]:
+def candidates(m: int, split_k: bool = True, swap_ab: bool = False, dtype: str = "bf16",
+               table: dict | None = None) -> tuple[GemmConfig, ...]:
+    """The prior's pool for M rows: the shipped configs (the 64-row tile for M <= ROW64_MAX_M), split-K's, and
+    (`swap_ab`, M <= SWAP_AB_MAX_M) each swapped-operand config whose tile covers M -- once `table` (default
+    COST_MODEL) has its measured terms for `dtype`'s class: a config without them is never guessed at."""
     pool = CONFIGS + SPLIT_K_CONFIGS if split_k else CONFIGS
+    if swap_ab and m <= SWAP_AB_MAX_M:
+        fitted = (COST_MODEL if table is None else table).get(operand_class(dtype), {})
+        pool += tuple(c for c in SWAP_AB_CONFIGS if c.name in fitted and m <= c.block_n)
     return tuple(c for c in pool if c.block_m >= 128 or m <= ROW64_MAX_M)
 
 
-def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1) -> tuple[int, int]:
-    """(waves of cluster units over the SMs, K steps per unit), the units `splits` layers of tiles."""
+def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1,
+                layers: int = 1) -> tuple[int, int]:
+    """(waves of cluster units over the SMs, K steps per unit), the units `splits` layers of tiles of each of
+    `layers` problems (a batch: every layer its own partial row and column tiles); a swapped-operand config tiles
+    D^T (N x M)."""
+    if config.swap_ab:
+        m, n = n, m
     units = ceil_div(ceil_div(m, config.block_m), config.cluster_m) * \
-        ceil_div(ceil_div(n, config.block_n), config.cluster_n) * splits
+        ceil_div(ceil_div(n, config.block_n), config.cluster_n) * splits * layers
     steps = ceil_div(ceil_div(k, config.block_k(dtype.split("x")[0])), splits)
     return ceil_div(units, max(1, sms // config.cluster_size)), steps
 
 
 def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int,
-                 splits: int = 1, bounded: bool = True, bandwidth: float | None = None) -> float:
-    """The cost model's time for `config` on this problem (`bounded`: no less than reading A and B from DRAM once
-    at `bandwidth` bytes/us (default: this GPU's peak) or the call's host time, plus split-K's extra launches and
-    traffic)."""
+                 splits: int = 1, bounded: bool = True, bandwidth: float | None = None, layers: int = 1) -> float:
+    """The cost model's time for `config` on this problem, `layers` of them in one launch (`bounded`: no less than
+    reading every layer's A and B from DRAM once at `bandwidth` bytes/us (default: this GPU's peak) or the call's
+    host time, plus split-K's extra launches and traffic)."""
     name = replace(config, split_k=False).name  # a split-K config runs its base config's mainloop
     c0, c1, c2 = table[operand_class(dtype)][name] if operand_class(dtype) in table else table[name]
-    waves, steps = model_terms(config, m, n, k, dtype, sms, splits)
+    waves, steps = model_terms(config, m, n, k, dtype, sms, splits, layers)
     fitted = c0 + c1 * waves + c2 * waves * steps
     if not bounded:
         return fitted
     a_bytes, b_bytes = (ELEM_BYTES[t] for t in (dtype.split("x") * 2)[:2])
     bandwidth = bandwidth or dram_bytes_per_us()
-    gpu = max(fitted, (m * k * a_bytes + n * k * b_bytes) / bandwidth)
+    gpu = max(fitted, layers * (m * k * a_bytes + n * k * b_bytes) / bandwidth)
     if config.split_k:
         gpu += SPLIT_LAUNCHES_US + m * n * (4 * splits + 4 + 6) / bandwidth
     return max(gpu, HOST_US[config.split_k])

@@ -55,6 +55,26 @@ def check_majors(who: str, a_major: str, b_major: str, dtype: str, config: GemmC
                             f"{dtype}, cluster {config.cluster_m}x{config.cluster_n}")
 
 
+def output_shape(a_shape: tuple, b_shape: tuple, b_major: str) -> tuple:
+    """D's shape for A and B of these shapes -- (M, N), or (L, M, N) for a batched A -- checked as the kernel takes
+    them: A (M, K) or (L, M, K); B (N, K) / (K, N) by `b_major`, or (L, N, K) / (L, K, N) with A's L. The one
+    check of ranks and extents that the torch op's fake and the batched call share."""
+    if b_major not in ("k", "n"):
+        raise api_error(f"gemm: b_major {b_major!r}; 'k' (B is N x K) or 'n' (B is K x N)")
+    if len(a_shape) not in (2, 3):
+        raise api_error(f"gemm: a has shape {tuple(a_shape)}; a matrix, or (A) a batch of them (L, M, K)")
+    if len(b_shape) != 2 and len(b_shape) != len(a_shape):
+        raise api_error(f"gemm: a is {'batched ' if len(a_shape) == 3 else ''}{tuple(a_shape)}; b is (L, N, K), "
+                        f"(L, K, N) or a shared (N, K) / (K, N) matrix for a batched A, a matrix for a matrix A; got "
+                        f"{tuple(b_shape)}")
+    if len(b_shape) == 3 and b_shape[0] != a_shape[0]:
+        raise api_error(f"gemm: A has {a_shape[0]} layers and B {b_shape[0]}; the batch sizes differ")
+    (m, k), (n, k_b) = a_shape[-2:], (b_shape[-2:] if b_major == "k" else b_shape[-2:][::-1])
+    if k != k_b:
+        raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b} (N x K); the K extents differ")
+    return (*a_shape[:-1], n)
+
+
 def box_columns(out_dtype: str) -> int:
     return 128 // OUT_DTYPES[out_dtype]
 
@@ -220,9 +240,9 @@ CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c 
 SPLIT_K_CONFIGS = (replace(ROW64_TILE, split_k=True), GemmConfig(128, 128, 6, wgmma_in_flight=1, split_k=True),
                    GemmConfig(128, 64, 8, wgmma_in_flight=1, split_k=True))
 # swapped-operand variants for M <= 64 (D^T = B . A^T: M on wgmma's N): 128 rows of B x 16 / 32 / 64 of A per tile,
-# deep rings (a stage is 16 KiB of B and 2-8 KiB of A). Not yet among the prior's candidates: the cost model has no
-# measured terms for them (choices.COST_MODEL); a caller passes one as `config=`
+# deep rings (a stage is 16 KiB of B and 2-8 KiB of A). Among the prior's candidates (M <= 64) once choices.COST_MODEL
+# has their measured terms (benchmarks/gemm_sweep.py --swap-ab, fit_gemm_prior.py); until then `config=` picks one
 SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) for n in SWAP_AB_BLOCK_N)
 
 
-__all__ = ["BOX", "ELEM_BYTES", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box"]
+__all__ = ["BOX", "ELEM_BYTES", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box", "output_shape"]

@@ -99,15 +99,13 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     is transposed here: keep a K-major copy of an fp8 weight). Few output tiles with a long K (small M) run
     split-K: slices of K added into an f32 buffer, then converted (not bitwise reproducible run to run; not chosen
     under torch.use_deterministic_algorithms). A swapped-operand config (`config=` one of SWAP_AB_CONFIGS, for
-    M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; not yet chosen untuned) takes K-major operands and
-    a 16-bit D. Inside torch.compile, or when a or b requires grad, the call is the
+    M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; chosen untuned once the prior's table has its
+    measured terms) takes K-major operands and a 16-bit D. Inside torch.compile, or when a or b requires grad, the call is the
     torch op torch.ops.mmatom.gemm (torch_op.py); otherwise there is no op dispatch."""
     torch = require_torch("mmatom.gemm")
     if _through_torch_op(torch, a, b):
-        from .torch_op import call_op  # a gradient wanted, or torch.compile tracing: the torch op, registered here
-
-        return call_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
-                       out_dtype=out_dtype)
+        return call_torch_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
+                             out_dtype=out_dtype)
     key = _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype)
     # the hot path: the same operands as an earlier call, launched as packed then
     if out is not None and (replay := _PREPARED.get(key)) is not None:
@@ -134,7 +132,7 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     sms = sm_count()
     if config is None:
         config = choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0],
-                               split_k=not torch.are_deterministic_algorithms_enabled())
+                               split_k=not torch.are_deterministic_algorithms_enabled(), swap_ab=out_dtype != "f32")
     if config.swap_ab:  # the kernel computes D^T = B . A^T, staging it transposed into D
         majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
         p = p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,
@@ -215,6 +213,14 @@ def _through_torch_op(torch, a, b) -> bool:
     """A gradient wanted, or torch.compile tracing: the call goes through the registered torch op."""
     wants_grad = getattr(a, "requires_grad", False) or getattr(b, "requires_grad", False)
     return (wants_grad and torch.is_grad_enabled()) or torch.compiler.is_compiling()
+
+
+def call_torch_op(a, b, **kwargs):
+    """The call as the torch op (a gradient wanted, or torch.compile tracing; a matrix A or a batch): torch_op.py,
+    loaded and the op registered on the first such call."""
+    from .torch_op import call_op
+
+    return call_op(a, b, **kwargs)
 
 
 def _check_tensors(torch, **tensors) -> None:

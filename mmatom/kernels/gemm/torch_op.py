@@ -4,9 +4,10 @@
     d = mmatom.gemm(a, w)                          # eager, no gradient wanted: host.gemm directly, no dispatch
     torch.compile(model, fullgraph=True)           # a model calling mmatom.gemm: traced as torch.ops.mmatom.gemm
     mmatom.gemm(a, w).sum().backward()             # a or w requiring grad: the op, and its backward GEMMs
+    mmatom.gemm(x3, w)                             # a batch (L, M, K) too: D (L, M, N), its backward batched GEMMs
 
-host.gemm routes here only inside torch.compile or when a gradient is wanted; this module (and the op's
-registration) loads on the first such call. Importing it registers the op for a caller who wants
+mmatom.gemm (host.gemm, batched.gemm) routes here only inside torch.compile or when a gradient is wanted; this
+module (and the op's registration) loads on the first such call. Importing it registers the op for a caller who wants
 `torch.ops.mmatom.gemm` itself.
 """
 
@@ -19,7 +20,7 @@ import torch
 import mmatom
 from mmatom.errors import api_error
 
-from .config import OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes
+from .config import OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes, output_shape
 
 OUT_TORCH_DTYPES = {name: getattr(torch, TORCH_DTYPE_NAMES[name]) for name in OUT_DTYPES}  # out_dtype -> torch's
 FP8_DTYPES = (torch.float8_e4m3fn, torch.float8_e5m2)
@@ -44,13 +45,11 @@ def _eager(a, b, scale_a, scale_b, b_major: str, out_dtype: str | None, config: 
 
 @gemm_op.register_fake
 def _gemm_fake(a, b, scale_a=None, scale_b=None, b_major="k", out_dtype=None, config=None):
-    """D's shape (M x N), dtype and device, as the kernel gives them."""
-    if b_major not in ("k", "n"):
-        raise api_error(f"gemm: b_major {b_major!r}; 'k' (B is N x K) or 'n' (B is K x N)")
+    """D's shape (M x N, or L x M x N for a batched A), dtype and device, as the kernel gives them."""
+    shape = output_shape(tuple(a.shape), tuple(b.shape), b_major)
     out_dtype = out_dtype or ("f16" if a.dtype == torch.float16 else "bf16")  # as host._out_dtype: A's 16-bit type
     check_dtypes("gemm", "bf16", out_dtype)
-    n = b.shape[0] if b_major == "k" else b.shape[1]
-    return a.new_empty((a.shape[0], n), dtype=OUT_TORCH_DTYPES[out_dtype])
+    return a.new_empty(shape, dtype=OUT_TORCH_DTYPES[out_dtype])
 
 
 def _setup_context(ctx, inputs, output) -> None:
@@ -61,22 +60,30 @@ def _setup_context(ctx, inputs, output) -> None:
 
 def _backward(ctx, grad: torch.Tensor):
     """dA = dD . B and dB = dD^T . A (b_major "n": dB = A^T . dD), each through the same kernels as the
-    forward (the op again, so that torch.compile traces them too). dD^T and A^T are transposed views, which the
-    kernel reads M-major (16-bit types): no copies."""
+    forward (the op again, so that torch.compile traces them too), layer by layer for a batch. dD^T and A^T are
+    transposed views (.mT), which the kernel reads M-major (16-bit types): no copies. A B shared by a batch gets the
+    sum over the layers: one GEMM over the batch folded into M."""
     a, b = ctx.saved_tensors
     if a.dtype in FP8_DTYPES:
         raise api_error("gemm: no gradient through an fp8 GEMM (its scales are per-tensor constants); bf16 and f16 "
                         "have one")
     grad = grad.to(a.dtype)  # an f32 D's gradient: the kernels read A's 16-bit type
     need_a, need_b = ctx.needs_input_grad[:2]
-    grad_a = grad_b = None
-    if ctx.b_major == "k":  # D = A . B^T, B: N x K
-        grad_a = gemm_op(grad, b, b_major="n") if need_a else None                      # (M x N) . (N x K)
-        grad_b = gemm_op(grad.t(), a, b_major="n") if need_b else None                 # (N x M) . (M x K)
-    else:  # D = A . B, B: K x N
-        grad_a = gemm_op(grad, b) if need_a else None                                   # (M x N) . (K x N)^T
-        grad_b = gemm_op(a.t(), grad, b_major="n") if need_b else None                 # (K x M) . (M x N)
+    grad_a = _grad_a(grad, b, ctx.b_major) if need_a else None
+    if need_b and a.dim() > b.dim():  # dB = sum over layers of dD_l^T . A_l: the layers as more rows of M
+        a, grad = a.flatten(0, 1), grad.flatten(0, 1)
+    grad_b = _grad_b(grad, a, ctx.b_major) if need_b else None
     return grad_a, grad_b, None, None, None, None, None
+
+
+def _grad_a(grad, b, b_major: str):
+    """dA: (M x N) . (N x K) -- B read as K x N's transpose, or (b_major "n") B's K x N as N x K -- per layer."""
+    return gemm_op(grad, b, b_major="n") if b_major == "k" else gemm_op(grad, b)
+
+
+def _grad_b(grad, a, b_major: str):
+    """dB: dD^T . A, (N x M) . (M x K) (b_major "k"), or A^T . dD, (K x M) . (M x N) (b_major "n"), per layer."""
+    return gemm_op(grad.mT, a, b_major="n") if b_major == "k" else gemm_op(a.mT, grad, b_major="n")
 
 
 gemm_op.register_autograd(_backward, setup_context=_setup_context)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import mmatom
-from mmatom.kernels.gemm import CONFIGS, ROW64_TILE, GemmConfig, build_gemm, choose_config
+from mmatom.kernels.gemm import CONFIGS, ROW64_TILE, SWAP_AB_CONFIGS, GemmConfig, build_gemm, choose_config
 from mmatom.kernels.gemm import choices as gemm_choices
 
 
@@ -77,6 +77,71 @@ def test_a_stored_choice_wins_and_persists(h100):
     gemm_choices.store(other, CONFIGS[2], {})
     gemm_choices.forget()
     assert choose_config(4096, 4096, 4096, "bf16") == CONFIGS[1]  # another GPU's choice kept beside, not used
+
+
+def test_a_batch_is_layers_of_a_layers_tiles():
+    """L = 4 layers of 3000 rows: 24 row tiles each (the last of 56 rows), 96 in all -- not the 94 of 12000 folded
+    rows; x 40 column tiles of 5000 is 30 waves of 132, not 29."""
+    config = GemmConfig(128, 128, 6, wgmma_in_flight=1)
+    assert gemm_choices.model_terms(config, 3000, 5000, 1000, "bf16", 132, layers=4) == (30, 16)
+    assert gemm_choices.model_terms(config, 4 * 3000, 5000, 1000, "bf16", 132) == (29, 16)
+
+
+def test_a_batch_reads_every_layers_a_and_b():
+    """The DRAM floor of a batch: L x (M K + N K) elements (each layer has its own B), not the folded L M K + N K."""
+    config = GemmConfig(128, 256, 4)
+    floor = 64 * (64 * 4096 + 4096 * 4096) * 2 / 3.35e6
+    assert gemm_choices.predicted_us(gemm_choices.COST_MODEL, config, 64, 4096, 4096, "bf16", 132, bandwidth=3.35e6,
+                                     layers=64) == pytest.approx(floor)
+
+
+def test_a_batch_of_small_layers_gets_the_64_row_tile(h100):
+    """64 layers of 64 rows: a 128-row tile would be half TMA's zero rows in every layer; folded into 4096 rows the
+    64-row tile was not even a candidate."""
+    assert choose_config(64, 4096, 4096, "bf16", split_k=False, layers=64) == ROW64_TILE
+    assert choose_config(64 * 64, 4096, 4096, "bf16", split_k=False).block_m == 128
+
+
+def test_a_batch_has_its_own_stored_choice(h100):
+    """A stored choice for L*M rows is not a batch's (its tiles straddle the layers otherwise); the batch's own is."""
+    gpu = "NVIDIA H100 80GB HBM3 (132 SMs)"
+    folded, own = GemmConfig(256, 128, 4), GemmConfig(128, 192, 4)
+    gemm_choices.store(gemm_choices.problem_key(gpu, "bf16", 4 * 3000, 5000, 1000), folded, {})
+    assert choose_config(3000, 5000, 1000, "bf16", split_k=False, layers=4) != folded
+    key = gemm_choices.problem_key(gpu, "bf16", 3000, 5000, 1000, layers=4)
+    assert key.endswith("|bf16|L4x3000x5000x1000")
+    gemm_choices.store(key, own, {})
+    assert choose_config(3000, 5000, 1000, "bf16", split_k=False, layers=4) == own
+    assert choose_config(4 * 3000, 5000, 1000, "bf16") == folded
+
+
+def test_a_swapped_config_tiles_d_transposed():
+    """128 rows of B (N) x 16 of A (M) per tile: 8 x 4096 is 32 tiles, one wave."""
+    assert gemm_choices.model_terms(SWAP_AB_CONFIGS[0], 8, 4096, 4096, "bf16", 132) == (1, 64)
+
+
+def test_swapped_configs_are_candidates_only_with_measured_terms():
+    """Not guessed at: the shipped table has no terms for them; a table that has them makes those covering M
+    candidates (M <= 64), and only where swap_ab is allowed."""
+    assert not any(c.swap_ab for c in gemm_choices.candidates(8, swap_ab=True))
+    table = {"16-bit": {c.name: (1.0, 1.0, 0.1) for c in SWAP_AB_CONFIGS}}
+    swapped = [c.block_n for c in gemm_choices.candidates(17, swap_ab=True, table=table) if c.swap_ab]
+    assert swapped == [32, 64]
+    assert not any(c.swap_ab for c in gemm_choices.candidates(65, swap_ab=True, table=table))
+    assert not any(c.swap_ab for c in gemm_choices.candidates(8, swap_ab=False, table=table))
+    assert not any(c.swap_ab for c in gemm_choices.candidates(8, swap_ab=True, dtype="e4m3", table=table))
+
+
+def test_the_prior_picks_a_swapped_config_where_its_terms_say_so(h100, monkeypatch):
+    """With measured terms that make 128x16x8w1t fastest on M = 8, the prior takes it -- unless D is f32 (swap_ab
+    False), an operand is MN-major, or the call is a batch."""
+    fast = dict(gemm_choices.COST_MODEL["16-bit"], **{c.name: (0.5, 0.5, 0.01) for c in SWAP_AB_CONFIGS})
+    monkeypatch.setattr(gemm_choices, "COST_MODEL", {"16-bit": fast, "fp8": gemm_choices.COST_MODEL["fp8"]})
+    gemm_choices.forget()
+    assert choose_config(8, 4096, 4096, "bf16", split_k=False) == SWAP_AB_CONFIGS[0]
+    assert not choose_config(8, 4096, 4096, "bf16", split_k=False, swap_ab=False).swap_ab
+    assert not choose_config(8, 4096, 4096, "bf16", b_major="n", split_k=False).swap_ab
+    assert not choose_config(8, 4096, 4096, "bf16", split_k=False, layers=2).swap_ab
 
 
 def test_a_corrupt_tuning_file_is_no_choice(h100):

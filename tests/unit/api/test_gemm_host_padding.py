@@ -6,7 +6,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from mmatom.kernels.gemm import host  # noqa: E402
+from mmatom.kernels.gemm import batched, host  # noqa: E402
 
 E4M3 = getattr(torch, "float8_e4m3fn", None)
 
@@ -46,9 +46,18 @@ def test_what_tma_addresses(rows_apart, shape, ok):
 
 def test_d_is_out_where_tma_can_store_to_it():
     wide = torch.full((9, 480), float("nan"), dtype=torch.bfloat16)
-    out = wide[:, :470]  # rows 960 bytes apart: the kernel writes it directly, no copy afterwards
-    assert host._output(torch, out, "bf16", 9, 470, out.device) is out
-    assert host._result(out, out, 470) is out
+    out = wide[:, :472]  # rows 960 bytes apart, each ending on a 16-byte boundary: written directly, no copy after
+    assert host._output(torch, out, "bf16", 9, 472, out.device) is out
+    assert host._result(out, out, 472) is out
+
+
+def test_an_out_whose_rows_end_inside_a_16_byte_granule_gets_one_copy_of_d():
+    wide = torch.full((9, 480), float("nan"), dtype=torch.bfloat16)
+    out = wide[:, :470]  # TMA's store would write columns 470 and 471 too (it clips at 16-byte granules)
+    d = host._output(torch, out, "bf16", 9, 470, out.device)
+    assert d is not out and d.shape == (9, 470) and d.stride() == (472, 1)
+    d.copy_(_bf16(9, 470))
+    assert host._result(d, out, 470) is out and torch.equal(out, d) and wide[:, 470:].isnan().all()
 
 
 def test_an_unaddressable_out_gets_one_copy_of_d():
@@ -63,3 +72,33 @@ def test_without_out_d_is_the_kernels_matrix():
     d = host._output(torch, None, "f32", 3, 5, torch.device("cpu"))
     assert d.shape == (3, 5) and d.stride() == (8, 1) and d.dtype == torch.float32
     assert host._result(d, None, 5) is d
+
+
+@pytest.mark.parametrize("make, fp8, major, copied", [
+    (lambda: _bf16(3, 9, 64), False, "k", False),
+    (lambda: _bf16(3, 64, 16).transpose(1, 2), False, "m", False),  # a per-layer transpose: read M-major
+    (lambda: _bf16(3, 64, 9).transpose(1, 2), False, "k", True),  # 18-byte rows either way
+    (lambda: _bf16(3, 64, 16).to(E4M3).transpose(1, 2) if E4M3 else None, True, "k", True),  # fp8: K-major only
+], ids=["k_major", "transposed_view", "odd", "fp8_transposed"])
+def test_a_batched_operand_is_read_as_stored_where_tma_can(make, fp8, major, copied):
+    if E4M3 is None:
+        pytest.skip("no float8 in this torch")
+    x = make()
+    read, got_major = batched._as_read(torch, x, "m", fp8)
+    assert got_major == major and (read.data_ptr() != x.data_ptr()) is copied and batched._addressable(read)
+    assert torch.equal((read if major == "k" else read.transpose(1, 2)).float(), x.float())
+
+
+def test_a_batch_chooses_its_config_as_layers_of_its_own_problem(monkeypatch):
+    """The batch's config is chosen for L layers of M x N x K (each layer's partial tiles), not for L*M rows."""
+    class Chosen(Exception):
+        pass
+
+    def choose_config(*args, **kwargs):
+        raise Chosen(args[:3], kwargs["layers"])
+    monkeypatch.setattr(host, "_check_tensors", lambda *_args, **_kwargs: None)  # CPU tensors stand in for CUDA's
+    monkeypatch.setattr(batched, "choose_config", choose_config)
+    with pytest.raises(Chosen) as chosen:
+        batched.batched_gemm(torch, _bf16(4, 300, 64), _bf16(4, 520, 64), out=None, scale_a=None, scale_b=None,
+                             config=None, b_major="k", out_dtype=None)
+    assert chosen.value.args == ((300, 520, 64), 4)

@@ -1,0 +1,69 @@
+"""benchmarks/fit_gemm_prior.py without a GPU: sweeps merged by shape (a full sweep and a small-M one with the
+swapped-operand configs, `gemm_sweep.py --swap-ab --max-m 64`), every timed config fitted on the rows that timed it,
+its picks judged, sweeps of two GPU models refused. The timings are synthetic: made from known terms, to be found
+again."""
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("numpy")
+
+from mmatom.kernels.gemm import CONFIGS, SWAP_AB_CONFIGS  # noqa: E402
+from mmatom.kernels.gemm.choices import model_terms  # noqa: E402
+
+SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "fit_gemm_prior.py"
+TERMS = {c.name: (2.0 + i, 1.0 + i / 4, 0.3 + i / 50) for i, c in enumerate(CONFIGS)}
+SWAP_TERMS = {c.name: (1.0, 0.2, 0.05) for c in SWAP_AB_CONFIGS}
+
+
+def _fit_script():
+    spec = importlib.util.spec_from_file_location("fit_gemm_prior", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _row(m, n, k, terms, device="H100"):
+    times = {}
+    for name, (c0, c1, c2) in terms.items():
+        config = next(c for c in CONFIGS + SWAP_AB_CONFIGS if c.name == name)
+        if config.swap_ab and m > config.block_n:
+            continue
+        waves, steps = model_terms(config, m, n, k, "bf16", 132)
+        times[name] = c0 + c1 * waves + c2 * waves * steps
+    return {"m": m, "n": n, "k": k, "dtype": "bf16", "times_us": times, "device": device}
+
+
+SHAPES = [(m, n, k) for m in (1, 8, 16, 32, 48, 64)
+          for n, k in ((4096, 4096), (11008, 4096), (28672, 8192), (57344, 1024))]  # 1 to 4 waves of swapped tiles
+LARGE = [(m, n, k) for m in (512, 4096) for n, k in ((4096, 4096), (8192, 2048))]
+
+
+@pytest.fixture
+def sweeps(tmp_path):
+    full, small = tmp_path / "full.json", tmp_path / "small.json"
+    full.write_text(json.dumps([_row(*s, TERMS) for s in SHAPES + LARGE]))
+    small.write_text(json.dumps([_row(*s, SWAP_TERMS) for s in SHAPES]))
+    return full, small
+
+
+def test_merged_sweeps_fit_every_timed_config_and_the_swapped_ones_win_small_m(sweeps):
+    fit = _fit_script()
+    rows = fit.merge(list(sweeps))
+    assert len(rows) == len(SHAPES + LARGE) and all(len(r["times_us"]) > len(CONFIGS) for r in rows if r["m"] <= 64)
+    table = fit.fit(rows)
+    for name, terms in {**TERMS, **SWAP_TERMS}.items():
+        assert table[name] == pytest.approx(terms, rel=1e-6, abs=1e-6), name
+    small = next(r for r in rows if (r["m"], r["n"], r["k"]) == (8, 4096, 4096))
+    assert fit.pick(table, small, 3.35e6) in SWAP_TERMS
+    assert "within 5% of the fastest on 28/28" in fit.judge(table, rows, 3.35e6)
+
+
+def test_sweeps_of_two_gpu_models_are_refused(tmp_path, sweeps):
+    other = tmp_path / "h200.json"
+    other.write_text(json.dumps([_row(8, 4096, 4096, TERMS, device="H200")]))
+    with pytest.raises(SystemExit, match="the sweeps come from .*H100.*H200.*; fit one GPU's at a time"):
+        _fit_script().merge([sweeps[0], other])
