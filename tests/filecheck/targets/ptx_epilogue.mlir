@@ -1,6 +1,6 @@
 // An epilogue on accumulator elements: mma.extract reads value v of the thread's fragment (its register, or a
 // half of a packed f16 register), arith/math ops map it, mma.insert writes it back; the PTX target emits
-// neg, setp + selp, fma.rn, ex2.approx, abs, sqrt.rn; f32 -> f16 rounds a pair per cvt.rn.f16x2.f32.
+// neg, setp + selp, fma.rn, ex2.approx, abs, sqrt.rn, lg2.approx.ftz; f32 -> f16 rounds a pair per cvt.rn.f16x2.f32.
 // RUN: mmatom-opt %s -p lower-mma-to-nvvm -t ptx | filecheck %s
 
 builtin.module attributes {mma.target = #mma.target<sm_80>} {
@@ -12,7 +12,8 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     %e = math.exp2 %n : f32
     %f = math.fma %e, %x, %n : f32
     %a = math.absf %f : f32
-    %s = math.sqrt %a : f32
+    %sq = math.sqrt %a : f32
+    %s = math.log2 %sq : f32
     %zero = arith.constant 0.000000e+00 : f32
     %gt = arith.cmpf ogt, %s, %zero : f32
     %r = arith.select %gt, %s, %zero : f32
@@ -34,7 +35,8 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
 // CHECK:       ex2.approx.f32 [[E:%f[0-9]+]], [[N]];
 // CHECK:       fma.rn.f32 [[F:%f[0-9]+]], [[E]], [[X]], [[N]];
 // CHECK:       abs.f32 [[A:%f[0-9]+]], [[F]];
-// CHECK:       sqrt.rn.f32 [[S:%f[0-9]+]], [[A]];
+// CHECK:       sqrt.rn.f32 [[SQ:%f[0-9]+]], [[A]];
+// CHECK:       lg2.approx.ftz.f32 [[S:%f[0-9]+]], [[SQ]];
 // CHECK:       mov.f32 [[ZERO:%f[0-9]+]], 0f00000000;
 // CHECK:       setp.gt.f32 [[GT:%p[0-9]+]], [[S]], [[ZERO]];
 // CHECK:       selp.b32 [[R:%f[0-9]+]], [[S]], [[ZERO]], [[GT]];
