@@ -24,6 +24,7 @@ import mmatom
 from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
+from ..torch_launch import current_stream, tensor_key, tensor_map
 from .checks import Problem, check_devices, check_inputs
 from .config import AttentionConfig, default_config
 
@@ -123,14 +124,14 @@ def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float) -
     """The kernel over `p`, writing o and lse, on torch's current stream of the tensors' device. The packed launch
     is kept for a call with every address, shape and stride of this one, unless an input was copied (the copy is
     this call's only)."""
-    key = (*(_tensor_key(x) for x in (*qkv, o, lse)), causal, scale)
+    key = (*(tensor_key(x) for x in (*qkv, o, lse)), causal, scale)
     run = _PREPARED.get(key)
     if run is None:
         config = default_config(p.head_dim)
         kernel = attention_kernel(p.dtype, p.head_dim, causal, config=config)
         boxes = config.boxes()
         views = [tma_view(x) for x in (*qkv, o)]
-        maps = [_tensor_map(view, *boxes[name]) for name, (view, _) in zip("qkvo", views)]
+        maps = [tensor_map(view, *boxes[name]) for name, (view, _) in zip("qkvo", views)]
         sms = torch.cuda.get_device_properties(o.device).multi_processor_count
         run = kernel.prepare(*maps, p.batch, p.seqlen_q, p.seqlen_k, p.heads, p.group, scale * LOG2_E, lse,
                              grid=(persistent_ctas(config, p, sms),))
@@ -138,7 +139,7 @@ def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float) -
             if len(_PREPARED) >= CACHED_CALLS:
                 _PREPARED.clear()
             _PREPARED[key] = run
-    run(_current_stream(torch, o.device))
+    run(current_stream(torch, o.device))
 
 
 def persistent_ctas(config: AttentionConfig, p: Problem, sms: int) -> int:
@@ -146,29 +147,8 @@ def persistent_ctas(config: AttentionConfig, p: Problem, sms: int) -> int:
     return min(sms, p.batch * p.heads * -(-p.seqlen_q // config.block_m))
 
 
-CACHED_CALLS = 1024  # packed launches and tensor maps kept (a bound: a caller may keep allocating new tensors)
-_MAPS: dict[tuple, object] = {}
+CACHED_CALLS = 1024  # packed launches kept (a bound: a caller may keep allocating new tensors)
 _PREPARED: dict[tuple, object] = {}
-
-
-def _tensor_key(x) -> tuple:
-    return x.data_ptr(), tuple(x.shape), tuple(x.stride()), x.dtype, x.device
-
-
-def _tensor_map(x, box_rows: int, box_cols: int):
-    key = (*_tensor_key(x), box_rows, box_cols)
-    found = _MAPS.get(key)
-    if found is None:
-        if len(_MAPS) >= CACHED_CALLS:
-            _MAPS.clear()
-        found = _MAPS[key] = mmatom.tensor_map(x, box_rows, box_cols)
-    return found
-
-
-def _current_stream(torch, device) -> int:
-    """torch's current stream on `device` as a raw handle (cheaper than building a torch.cuda.Stream)."""
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    return raw(device.index) if raw is not None else torch.cuda.current_stream(device).cuda_stream
 
 
 __all__ = ["attention", "attention_kernel", "forget_kernels", "forward", "outputs", "persistent_ctas", "tma_view"]
