@@ -116,7 +116,8 @@ def check_devices(**tensors) -> None:
                             f"with .cuda())")
     devices = {name: str(x.device) for name, x in tensors.items()}
     if len(set(devices.values())) > 1:
-        raise api_error(f"attention: q, k, v are on different devices ({', '.join(f'{n} {d}' for n, d in devices.items())})")
+        where = ", ".join(f"{n} {d}" for n, d in devices.items())
+        raise api_error(f"attention: q, k, v are on different devices ({where})")
 
 
 __all__ = ["I32_MAX", "TORCH_DTYPES", "Problem", "check_devices", "check_inputs"]

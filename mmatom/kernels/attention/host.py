@@ -104,7 +104,7 @@ def _through_torch_op(torch, *tensors) -> bool:
     return (wants_grad and torch.is_grad_enabled()) or torch.compiler.is_compiling()
 
 
-# --- the launch ----------------------------------------------------------------------------------------------------------
+# --- the launch ------------------------------------------------------------------------------------------------
 
 def tma_view(x) -> tuple[object, bool]:
     """(B, S, heads, D) as the (B, S, heads * D) tensor the kernel's 3-d map reads or writes, and whether it is a

@@ -16,8 +16,8 @@ The two consumers take turns on the tensor cores (named barriers: one's softmax 
 a consumer the next block's S = Q K^T is issued before this block's P V, so the softmax of block j overlaps the
 wgmma of block j-1 (FA3 section 3.2). KV blocks are walked from the last to the first, so the blocks that need a mask
 (the sequence tail, the causal diagonal) come first and the rest run unmasked; causal skips the blocks above the
-diagonal. The epilogue normalizes O, stmatrix-es it into the Q tile's SMEM (Q is no longer read) and TMA-stores it,
-clipped at the sequence end, and writes each row's log-sum-exp.
+diagonal. The epilogue normalizes O, stmatrix-es it into the tile's Q buffer (Q is no longer read) and TMA-stores it,
+clipped at the sequence end, and writes each row's log-sum-exp (-inf where a row sees no key).
 
     module, launch = HopperAttention("bf16", default_config(128), causal=True).build()
 """
@@ -81,13 +81,15 @@ class HopperAttention:
         params = [(name, mmatom.TensorMapType(self.dtype, *boxes[name], "128b", batched=True)) for name in "qkvo"]
         params += [(name, "i32") for name in ("batch", "seqlen_q", "seqlen_k", "heads", "group")]
         params += [("scale_log2", "f32"), ("lse", "ptr")]
-        kb = mmatom.KernelBuilder("attention", params, self.target, threads=128 + self.consumer_threads, min_ctas_per_sm=1)
+        kb = mmatom.KernelBuilder("attention", params, self.target, threads=128 + self.consumer_threads,
+                                  min_ctas_per_sm=1)
         chunk_q, chunk_k = self.tiled_qk.smem_desc_type("A"), self.tiled_qk.smem_desc_type("B")
         self.q_ring = kb.smem_ring(self.config.q_stages, self.consumer_threads,
                                    **{f"q{c}": chunk_q for c in range(self.chunks)})
         # K and V in rings of their own: a K stage is free once S is in, before the softmax (FA3's two pipelines)
-        self.k_ring = kb.smem_ring(self.config.stages, self.consumer_threads, **{f"k{c}": chunk_k for c in range(self.chunks)})
-        self.v_ring = kb.smem_ring(self.config.stages, self.consumer_threads, v=self.tiled_pv.smem_desc_type("B", major="mn"))
+        stages, readers = self.config.stages, self.consumer_threads
+        self.k_ring = kb.smem_ring(stages, readers, **{f"k{c}": chunk_k for c in range(self.chunks)})
+        self.v_ring = kb.smem_ring(stages, readers, v=self.tiled_pv.smem_desc_type("B", major="mn"))
         self.q_blocks = ceil_div(kb.param("seqlen_q"), self.bm)
         self.scheduler = kb.tile_scheduler(self.q_blocks, kb.param("heads"), layers=kb.param("batch"))
         return kb
@@ -106,7 +108,7 @@ class HopperAttention:
             return ceil_div(seqlen_k, self.bn), seqlen_k // self.bn
         offset = seqlen_k - self.kb.param("seqlen_q")
         horizon = min_value(_at_least_zero(q0 + self.bm + offset), seqlen_k)  # keys any row of the tile sees
-        # a tile whose rows see no key still reads one block, all masked (its rows come out 0, log-sum-exp +inf):
+        # a tile whose rows see no key still reads one block, all masked (its rows come out 0, log-sum-exp -inf):
         # every tile waits on the ring, which its protocol needs (seqlen_k >= 1: the host launches nothing else)
         blocks = max_value(ceil_div(horizon, self.bn), 1)
         unmasked = min_value(_at_least_zero(q0 + offset + 1) // self.bn, seqlen_k // self.bn)
