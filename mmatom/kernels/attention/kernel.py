@@ -192,15 +192,18 @@ class HopperAttention:
         self.k_ring.consumer_release(k)
         s = self.mask(s, blocks - 1, q0)
         m, p, _, l = self.softmax(s, None, None)
-        # carried: the K and V rings' next iterations, S's registers, P, O, the row maxima and sums
+        # carried: the K and V rings' next iterations, S's registers, P, O, the row maxima, sums and the factors O
+        # is still to be scaled by (applied under the next S: FA3's order)
         state = [k_it + 1, v_it, s, kb.convert(p, self.tiled_pv.fragment_type("A")),
-                 kb.fill(0.0, self.tiled_pv.fragment_type("C")), *m, *l]
+                 kb.fill(0.0, self.tiled_pv.fragment_type("C")), *m, *l, *[kb.const(1.0)] * len(m)]
         first_unmasked = max_value(blocks - unmasked, 1)
         for lo, hi, masked in ((1, first_unmasked, True), (first_unmasked, blocks, False)):
             with (loop := kb.for_range(lo, hi, 1, state)) as (i, carried):
                 loop.yield_(*self.step(q, blocks - 1 - i, carried, masked, q0))
             state = list(loop.results)
         k_end, v_it, _, p, o, *rows = state
+        m, l, alpha = rows[:2], rows[2:4], rows[4:]
+        o = self.rescale(o, alpha)
         v = self.v_ring.consumer_wait(v_it)
         self.take_turn()
         kb.wgmma.fence()
@@ -209,11 +212,11 @@ class HopperAttention:
         self.pass_turn()
         kb.wgmma.wait_group(0)
         self.v_ring.consumer_release(v)
-        return k_end, v_it + 1, o, rows[:2], rows[2:]
+        return k_end, v_it + 1, o, m, l
 
     def step(self, q, block, carried, masked: bool, q0) -> list:
-        """One KV block: S of this block and P V of the previous one issued together, K released once S is in,
-        this block's softmax under the P V, then O rescaled by how far the row maxima moved."""
+        """One KV block: S of this block issued, O rescaled by how far the row maxima moved (under the S), then the
+        previous block's P V; K released once S is in, this block's softmax under the P V."""
         kb = self.kb
         k_it, v_it, s, p, o, *rows = carried
         k = self.k_ring.consumer_wait(k_it)
@@ -222,6 +225,8 @@ class HopperAttention:
         kb.wgmma.fence()
         s = self.scores(q, k, s)
         kb.wgmma.commit_group()
+        o = self.rescale(o, rows[4:])
+        kb.wgmma.fence()  # O's registers were written since the last fence
         o = self.tiled_pv.mma_regs(kb, p, v.v.desc(), o)
         kb.wgmma.commit_group()
         self.pass_turn()
@@ -229,11 +234,16 @@ class HopperAttention:
         self.k_ring.consumer_release(k)
         if masked:
             s = self.mask(s, block, q0)
-        m, p, alpha, l = self.softmax(s, rows[:2], rows[2:])
+        m, p, alpha, l = self.softmax(s, rows[:2], rows[2:4])
         kb.wgmma.wait_group(0)
         self.v_ring.consumer_release(v)
-        o = kb.map(kb.convert(o, self.tiled_pv.fragment_type("C")), lambda x, v: x * alpha[self.o_rows[v]])
-        return [k_it + 1, v_it + 1, s, kb.convert(p, self.tiled_pv.fragment_type("A")), o, *m, *l]
+        o = kb.convert(o, self.tiled_pv.fragment_type("C"))
+        return [k_it + 1, v_it + 1, s, kb.convert(p, self.tiled_pv.fragment_type("A")), o, *m, *l, *alpha]
+
+    def rescale(self, o, alpha):
+        """O times each row's factor (alpha[r] for the thread's row r)."""
+        return self.kb.map(self.kb.convert(o, self.tiled_pv.fragment_type("C")),
+                           lambda x, v: x * alpha[self.o_rows[v]])
 
     def scores(self, q, k, s):
         """S = Q K^T over the head dim's chunks (the first overwrites S: its old value is not read)."""
