@@ -302,7 +302,7 @@ class WgmmaTilePlan:
 
 
 THREAD_REGISTERS = 255  # PTX: registers a thread can have
-WGMMA_TILE_M = (64, 128, 256)  # 64 rows per warpgroup (one or two), repeated down M 1, 2 or 4 times
+WGMMA_TILE_M = (64, 128, 192, 256)  # 64 rows per warpgroup (one to three), repeated down M 1, 2 or 4 times
 _TILE = "mma.wgmma_tile"
 
 
@@ -316,7 +316,7 @@ def _wgmma_tile_plan(op) -> WgmmaTilePlan:
     many warpgroups share the tile, and each repeats its 64-row atom down the rest of M."""
     m, n, k_tile = op.shape.mnk
     if m not in WGMMA_TILE_M:
-        raise VerifyException(f"{_TILE}: M={m} is not legal; a tile is 64 rows per warpgroup (one or two), each "
+        raise VerifyException(f"{_TILE}: M={m} is not legal; a tile is 64 rows per warpgroup (one to three), each "
                               f"repeating its atom down M: M = {', '.join(map(str, WGMMA_TILE_M))}")
     atom = _tile_atom(op, k_tile)
     warpgroups = _tile_warpgroups(op, m, n)
@@ -372,7 +372,7 @@ def _tile_warpgroups(op, m: int, n: int) -> int:
                                   f"warpgroup(s), C's over {warpgroups}; D keeps C's registers, so the layouts agree")
         if tile is None or tile[:2] != (m, n):
             legal = "; ".join(f"over {w} warpgroup{'s' * (w > 1)}: {wgmma_accumulator_layout(m, n, w)}"
-                              for w in (2, 1) if m % (64 * w) == 0 and m // (64 * w) in (1, 2, 4))
+                              for w in (3, 2, 1) if m % (64 * w) == 0 and m // (64 * w) in (1, 2, 4))
             raise VerifyException(f"{_TILE}: operand {role} layout {got} is not a {m}x{n} accumulator layout "
                                   f"({legal})")
         warpgroups = tile[2]

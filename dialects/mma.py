@@ -293,7 +293,7 @@ class WgmmaOp(AtomOp):
 
 @irdl_op_definition
 class WgmmaTileOp(IRDLOperation):
-    """An M x N x K warpgroup tile over the warpgroups its accumulator's TV layout spans (one or two),
+    """An M x N x K warpgroup tile over the warpgroups its accumulator's TV layout spans (one to three),
     each issuing K/k steps of wgmma atoms and, per step, one atom per 64 of its rows (M = 64 x warpgroups x
     repeats, at most 256; warpgroup w's repeat i holds rows 64w + 64 * warpgroups * i, CuTe's order). B (N x K)
     is an SMEM tile, A (M x K) one too (SS) or a register fragment (RS: the tile's register-A TV layout, each

@@ -313,9 +313,9 @@ class StoreTileToSmemOp(IRDLOperation):
             raise VerifyException(f"{self.name}: the source's layout {layout} has rank {layout.rank()}; a TV layout "
                                   f"is (threads, values)")
         threads = layout[0].size()
-        if threads not in (128, 256):
+        if threads not in (128, 256, 384):
             raise VerifyException(f"{self.name}: the source's layout {layout} spans {threads} threads; a wgmma "
-                                  f"accumulator tile spans 128 or 256 (one or two warpgroups)")
+                                  f"accumulator tile spans 128, 256 or 384 (one to three warpgroups)")
         found = wgmma_accumulator_tile(layout)
         m, n = found[:2] if found else (threads // 2, layout[1].size() * 2)  # else: as if it did not repeat
         if self.transposed is not None:

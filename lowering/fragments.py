@@ -50,7 +50,7 @@ def thread_index(ops: OpList, threads: int) -> SSAValue:
         low = ops.div_mod(lane, 1, 4)
         high = ops.muli(ops.div_mod(lane, 16, 2), 4)
         return ops.add(arith.OrIOp(low, high))
-    if threads in (128, 256):  # one or two warpgroups
+    if threads in (128, 256, 384):  # one to three warpgroups
         return ops.div_mod(ops.sreg("tid.x"), 1, threads)
     if threads == 1:
         return ops.const(0)

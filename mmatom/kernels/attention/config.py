@@ -15,7 +15,6 @@ from mmatom.errors import api_error
 BOX_COLUMNS = 64                 # 128 bytes of a 16-bit element: the 128B swizzle's row
 DTYPES = ("bf16", "f16")
 HEAD_DIMS = (64, 128, 256)
-CONSUMERS = 2                    # consumer warpgroups, 64 query rows each (a wgmma tile op spans one or two)
 PRODUCER_REGISTERS = 24
 REGISTER_FILE = 65536            # 32-bit registers per SM: what setmaxnreg shares out among the warpgroups
 SMEM_BYTES = 232448              # the most dynamic shared memory a CTA may opt in to on sm_90 (227 KiB)
@@ -24,20 +23,22 @@ SMEM_BYTES = 232448              # the most dynamic shared memory a CTA may opt 
 @dataclass(frozen=True)
 class AttentionConfig:
     """One kernel's tiles: `block_n` keys per KV step (K and V tiles of block_n x D in N-stage rings); the CTA's
-    query tile is 64 rows per consumer warpgroup, the CONSUMERS of them taking turns on the tensor cores."""
+    query tile is 64 rows per consumer warpgroup, `consumers` of them (2 or 3) taking turns on the tensor cores."""
 
     head_dim: int = 128
     block_n: int = 128
     stages: int = 2
+    consumers: int = 2
 
     @property
     def block_m(self) -> int:
-        return 64 * CONSUMERS
+        return 64 * self.consumers
 
     @property
     def consumer_registers(self) -> int:
-        """What setmaxnreg gives each consumer thread: the register file less the producer's, in steps of 8."""
-        return (REGISTER_FILE - 128 * PRODUCER_REGISTERS) // (128 * CONSUMERS) // 8 * 8
+        """What setmaxnreg gives each consumer thread: the register file less the producer's, in steps of 8 (240
+        for two consumers, 160 for three)."""
+        return min(240, (REGISTER_FILE - 128 * PRODUCER_REGISTERS) // (128 * self.consumers) // 8 * 8)
 
     @property
     def name(self) -> str:
@@ -55,9 +56,9 @@ class AttentionConfig:
             raise api_error(f"attention: dtype {dtype!r} is not one of {', '.join(DTYPES)}")
         if self.head_dim not in HEAD_DIMS:
             raise api_error(f"attention: head dim {self.head_dim} is not one of {', '.join(map(str, HEAD_DIMS))}")
-        if self.block_n % 16 or not 16 <= self.block_n <= 256 or self.stages < 1:
-            raise api_error(f"attention: block_n {self.block_n} must be a multiple of 16 in [16, 256] and stages "
-                            f"{self.stages} positive")
+        if self.block_n % 16 or not 16 <= self.block_n <= 256 or self.stages < 1 or self.consumers not in (2, 3):
+            raise api_error(f"attention: block_n {self.block_n} must be a multiple of 16 in [16, 256], stages "
+                            f"{self.stages} positive and consumers {self.consumers} 2 or 3")
 
     def boxes(self) -> dict[str, tuple[int, int]]:
         """(rows, columns) of each tensor map's TMA box: q the CTA's query tile, k and v a KV step's keys, o one
@@ -76,4 +77,4 @@ def default_config(head_dim: int) -> AttentionConfig:
     return DEFAULT_CONFIGS[head_dim]
 
 
-__all__ = ["AttentionConfig", "BOX_COLUMNS", "CONSUMERS", "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS", "default_config"]
+__all__ = ["AttentionConfig", "BOX_COLUMNS", "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS", "default_config"]

@@ -29,7 +29,7 @@ import math
 import mmatom
 from mmatom import ceil_div, max_value, min_value, select
 
-from .config import BOX_COLUMNS, CONSUMERS, PRODUCER_REGISTERS, AttentionConfig
+from .config import BOX_COLUMNS, PRODUCER_REGISTERS, AttentionConfig
 
 LN2 = math.log(2.0)
 EPILOGUE_BARRIER = 1     # 1 + w: consumer w's 128 threads (its staging boxes)
@@ -45,7 +45,7 @@ class HopperAttention:
         self.dtype, self.config, self.causal, self.target = dtype, config, causal, target
         self.d, self.bm, self.bn = config.head_dim, config.block_m, config.block_n
         self.chunks = self.d // BOX_COLUMNS
-        self.consumers, self.consumer_threads = CONSUMERS, 128 * CONSUMERS
+        self.consumers, self.consumer_threads = config.consumers, 128 * config.consumers
         self.turn_barrier = EPILOGUE_BARRIER + self.consumers
         qk = mmatom.atom(target, "wgmma", m=64, n=self.bn, k=16, a=dtype, b=dtype, d="f32")
         pv = mmatom.atom(target, "wgmma", m=64, n=self.d, k=16, a=dtype, b=dtype, d="f32", a_residency="register")

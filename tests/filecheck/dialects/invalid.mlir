@@ -327,8 +327,8 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   %a = "test.op"() : () -> !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
   %b = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">
   %c = "test.op"() : () -> !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
-  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: M=192 is not legal; a tile is 64 rows per warpgroup (one or two), each repeating its atom down M: M = 64, 128, 256}}
-  %d = mma.wgmma_tile <m192n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
+  // expected-error@+1 {{'mma.wgmma_tile' op mma.wgmma_tile: M=320 is not legal; a tile is 64 rows per warpgroup (one to three), each repeating its atom down M: M = 64, 128, 192, 256}}
+  %d = mma.wgmma_tile <m320n128k128> %a, %b, %c : !mma.smem_desc<A, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 0 o ((8,16),(64,2)):((64,512),(1,8192))">, !mma.frag<C, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))"> -> !mma.frag<D, f32, "((4,8,8),(2,2,16)):((256,1,16),(128,8,1024))">
 }
 
 // -----

@@ -485,7 +485,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   llvm.func @k(%dst: !llvm.ptr<3>, %bar: !llvm.ptr<3>, %row: i32, %col: i32) attributes {nvvm.kernel} {
     %acc = "test.op"() : () -> !mma.frag<D, bf16, "((4,8),(2,2)):((32,1),(16,8))">
-    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: the source's layout ((4,8),(2,2)):((32,1),(16,8)) spans 32 threads; a wgmma accumulator tile spans 128 or 256 (one or two warpgroups)}}
+    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: the source's layout ((4,8),(2,2)):((32,1),(16,8)) spans 32 threads; a wgmma accumulator tile spans 128, 256 or 384 (one to three warpgroups)}}
     mma.stmatrix_tile %acc[0 : i32] into %dst : !mma.frag<D, bf16, "((4,8),(2,2)):((32,1),(16,8))">
     llvm.return
   }
