@@ -7,7 +7,8 @@
 One kernel per config walks L layers of output tiles (the TileScheduler's layers), each layer's A, B and D boxes at
 that layer of their 3-d tensor maps. Split-K is not combined with a batch (the batch already multiplies the tiles).
 The config is chosen for L layers of the M x N x K problem (choices.choose_config's `layers`: each layer its own
-partial tiles, the 64-row tile a candidate for small M; tuned by mmatom.gemm_autotune(m, n, k, layers=L)).
+partial tiles, the 64-row tile a candidate for small M; tuned by mmatom.gemm_autotune(m, n, k, layers=L)). A or B
+whose rows are a pitch off 128 bytes is repacked where the copy pays for itself, as in the 2-d path.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
 from . import host
-from .choices import choose_config, sm_count
+from .choices import choose_config, repacked_operands, sm_count
 from .config import BOX, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, operand_box, output_shape
 
 
@@ -63,10 +64,7 @@ def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | Non
     if 0 in (p.m, p.n, p.k):
         result = d.zero_() if p.m and p.n else d
         return result if out is None else out.copy_(result)
-    dtype = "x".join(dict.fromkeys(p.dtypes))
-    config = config or choose_config(p.m, p.n, p.k, dtype, b_major, a_major, split_k=False, layers=layers)
-    if config.split_k:
-        raise api_error(f"gemm: a split-K config ({config.name}) with a batch; the batch multiplies the tiles already")
+    config, a3, b3 = configured(torch, p, (a3, b3), (a_major, b_major), layers, config)
     kernel = host.gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=out_dtype,
                               b_major=b_major, a_major=a_major, batched=True)
     maps = [host._tensor_map(a3, *operand_box(config, p.dtypes[0], "a", a_major)),
@@ -76,6 +74,21 @@ def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | Non
     grid = host.persistent_ctas(config, p.m, p.n, sm_count(), layers)
     kernel.prepare(*maps, p.m, p.n, p.k, layers, *scales, grid=(grid,))(host._current_stream(torch, a.device))
     return d if out is None or d is out else out.copy_(d)
+
+
+def configured(torch, p: host.Problem, operands: tuple, majors: tuple[str, str], layers: int,
+               config: GemmConfig | None) -> tuple:
+    """(the config, A and B as it reads them): the config given, stored or the prior (which prices odd row pitches)
+    for `layers` of problem `p`; the 3-d `operands` repacked into rows ROW_PITCH_BYTES apart where
+    choices.repacked_operands says the copy pays for itself."""
+    dtype = "x".join(dict.fromkeys(p.dtypes))
+    odd = tuple(host.odd_pitch(x) for x in operands)
+    config = config or choose_config(p.m, p.n, p.k, dtype, majors[1], majors[0], split_k=False, layers=layers,
+                                     odd_rows=odd)
+    if config.split_k:
+        raise api_error(f"gemm: a split-K config ({config.name}) with a batch; the batch multiplies the tiles already")
+    repack = repacked_operands(config, p.m, p.n, p.k, dtype, odd, layers=layers, sms=sm_count())
+    return (config, *(host.padded_copy(torch, x) if copy else x for x, copy in zip(operands, repack)))
 
 
 def _refuse_rowwise(a, scale_a, scale_b) -> None:
@@ -88,15 +101,13 @@ def _refuse_rowwise(a, scale_a, scale_b) -> None:
 
 def _as_read(torch, x, mn_major: str, fp8: bool) -> tuple:
     """A 3-d operand (L, rows, K) as the kernel reads it, and its major (as host._as_stored, per layer): itself
-    (K-major), its per-layer transpose (L, K, rows: read MN-major, 16-bit types), or a K-major copy with rows and
-    layers 16 bytes apart."""
+    (K-major), its per-layer transpose (L, K, rows: read MN-major, 16-bit types), or a K-major copy with rows
+    ROW_PITCH_BYTES apart and layers consecutive (host.padded_copy)."""
     if _addressable(x):
         return x, "k"
     if not fp8 and _addressable(x.transpose(1, 2)):
         return x.transpose(1, 2), mn_major
-    align = 16 // x.element_size()
-    cols = -(-x.shape[2] // align) * align
-    return torch.empty(x.shape[0], x.shape[1], cols, dtype=x.dtype, device=x.device)[..., : x.shape[2]].copy_(x), "k"
+    return host.padded_copy(torch, x), "k"
 
 
 def _addressable(x) -> bool:
@@ -129,4 +140,4 @@ def _output(torch, out, out_dtype: str, shape: tuple[int, int, int], device):
     return torch.empty(*shape[:2], cols, dtype=torch_out, device=device)[..., : shape[2]]
 
 
-__all__ = ["batched_gemm", "gemm"]
+__all__ = ["batched_gemm", "configured", "gemm"]

@@ -10,7 +10,7 @@ import time
 from dataclasses import asdict, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import mmatom
 from mmatom import ceil_div
@@ -88,12 +88,14 @@ def dram_bytes_per_us() -> float:
 
 
 def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k",
-                  split_k: bool = True, layers: int = 1, swap_ab: bool = True) -> GemmConfig:
+                  split_k: bool = True, layers: int = 1, swap_ab: bool = True,
+                  odd_rows: tuple[bool, bool] = (False, False)) -> GemmConfig:
     """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else the prior: the
     shipped config the cost model (COST_MODEL) predicts fastest (`split_k=False`: among those without split-K;
     `swap_ab=False`: without swapped operands, which stage a 16-bit D). An MN-major operand takes no cluster
     multicasting it, nor a swapped-operand config. `layers`: a batch of that many m x n x k problems in one launch
-    (no split-K, no swapped operands)."""
+    (no split-K, no swapped operands); `odd_rows`: A's / B's rows are pitched off ROW_PITCH_BYTES (the prior prices
+    their repacking or slower loads, pitch_plan)."""
     found = stored(problem_key(gpu_name(), dtype, m, n, k, layers))
     if found is not None:
         try:
@@ -103,17 +105,17 @@ def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_majo
         except TypeError:
             pass  # written by another version of GemmConfig: use the prior
     return prior_config(m, n, k, dtype, b_major, a_major, split_k and layers == 1, layers=layers,
-                        swap_ab=swap_ab and layers == 1)
+                        swap_ab=swap_ab and layers == 1, odd_rows=tuple(odd_rows))
 
 
 def prior_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k", split_k: bool = True,
                  sms: int | None = None, bandwidth: float | None = None, layers: int = 1,
-                 swap_ab: bool = True) -> GemmConfig:
+                 swap_ab: bool = True, odd_rows: tuple[bool, bool] = (False, False)) -> GemmConfig:
     """The prior alone, as an untuned problem gets it (no stored choice): the shipped config the cost model predicts
     fastest on `sms` SMs with `bandwidth` bytes/us of DRAM (default: this GPU's), for `layers` problems in one
-    launch -- what the bench's untuned column times."""
+    launch (`odd_rows`: as choose_config) -- what the bench's untuned column times."""
     return _prior(m, n, k, dtype, a_major, b_major, split_k, sm_count() if sms is None else sms, bandwidth, layers,
-                  swap_ab and layers == 1)
+                  swap_ab and layers == 1, tuple(odd_rows))
 
 
 def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
@@ -126,12 +128,13 @@ def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
 # Python, paid by each call that is not replayed (a first call, operands copied into padded rows)
 @lru_cache(maxsize=4096)
 def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split_k: bool, sms: int,
-           bandwidth: float | None, layers: int = 1, swap_ab: bool = True) -> GemmConfig:
+           bandwidth: float | None, layers: int = 1, swap_ab: bool = True,
+           odd_rows: tuple[bool, bool] = (False, False)) -> GemmConfig:
     pool = [c for c in candidates(m, split_k, swap_ab, dtype) if _takes_majors(c, a_major, b_major)]
     # ties under the memory floor (small M: every config reads A and B once) go to the fitted model's order
     return min(pool, key=lambda c: (predicted_us(COST_MODEL, c, m, n, k, dtype, sms,
                                                  splits(c, m, n, k, dtype, sms, bandwidth), bandwidth=bandwidth,
-                                                 layers=layers),
+                                                 layers=layers, odd_rows=odd_rows),
                                     predicted_us(COST_MODEL, c, m, n, k, dtype, sms, bounded=False, layers=layers)))
 
 
@@ -231,25 +234,94 @@ def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int
     return ceil_div(units, max(1, sms // config.cluster_size)), steps
 
 
-def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int,
-                 splits: int = 1, bounded: bool = True, bandwidth: float | None = None, layers: int = 1) -> float:
-    """The cost model's time for `config` on this problem, `layers` of them in one launch (`bounded`: no less than
-    reading every layer's A and B from DRAM once at `bandwidth` bytes/us (default: this GPU's peak) or the call's
-    host time, plus split-K's extra launches and traffic)."""
+def fitted_terms(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1,
+                 layers: int = 1) -> tuple[float, float]:
+    """The cost model's fitted time for `config` on this problem and, of it, the per-K-step part (c2 * waves *
+    steps: the mainloop's TMA loads and MMAs)."""
     name = replace(config, split_k=False).name  # a split-K config runs its base config's mainloop
     c0, c1, c2 = table[operand_class(dtype)][name] if operand_class(dtype) in table else table[name]
     waves, steps = model_terms(config, m, n, k, dtype, sms, splits, layers)
-    fitted = c0 + c1 * waves + c2 * waves * steps
+    return c0 + c1 * waves + c2 * waves * steps, c2 * waves * steps
+
+
+def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int,
+                 splits: int = 1, bounded: bool = True, bandwidth: float | None = None, layers: int = 1,
+                 odd_rows: tuple[bool, bool] = (False, False)) -> float:
+    """The cost model's time for `config` on this problem, `layers` of them in one launch (`bounded`: no less than
+    reading every layer's A and B from DRAM once at `bandwidth` bytes/us (default: this GPU's peak) or the call's
+    host time, plus split-K's extra launches and traffic, plus what A's / B's rows pitched off ROW_PITCH_BYTES
+    (`odd_rows`) cost: read in place or repacked, whichever pitch_plan says is less)."""
+    fitted, stepping = fitted_terms(table, config, m, n, k, dtype, sms, splits, layers)
     if not bounded:
         return fitted
-    a_bytes, b_bytes = (ELEM_BYTES[t] for t in (dtype.split("x") * 2)[:2])
+    a_bytes, b_bytes = (ELEM_BYTES[t] for t in operand_dtypes(dtype))
     bandwidth = bandwidth or dram_bytes_per_us()
     gpu = max(fitted, layers * (m * k * a_bytes + n * k * b_bytes) / bandwidth)
+    if any(odd_rows):
+        gpu += pitch_plan(config, m, n, k, dtype, stepping, odd_rows, bandwidth, layers).extra_us
     if config.split_k:
         gpu += SPLIT_LAUNCHES_US + m * n * (4 * splits + 4 + 6) / bandwidth
     return max(gpu, HOST_US[config.split_k])
 
 
-__all__ = ["COST_MODEL", "candidates", "choose_config", "dram_bytes_per_us", "model_terms", "operand_class",
-           "predicted_us", "prior_config", "splits", "forget", "gpu_name", "problem_key", "sm_count", "store", "stored",
-           "tuning_file"]
+def operand_dtypes(dtype: str) -> tuple[str, str]:
+    """A's and B's types of a problem's dtype ("bf16", or "e4m3xe5m2" for two fp8 kinds)."""
+    return tuple((dtype.split("x") * 2)[:2])
+
+
+# Row pitch: TMA boxes over rows whose pitch is not a multiple of 128 bytes ran the GEMM at about half speed on an H100
+# (benchmarks/gemm_batched.py, bf16, 128x128x6w1, A, B and D padded together -- D's part not separated): L=4
+# 3000x5000x1000 427.1 us as given vs 255.5 us padded to 128 B, L=1 3000x5000x7000 620.1 vs 347.5. The loss, 171.6
+# and 272.6 us, is 0.92 and 0.80 of the model's per-K-step term there (c2 * waves * steps: 0.3871 * 30 * 16 = 185.8,
+# 0.3871 * 8 * 110 = 340.6 us): the odd pitch slows the mainloop's loads, not the prologue or epilogue. The smaller
+# factor is taken (a repack must pay for itself).
+ROW_PITCH_BYTES = 128
+ODD_PITCH_STEP_SLOWDOWN = 1.80
+REPACK_LAUNCH_US = SPLIT_LAUNCHES_US / 2  # one torch copy: as one of the two torch ops around a split-K kernel
+
+
+class PitchPlan(NamedTuple):
+    """Which of A, B to repack into rows ROW_PITCH_BYTES apart, and the time the odd pitches add (the copies taken,
+    the slower loads of the operands read in place)."""
+    repacked: tuple[bool, bool]
+    extra_us: float
+
+
+def pitch_plan(config: GemmConfig, m: int, n: int, k: int, dtype: str, stepping_us: float,
+               odd_rows: tuple[bool, bool], bandwidth: float, layers: int = 1) -> PitchPlan:
+    """For each operand with `odd_rows`: read in place, its share of the mainloop's loads (box_shares) of the K-step
+    time `stepping_us` slowed by ODD_PITCH_STEP_SLOWDOWN; or repacked once, REPACK_LAUNCH_US and its bytes read and
+    written at `bandwidth` -- whichever is less. Small M (decode) or a short K leaves little K-step time to lose."""
+    repacked, extra = [], 0.0
+    for odd, share, rows, t in zip(odd_rows, box_shares(config, m, n), (m, n), operand_dtypes(dtype)):
+        in_place = (ODD_PITCH_STEP_SLOWDOWN - 1) * share * stepping_us if odd else 0.0
+        copy = REPACK_LAUNCH_US + 2 * layers * rows * k * ELEM_BYTES[t] / bandwidth
+        repacked.append(odd and copy < in_place)
+        extra += min(in_place, copy)
+    return PitchPlan(tuple(repacked), extra)
+
+
+def box_shares(config: GemmConfig, m: int, n: int) -> tuple[float, float]:
+    """A's and B's shares of the bytes a K step loads: their boxes' rows (A's on the tile's M side, or its N side in
+    a swapped-operand config), no more than the operand has (TMA fetches nothing past the tensor)."""
+    a_rows, b_rows = (config.block_n, config.block_m) if config.swap_ab else (config.block_m, config.block_n)
+    a_rows, b_rows = min(a_rows, m), min(b_rows, n)
+    return a_rows / (a_rows + b_rows), b_rows / (a_rows + b_rows)
+
+
+def repacked_operands(config: GemmConfig, m: int, n: int, k: int, dtype: str, odd_rows: tuple[bool, bool],
+                      splits: int = 1, layers: int = 1, sms: int | None = None,
+                      bandwidth: float | None = None) -> tuple[bool, bool]:
+    """Which of A and B (`odd_rows`: rows pitched off ROW_PITCH_BYTES) the host repacks for `config` (pitch_plan,
+    what the prior priced); none for a config the cost model has no terms for (nothing to weigh a copy against)."""
+    if not any(odd_rows) or operand_class(dtype) not in COST_MODEL \
+            or replace(config, split_k=False).name not in COST_MODEL[operand_class(dtype)]:
+        return False, False
+    stepping = fitted_terms(COST_MODEL, config, m, n, k, dtype, sm_count() if sms is None else sms, splits, layers)[1]
+    return pitch_plan(config, m, n, k, dtype, stepping, odd_rows, bandwidth or dram_bytes_per_us(), layers).repacked
+
+
+__all__ = ["COST_MODEL", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES", "box_shares", "candidates",
+           "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name", "model_terms", "operand_class",
+           "operand_dtypes", "pitch_plan", "predicted_us", "prior_config", "problem_key", "repacked_operands",
+           "sm_count", "splits", "store", "stored", "tuning_file"]

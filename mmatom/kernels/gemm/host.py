@@ -8,7 +8,8 @@ kernel (cached in memory and on disk by its parameters), tensor maps, and launch
     kernel = mmatom.gemm_kernel(dtype="bf16")          # the compiled Kernel (one per config: every shape)
 
 Operands TMA cannot address (rows that are not a multiple of 16 bytes apart, a misaligned base) are copied
-here once, into rows padded apart.
+here once, into rows padded ROW_PITCH_BYTES (128) apart; so is an operand whose rows are a pitch off 128 bytes where
+the copy pays for itself (TMA's boxes over such rows load slower: choices.pitch_plan weighs the two).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import mmatom
 from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
-from .choices import choose_config, sm_count, splits
+from .choices import ROW_PITCH_BYTES, choose_config, repacked_operands, sm_count, splits
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes, operand_box,
                      output_box)
 from .kernel import build_gemm
@@ -64,11 +65,24 @@ def _dtype_name(x) -> str:
 
 def _aligned_columns(x, elem_bytes: int):
     """`x` (rows x cols) as TMA can address it: `x` itself where it can (_tma_addressable: a column slice of an
-    aligned matrix too), else one copy into rows that start 16 bytes apart. The pad between rows is never written:
-    the tensor map's extent is `x`'s columns, and TMA reads zeros past it."""
+    aligned matrix too), else one copy into rows ROW_PITCH_BYTES apart (padded_copy)."""
     if _tma_addressable(x, elem_bytes):
         return x
-    return _padded_empty(require_torch("mmatom.gemm"), tuple(x.shape), x.dtype, x.device, elem_bytes).copy_(x)
+    return padded_copy(require_torch("mmatom.gemm"), x)
+
+
+def padded_copy(torch, x):
+    """`x` (a matrix, or a batch of them) copied into rows that start ROW_PITCH_BYTES apart, its layers consecutive:
+    TMA addresses it at full speed. The pad is never written: the tensor map's extent is `x`'s columns, and TMA reads
+    zeros past it."""
+    align, cols = ROW_PITCH_BYTES // x.element_size(), x.shape[-1]
+    return torch.empty(*x.shape[:-1], -(-cols // align) * align, dtype=x.dtype, device=x.device)[..., :cols].copy_(x)
+
+
+def odd_pitch(x) -> bool:
+    """`x`'s rows (its last dimension contiguous) start a pitch off ROW_PITCH_BYTES apart: TMA's boxes over them
+    straddle 128-byte lines and load slower (choices.ODD_PITCH_STEP_SLOWDOWN). One row has no pitch."""
+    return x.shape[-2] > 1 and x.stride(-2) * x.element_size() % ROW_PITCH_BYTES != 0
 
 
 def _tma_addressable(x, elem_bytes: int) -> bool:
@@ -96,7 +110,9 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     or `out`'s type. `out` (M x N) is written if given, else allocated. M or N of 0 gives an empty D, K of 0 zeros.
     Operands are read as they are stored: a 16-bit A or B that is a transposed view (A.t() of a K x M tensor) is
     read M- / N-major by wgmma's transpose bits, with no copy; fp8 operands are read K-major only (an MN-major one
-    is transposed here: keep a K-major copy of an fp8 weight). Few output tiles with a long K (small M) run
+    is transposed here: keep a K-major copy of an fp8 weight); an operand whose rows are a pitch off 128 bytes is
+    copied per call into 128-byte rows where the copy costs less than TMA's slower loads over them
+    (choices.pitch_plan; D is written where it is given). Few output tiles with a long K (small M) run
     split-K: slices of K added into an f32 buffer, then converted (not bitwise reproducible run to run; not chosen
     under torch.use_deterministic_algorithms). A swapped-operand config (`config=` one of SWAP_AB_CONFIGS, for
     M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; chosen untuned once the prior's table has its
@@ -116,9 +132,9 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     d = _output(torch, out, out_dtype, p.m, p.n, a.device)
     if 0 in (p.m, p.n, p.k):  # nothing to compute, or a sum of no products
         return _result(d.zero_() if p.m and p.n else d, out, p.n)
-    run = _plan(torch, p, d, out_dtype, config)
+    run, copied = _plan(torch, p, d, out_dtype, config)
     run(_current_stream(torch, a.device))
-    if d is out and not p.copied:  # no per-call copy in the launch: it can be replayed as packed
+    if d is out and not copied:  # no per-call copy in the launch: it can be replayed as packed
         if len(_PREPARED) >= CACHED_CALLS:
             _PREPARED.clear()
         _PREPARED[key] = run
@@ -127,16 +143,10 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
 
 def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     """The launch of problem `p` into `d` (a split-K config: into a zeroed f32 buffer, then converted into `d`), as
-    a function of the stream."""
+    a function of the stream, and whether it reads a copy made for this call (then it is not replayed)."""
     dtype = "x".join(dict.fromkeys(p.dtypes))
     sms = sm_count()
-    if config is None:
-        config = choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0],
-                               split_k=not torch.are_deterministic_algorithms_enabled(), swap_ab=out_dtype != "f32")
-    if config.swap_ab:  # the kernel computes D^T = B . A^T, staging it transposed into D
-        majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
-        p = p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,
-                       scale_b=p.scale_a)
+    config, p = configured(torch, p, out_dtype, config, sms)
     split = splits(config, p.m, p.n, p.k, dtype, sms)
     kernel_out = "f32" if config.split_k else out_dtype
     kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
@@ -149,14 +159,34 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     launch = kernel.prepare(*maps, p.m, p.n, p.k, *([split] if config.split_k else []), *scales,
                             grid=(persistent_ctas(config, p.m, p.n, sms, split),))
     if not config.split_k:
-        return launch
+        return launch, p.copied
 
     def split_k(stream) -> None:  # on torch's current stream, as the launch
         sums.zero_()
         launch(stream)
         if sums is not d:
             d.copy_(sums)
-    return split_k
+    return split_k, p.copied
+
+
+def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms: int) -> tuple[GemmConfig, Problem]:
+    """The config (given, stored, or the prior, which prices odd row pitches) and `p` as it runs: A and B repacked
+    into rows ROW_PITCH_BYTES apart where choices.repacked_operands says the copy pays for itself, then swapped for a
+    swapped-operand config."""
+    dtype = "x".join(dict.fromkeys(p.dtypes))
+    odd = (odd_pitch(p.a), odd_pitch(p.b))
+    if config is None:
+        config = choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], odd_rows=odd,
+                               split_k=not torch.are_deterministic_algorithms_enabled(), swap_ab=out_dtype != "f32")
+    repack = repacked_operands(config, p.m, p.n, p.k, dtype, odd, splits(config, p.m, p.n, p.k, dtype, sms), sms=sms)
+    if any(repack):
+        p = p._replace(a=padded_copy(torch, p.a) if repack[0] else p.a, b=padded_copy(torch, p.b) if repack[1] else p.b,
+                       copied=True)
+    if config.swap_ab:  # the kernel computes D^T = B . A^T, staging it transposed into D
+        majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
+        p = p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,
+                       scale_b=p.scale_a)
+    return config, p
 
 
 class Problem(NamedTuple):

@@ -1,5 +1,5 @@
 """mmatom.gemm's host path for operands TMA cannot address, without a GPU (torch on the CPU; skipped without torch):
-what is taken as it is, what is copied once into rows padded 16 bytes apart (the pad never written: the tensor map's
+what is taken as it is, what is copied once into rows padded 128 bytes apart (the pad never written: the tensor map's
 extent is the tensor's), where D is written, and what the caller gets back. The kernel itself: tests/gpu."""
 
 import pytest
@@ -23,10 +23,10 @@ def test_an_addressable_operand_is_taken_as_it_is(make):
 
 
 @pytest.mark.parametrize("make, elem_bytes, row", [
-    (lambda: _bf16(9, 322), 2, 328),  # 644-byte rows
-    (lambda: _bf16(322, 9).t(), 2, 328),  # not row-major
+    (lambda: _bf16(9, 322), 2, 384),  # 644-byte rows: copied into 768-byte ones (a copy is made: 128 B apart)
+    (lambda: _bf16(322, 9).t(), 2, 384),  # not row-major
     (lambda: _bf16(9 * 64 + 1)[1:].view(9, 64), 2, 64),  # 2 bytes past a 16-byte boundary
-    (lambda: torch.randn(5, 70).to(E4M3), 1, 80),
+    (lambda: torch.randn(5, 70).to(E4M3), 1, 128),
 ])
 def test_an_unaddressable_operand_is_copied_once_into_padded_rows(make, elem_bytes, row):
     if E4M3 is None:
