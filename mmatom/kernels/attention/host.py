@@ -40,7 +40,7 @@ def attention_kernel(dtype: str = "bf16", head_dim: int = 128, causal: bool = Fa
     every batch, sequence length and head count. Parameters: tensor maps of q, k, v, o; batch, seqlen_q, seqlen_k,
     heads, group (i32); scale_log2 (f32); the LSE pointer. Compiled once per process and cached on disk by its
     parameters (mmatom.compile_generated: a warm cache skips building the module)."""
-    config = config or default_config(head_dim)
+    config = config or default_config(head_dim, causal)
     if config.head_dim != head_dim:
         raise api_error(f"attention_kernel: config {config.name} is for head dim {config.head_dim}, not {head_dim}")
     config.check(dtype)
@@ -127,7 +127,7 @@ def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float) -
     key = (*(tensor_key(x) for x in (*qkv, o, lse)), causal, scale)
     run = _PREPARED.get(key)
     if run is None:
-        config = default_config(p.head_dim)
+        config = default_config(p.head_dim, causal)
         kernel = attention_kernel(p.dtype, p.head_dim, causal, config=config)
         boxes = config.boxes()
         views = [tma_view(x) for x in (*qkv, o)]

@@ -5,7 +5,7 @@ sm_90a, bf16 or f16, persistent (one CTA per SM walking (query block, head, batc
 query blocks first) and warp-specialized: warpgroup 0 is the producer -- one thread TMA-loads the CTA's Q tile once
 (into one of two buffers where SMEM has room: the next tile's Q lands while this one runs) and the K and V tiles of
 each KV step through N-stage SmemRings, its registers given away with setmaxnreg -- and
-warpgroups 1 and 2 are the consumers, 64 query rows each:
+the other warpgroups (two, or three) are the consumers, 64 query rows each:
 
     S = Q K^T            SS wgmma, one 64-column chunk of the head dim at a time (a 128-byte swizzle row)
     online softmax       row max and sum across the four lanes that share a row (reduce_rows), exp2 with the
@@ -147,7 +147,7 @@ class HopperAttention:
     # -- consumers ---------------------------------------------------------------------------------------------
 
     def consumer(self) -> None:
-        """Both consumer warpgroups: each tile's KV loop and epilogue, taking turns on the tensor cores."""
+        """The consumer warpgroups: each tile's KV loop and epilogue, taking turns on the tensor cores."""
         kb = self.kb
         kb.sync.setmaxnreg("increase", self.config.consumer_registers)
         self.warpgroup = kb.warpgroup_id() - 1

@@ -111,7 +111,7 @@ def test_attention_kernel_refuses_before_compiling(monkeypatch):
     with pytest.raises(mmatom.CompileError, match=r"attention: head dim 96 is not one of 64, 128, 256"):
         mmatom.attention_kernel("bf16", 96)
     with pytest.raises(mmatom.CompileError, match=r"config d64_128x128x2 is for head dim 64, not 128"):
-        mmatom.attention_kernel("bf16", 128, config=default_config(64))
+        mmatom.attention_kernel("bf16", 128, config=default_config(64, causal=True))
 
 
 def test_attention_kernel_is_compiled_once_by_its_parameters(monkeypatch):

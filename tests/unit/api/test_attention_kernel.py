@@ -16,12 +16,12 @@ from mmatom.kernels.attention.config import DEFAULT_CONFIGS, AttentionConfig, de
 from mmatom.kernels.attention.kernel import build_attention
 
 KERNEL = Path(mmatom.__file__).parent / "kernels" / "attention" / "kernel.py"
-CASES = [(dtype, d, causal) for d in sorted(DEFAULT_CONFIGS) for causal in (False, True) for dtype in ("bf16", "f16")]
+CASES = [(dtype, d, causal) for d, causal in sorted(DEFAULT_CONFIGS) for dtype in ("bf16", "f16")]
 
 
 def _assemble(case):
     dtype, d, causal = case
-    module, launch = build_attention(dtype, default_config(d), causal)
+    module, launch = build_attention(dtype, default_config(d, causal), causal)
     kernel = mmatom.compile(module, options={"cache": False})
     return launch, kernel.metadata, kernel.ptx
 
@@ -33,8 +33,10 @@ def test_every_shipped_config_assembles_clean():
     for case, (launch, meta, ptx) in zip(CASES, results):
         assert meta.spill_bytes == 0, f"{case}: {meta.spill_bytes} spill bytes"
         assert meta.warnings == (), f"{case}: ptxas warned: {meta.warnings}"
-        assert launch.block == (384, 1, 1) and launch.shared_bytes <= 232448, case
-        assert "setmaxnreg.inc.sync.aligned.u32 240" in ptx and "setmaxnreg.dec.sync.aligned.u32 24" in ptx, case
+        config = default_config(case[1], case[2])
+        assert launch.block == (128 * (1 + config.consumers), 1, 1) and launch.shared_bytes <= 232448, case
+        assert f"setmaxnreg.inc.sync.aligned.u32 {config.consumer_registers}" in ptx, case
+        assert "setmaxnreg.dec.sync.aligned.u32 24" in ptx, case
         # S = Q K^T from SMEM (SS), O += P V with P in registers (RS, V read N-major: trans-b 1)
         assert re.search(r"\}, %rd\d+, %rd\d+, [01], 1, 1, 0, 0;", ptx), case  # SS: descriptors of Q and K
         assert re.search(r"\}, \{%r\d+(, %r\d+)*\}, %rd\d+, 1, 1, 1, 1;", ptx), case  # RS: P's registers, tnsp-b
@@ -52,8 +54,15 @@ def test_the_kernel_uses_only_the_public_api():
     assert mmatom_imports == {"mmatom", ".config"}, mmatom_imports
 
 
+def test_consumer_registers_share_the_register_file():
+    assert AttentionConfig(128, 128, 2).consumer_registers == 240  # 2 x 128 x 240 + 128 x 24 <= 65536
+    assert AttentionConfig(64, 112, 3, consumers=3).consumer_registers == 160
+
+
 def test_a_config_that_does_not_fit_is_refused_with_its_name():
     with pytest.raises(mmatom.CompileError, match=r"block_n 100 must be a multiple of 16"):
         build_attention("bf16", AttentionConfig(128, 100, 2))
+    with pytest.raises(mmatom.CompileError, match=r"consumers 4 2 or 3"):
+        build_attention("bf16", AttentionConfig(64, 128, 2, consumers=4))
     with pytest.raises(mmatom.CompileError, match=r"dtype 'e4m3' is not one of bf16, f16"):
         build_attention("e4m3", default_config(128))

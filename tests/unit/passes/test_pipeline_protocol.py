@@ -159,7 +159,7 @@ def _constant(v):
 def _attention(head_dim=128, causal=False):
     from mmatom.kernels.attention.config import default_config
     from mmatom.kernels.attention.kernel import build_attention
-    module, _ = build_attention("bf16", default_config(head_dim), causal)
+    module, _ = build_attention("bf16", default_config(head_dim, causal), causal)
     return module
 
 
