@@ -43,6 +43,7 @@ def host_us(torch, fn, calls: int = 200) -> float:
 
 def measure(torch, mmatom, m: int, n: int, k: int, rounds: int, ms: float) -> dict:
     from mmatom.kernels.gemm import host
+    from mmatom.kernels.torch_launch import current_stream, tensor_map
     from mmatom.kernels.gemm.choices import sm_count, splits
     from mmatom.kernels.gemm.config import operand_box
     a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
@@ -52,10 +53,10 @@ def measure(torch, mmatom, m: int, n: int, k: int, rounds: int, ms: float) -> di
     sums = torch.zeros(m, n, device="cuda", dtype=torch.float32)
     slices = splits(split, m, n, k, "bf16", sm_count())
     kernel = host.gemm_kernel(dtype="bf16", config=split, out_dtype="f32")
-    maps = [host._tensor_map(a, *operand_box(split, "bf16", "a", "k")),
-            host._tensor_map(b, *operand_box(split, "bf16", "b", "k")), host._tensor_map(sums, 64, 32)]
+    maps = [tensor_map(a, *operand_box(split, "bf16", "a", "k")),
+            tensor_map(b, *operand_box(split, "bf16", "b", "k")), tensor_map(sums, 64, 32)]
     split_kernel = kernel.prepare(*maps, m, n, k, slices, grid=(host.persistent_ctas(split, m, n, sm_count(), slices),))
-    stream = host._current_stream(torch, a.device)
+    stream = current_stream(torch, a.device)
     systems = {
         "cublas": lambda: torch.matmul(a, b.T, out=d),
         "tile": lambda: mmatom.gemm(a, b, out=d, config=tile),

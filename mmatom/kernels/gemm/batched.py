@@ -18,6 +18,7 @@ from functools import wraps
 from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
+from ..torch_launch import current_stream, tensor_map
 from . import host
 from .choices import choose_config, repacked_operands, sm_count
 from .config import BOX, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, operand_box, output_shape
@@ -67,12 +68,12 @@ def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | Non
     config, a3, b3 = configured(torch, p, (a3, b3), (a_major, b_major), layers, config)
     kernel = host.gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=out_dtype,
                               b_major=b_major, a_major=a_major, batched=True)
-    maps = [host._tensor_map(a3, *operand_box(config, p.dtypes[0], "a", a_major)),
-            host._tensor_map(b3, *operand_box(config, p.dtypes[0], "b", b_major)),
-            host._tensor_map(d, BOX, box_columns(out_dtype))]
+    maps = [tensor_map(a3, *operand_box(config, p.dtypes[0], "a", a_major)),
+            tensor_map(b3, *operand_box(config, p.dtypes[0], "b", b_major)),
+            tensor_map(d, BOX, box_columns(out_dtype))]
     scales = [scale_a, scale_b] if fp8 else []
     grid = host.persistent_ctas(config, p.m, p.n, sm_count(), layers)
-    kernel.prepare(*maps, p.m, p.n, p.k, layers, *scales, grid=(grid,))(host._current_stream(torch, a.device))
+    kernel.prepare(*maps, p.m, p.n, p.k, layers, *scales, grid=(grid,))(current_stream(torch, a.device))
     return d if out is None or d is out else out.copy_(d)
 
 

@@ -21,6 +21,7 @@ import mmatom
 from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
+from ..torch_launch import current_stream, tensor_map
 from .choices import ROW_PITCH_BYTES, choose_config, repacked_operands, sm_count, splits
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes, operand_box,
                      output_box)
@@ -125,7 +126,7 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     key = _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype)
     # the hot path: the same operands as an earlier call, launched as packed then
     if out is not None and (replay := _PREPARED.get(key)) is not None:
-        replay(_current_stream(torch, a.device))
+        replay(current_stream(torch, a.device))
         return out
     p = _problem(torch, a, b, scale_a, scale_b, b_major)
     out_dtype = _out_dtype(out, out_dtype, p.dtypes[0])
@@ -133,7 +134,7 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     if 0 in (p.m, p.n, p.k):  # nothing to compute, or a sum of no products
         return _result(d.zero_() if p.m and p.n else d, out, p.n)
     run, copied = _plan(torch, p, d, out_dtype, config)
-    run(_current_stream(torch, a.device))
+    run(current_stream(torch, a.device))
     if d is out and not copied:  # no per-call copy in the launch: it can be replayed as packed
         if len(_PREPARED) >= CACHED_CALLS:
             _PREPARED.clear()
@@ -152,9 +153,9 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
                          b_major=p.majors[1], a_major=p.majors[0], rowwise=p.rowwise)
     sums = d if kernel_out == out_dtype else _padded_empty(torch, tuple(d.shape), torch.float32, d.device, 4)
-    maps = [_tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
-            _tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
-            _tensor_map(sums, *output_box(config, kernel_out))]
+    maps = [tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
+            tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
+            tensor_map(sums, *output_box(config, kernel_out))]
     scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
     launch = kernel.prepare(*maps, p.m, p.n, p.k, *([split] if config.split_k else []), *scales,
                             grid=(persistent_ctas(config, p.m, p.n, sms, split),))
@@ -337,8 +338,7 @@ def _result(d, out, n: int):
     return result if out is None else out.copy_(result)
 
 
-CACHED_CALLS = 4096  # packed launches and tensor maps kept (a bound: a caller may keep allocating new buffers)
-_MAPS: dict[tuple, object] = {}
+CACHED_CALLS = 4096  # packed launches kept (a bound: a caller may keep allocating new buffers)
 _PREPARED: dict[tuple, object] = {}
 
 
@@ -367,23 +367,6 @@ def _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple 
 def _scale_key(x) -> tuple | None:
     """A scale as a packed launch depends on it: its address, and (per tensor or rowwise) its shape and strides."""
     return None if x is None else (x.data_ptr(), x.shape, x.stride())
-
-
-def _tensor_map(x, box_rows: int, box_cols: int):
-    key = (x.data_ptr(), tuple(x.shape), tuple(x.stride()), x.dtype, box_rows, box_cols)
-    found = _MAPS.get(key)
-    if found is None:
-        if len(_MAPS) >= CACHED_CALLS:
-            _MAPS.clear()
-        found = _MAPS[key] = mmatom.tensor_map(x, box_rows, box_cols)
-    return found
-
-
-def _current_stream(torch, device) -> int:
-    """torch's current stream on `device` as a raw handle (torch.cuda.current_stream() builds a Stream object:
-    ~10 us of a small GEMM's host path)."""
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    return raw(device.index) if raw is not None else torch.cuda.current_stream(device).cuda_stream
 
 
 __all__ = ["forget_kernels", "forget_prepared_calls", "gemm", "gemm_kernel", "persistent_ctas"]
