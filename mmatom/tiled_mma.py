@@ -34,6 +34,7 @@ from .values import Value
 
 _MODES = {"A": (0, 2), "B": (1, 2), "C": (0, 1), "D": (0, 1)}  # the (row, col) modes of each operand in (M, N, K)
 _SWIZZLE_BYTES = {"none": "none", "sw32": "32b", "sw64": "64b", "sw128": "128b"}
+_PLACEMENTS: dict[tuple, Placement] = {}  # (atom, atom_layout_mnk, tile_mnk, role) -> its Placement
 
 
 class TiledMma:
@@ -143,7 +144,11 @@ class TiledMma:
 
     def placement(self, role: str) -> Placement:
         """Where each value of `role`'s fragment (fragment_type's element order) lies in the step tile, split into a
-        thread part (layouts of the thread index) and a constant per value; checked on every thread and value."""
+        thread part (layouts of the thread index) and a constant per value; checked on every thread and value (once
+        per process for a tile of the same atom and shape: evaluating every thread's values is a build's hot spot)."""
+        key = (self.atom, self.atom_layout_mnk, self.tile_mnk, role)
+        if role not in self._placements and key in _PLACEMENTS:
+            self._placements[role] = _PLACEMENTS[key]
         if role not in self._placements:
             ftype = self.fragment_type(role)  # the role's registers, or the error that it has none
             what = f"{role} of {self.atom.ptx}"
@@ -162,6 +167,7 @@ class TiledMma:
                                     f"{lanes.size()} logical threads; its coordinates have no per-thread base")
                 self._placements[role] = placement(what, (lanes.shape, self.atom_layout_mnk),
                                                    lambda t: self._partition(role, t))
+            _PLACEMENTS[key] = self._placements[role]
         return self._placements[role]
 
     def fragment_coords(self, kb: KernelBuilder, role: str = "C", thread: Value | None = None) -> FragmentCoords:
