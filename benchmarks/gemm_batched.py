@@ -16,27 +16,14 @@ from __future__ import annotations
 import statistics
 from unittest import mock
 
-
-def burst_us(torch, fn, ms: float = 30.0) -> float:
-    fn()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    count = 4
-    while True:
-        start.record()
-        for _ in range(count):
-            fn()
-        end.record()
-        end.synchronize()
-        if start.elapsed_time(end) >= ms or count >= 1 << 14:
-            return start.elapsed_time(end) * 1e3 / count
-        count *= 2
+from mmatom.tools.mmatom_bench_common import burst_us
 
 
 def compare(torch, name: str, ours, theirs, flops: float, rounds: int = 5) -> None:
     times = {"mmatom": [], "torch": []}
     for _ in range(rounds):
-        times["mmatom"].append(burst_us(torch, ours))
-        times["torch"].append(burst_us(torch, theirs))
+        times["mmatom"].append(burst_us(ours))
+        times["torch"].append(burst_us(theirs))
     t_ours, t_theirs = statistics.median(times["mmatom"]), statistics.median(times["torch"])
     print(f"{name}: mmatom {t_ours:.1f} us ({flops / t_ours / 1e6:.0f} TFLOP/s), torch {t_theirs:.1f} us "
           f"-> {t_theirs / t_ours:.3f}x", flush=True)

@@ -14,21 +14,7 @@ import argparse
 import statistics
 import time
 
-
-def burst_us(torch, fn, ms: float) -> float:
-    fn()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    count = 8
-    while True:
-        start.record()
-        for _ in range(count):
-            fn()
-        end.record()
-        end.synchronize()
-        elapsed = start.elapsed_time(end)
-        if elapsed >= ms or count >= 1 << 16:
-            return elapsed * 1e3 / count
-        count *= 2
+from mmatom.tools.mmatom_bench_common import burst_us
 
 
 def host_us(torch, fn, calls: int = 200) -> float:
@@ -67,7 +53,7 @@ def measure(torch, mmatom, m: int, n: int, k: int, rounds: int, ms: float) -> di
     times = {name: [] for name in systems}
     for _ in range(rounds):
         for name, fn in systems.items():
-            times[name].append(burst_us(torch, fn, ms))
+            times[name].append(burst_us(fn, ms))
     row = {name: statistics.median(t) for name, t in times.items()}
     row["split host"] = host_us(torch, systems["split"])
     row["tile host"] = host_us(torch, systems["tile"])

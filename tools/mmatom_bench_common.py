@@ -51,6 +51,17 @@ def timed(fn, burst: int) -> float:
     return start.elapsed_time(end) / burst
 
 
+def burst_us(fn, ms: float = 30.0, max_calls: int = 1 << 16) -> float:
+    """Microseconds per call of `fn` (after one warm-up call) over a burst doubled until it lasts `ms`."""
+    fn()
+    calls = 4
+    while True:
+        per_call_ms = timed(fn, calls)
+        if per_call_ms * calls >= ms or calls >= max_calls:
+            return per_call_ms * 1e3
+        calls *= 2
+
+
 def device_record() -> dict:
     import torch
     dev = runtime.device()
@@ -75,4 +86,4 @@ def positive(text: str) -> int:
     return int(text)
 
 
-__all__ = ["Sampler", "comma_list", "device_record", "positive", "timed"]
+__all__ = ["Sampler", "burst_us", "comma_list", "device_record", "positive", "timed"]

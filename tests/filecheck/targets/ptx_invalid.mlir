@@ -71,3 +71,18 @@ builtin.module {
     llvm.return
   }
 }
+
+// -----
+
+// i1 values are predicates: PTX has and/or/xor on .pred, no arithmetic
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  llvm.func @predicate_sum(%a: i32, %p: !llvm.ptr<1>) attributes {nvvm.kernel} {
+    %c0 = arith.constant 0 : i32
+    %x = arith.cmpi eq, %a, %c0 : i32
+    // expected-error@+1 {{'arith.addi' on i1 is not supported by the PTX target (and, or, xor are)}}
+    %y = arith.addi %x, %x : i1
+    %r = arith.select %y, %a, %c0 : i32
+    llvm.store %r, %p : i32, !llvm.ptr<1>
+    llvm.return
+  }
+}

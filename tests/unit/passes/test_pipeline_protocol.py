@@ -183,3 +183,35 @@ def test_a_loop_entered_past_a_fill_no_wait_took_skips_it():
     with pytest.raises(LifecycleError, match=r"the ring counter of barrier @smem .* advances on paths that do not "
                                              r"wait \(a wait under scf.for that does not carry the count\)"):
         _verify(module)
+
+
+def _kv_step_loop(module):
+    """The consumer's first KV loop (carrying the K and V counts) and its K wait."""
+    from xdsl.dialects import scf
+    consumer_loop = [op for op in _ops(module, scf.ForOp) if len(op.iter_args) == 3][-1]  # (q, k, v) counters
+    kv_loop = next(op for op in consumer_loop.body.block.ops if isinstance(op, scf.ForOp))
+    k_wait = next(op for op in kv_loop.body.block.ops if isinstance(op, nvvm.MBarrierTryWaitParityOp))
+    return kv_loop, k_wait
+
+
+def test_a_fill_waited_twice_is_one_the_count_already_passed():
+    module = _attention()
+    _, k_wait = _kv_step_loop(module)
+    k_wait.parent_block().insert_op_after(k_wait.clone(), k_wait)  # the same fill again, after the count moved on
+    with pytest.raises(LifecycleError, match=r"the ring counter of barrier @smem .* waits on fill 1\*\(a block "
+                                             r"argument\) where the thread's waits reached 1 \+ 1\*\(a block argument\)"):
+        _verify(module)
+
+
+def test_a_loop_that_carries_the_count_on_past_its_waits_skips_fills():
+    """K's count is yielded two fills on per KV step that waits one: the next loop and tile start past a fill."""
+    module = _attention()
+    kv_loop, _ = _kv_step_loop(module)
+    step = kv_loop.body.block.last_op.operands[0].owner  # k_it + 1
+    two = arith.ConstantOp(IntegerAttr(2, i32))
+    skipped = arith.AddiOp(step.lhs, two.result)
+    kv_loop.body.block.insert_ops_before([two, skipped], kv_loop.body.block.last_op)
+    kv_loop.body.block.last_op.operands[0] = skipped.result
+    with pytest.raises(LifecycleError, match=r"the ring counter of barrier @smem .* is carried round a loop inside as "
+                                             r"2 \+ 1\*\(a block argument\), not where its waits walk it \(1 \+ 1\*"):
+        _verify(module)
