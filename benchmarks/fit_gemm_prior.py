@@ -52,7 +52,7 @@ def fit(rows: list[dict]) -> dict[str, tuple[float, float, float]]:
     table = {}
     for name in names:
         config, timed = GemmConfig.from_name(name), [r for r in rows if name in r["times_us"]]
-        if len(timed) < MIN_ROWS:
+        if len(timed) < MIN_ROWS or config.split_k:  # split-K is priced by its base config's terms (choices.py)
             continue
         terms = [model_terms(config, r["m"], r["n"], r["k"], r["dtype"], 132) for r in timed]
         times = [r["times_us"][name] for r in timed]

@@ -33,11 +33,12 @@ from mmatom.tools.mmatom_bench_shapes import SWEEP_COUNT, Bursts, sweep_shapes
 def measure(m: int, n: int, k: int, dtype: str, bursts: Bursts, swap_ab: bool = False) -> dict:
     ops = Operands.random(m, n, k, dtype)
     swapped = tuple(c for c in SWAP_AB_CONFIGS if m <= c.block_n) if swap_ab else ()
-    systems = {c.name: ops.mmatom_call(mmatom.gemm, c) for c in CONFIGS + swapped}
+    prior = prior_config(m, n, k, dtype)  # timed too where it is none of those (a split-K config)
+    systems = {c.name: ops.mmatom_call(mmatom.gemm, c) for c in dict.fromkeys(CONFIGS + swapped + (prior,))}
     systems["cublas"] = ops.vendor_calls()["cublas"]  # fp8: on operands padded outside its timing
     times = interleaved_medians(systems, bursts, timed)
     return {"m": m, "n": n, "k": k, "dtype": dtype, "times_us": {name: ms * 1e3 for name, ms in times.items()},
-            "prior": prior_config(m, n, k, dtype).name}
+            "prior": prior.name}
 
 
 def main() -> None:

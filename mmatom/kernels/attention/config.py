@@ -67,12 +67,13 @@ class AttentionConfig:
                 "v": (self.block_n, BOX_COLUMNS), "o": (64, BOX_COLUMNS)}
 
 
-# the shipped config per head dim (FA3's tiles: d = 256 takes 80 keys a step to keep two stages in SMEM)
-# the shipped config per (head dim, causal), measured on an H100 (records/ATTENTION.md): d = 256 takes 80 keys a step
-# to keep two stages in SMEM (FA3's tile); d = 64 without a mask is softmax-bound and runs 6% faster with three
-# consumers (192 x 112, 3 stages), with the causal mask two consumers stay ahead
+# the shipped config per (head dim, causal), measured on an H100 (records/ATTENTION.md, benchmarks/attention_configs.py):
+# d = 128 without a mask takes 144 keys a step (0.998-1.003x cuDNN where 128 keys gave 0.973-0.991x; 160 spills with
+# the GPU machine's ptxas, 176 leaves one Q buffer: 0.955x), with the mask 128 (the diagonal's blocks cost less);
+# d = 256 takes 80 keys a step to keep two stages in SMEM (FA3's tile); d = 64 without a mask is softmax-bound and runs
+# 6% faster with three consumers (192 x 112, 3 stages), with the causal mask two consumers stay ahead
 DEFAULT_CONFIGS = {(64, False): AttentionConfig(64, 112, 3, consumers=3), (64, True): AttentionConfig(64, 128, 2),
-                   (128, False): AttentionConfig(128, 128, 2), (128, True): AttentionConfig(128, 128, 2),
+                   (128, False): AttentionConfig(128, 144, 2), (128, True): AttentionConfig(128, 128, 2),
                    (256, False): AttentionConfig(256, 80, 2), (256, True): AttentionConfig(256, 80, 2)}
 
 

@@ -78,8 +78,9 @@ def attention(q, k, v, *, causal: bool = False, softmax_scale: float | None = No
     return (o, lse) if return_lse else o
 
 
-def forward(torch, q, k, v, causal: bool, softmax_scale: float | None):
-    """(o, lse) of a checked call: the empty and keyless cases here, the rest by the kernel."""
+def forward(torch, q, k, v, causal: bool, softmax_scale: float | None, config: AttentionConfig | None = None):
+    """(o, lse) of a checked call: the empty and keyless cases here, the rest by the kernel (`config`: the tiles,
+    default_config's unless given -- what benchmarks/attention_configs.py compares)."""
     p = check_inputs(torch, q, k, v, causal, softmax_scale)
     check_devices(q=q, k=k, v=v)
     o, lse = outputs(torch, q, p)
@@ -88,7 +89,7 @@ def forward(torch, q, k, v, causal: bool, softmax_scale: float | None):
     if p.seqlen_k == 0:  # every query sees no key: FlashAttention's zero row and -inf
         return o.zero_(), lse.fill_(-math.inf)
     scale = 1.0 / math.sqrt(p.head_dim) if softmax_scale is None else float(softmax_scale)
-    _launch(torch, p, (q, k, v), o, lse, bool(causal), scale)
+    _launch(torch, p, (q, k, v), o, lse, bool(causal), scale, config or default_config(p.head_dim, causal))
     return o, lse
 
 
@@ -120,14 +121,13 @@ def tma_view(x) -> tuple[object, bool]:
     return (x.clone() if x.is_contiguous() else x.contiguous()).flatten(2), True  # clone: a misaligned base
 
 
-def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float) -> None:
+def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, config: AttentionConfig) -> None:
     """The kernel over `p`, writing o and lse, on torch's current stream of the tensors' device. The packed launch
     is kept for a call with every address, shape and stride of this one, unless an input was copied (the copy is
     this call's only)."""
-    key = (*(tensor_key(x) for x in (*qkv, o, lse)), causal, scale)
+    key = (*(tensor_key(x) for x in (*qkv, o, lse)), causal, scale, config)
     run = _PREPARED.get(key)
     if run is None:
-        config = default_config(p.head_dim, causal)
         kernel = attention_kernel(p.dtype, p.head_dim, causal, config=config)
         boxes = config.boxes()
         views = [tma_view(x) for x in (*qkv, o)]
