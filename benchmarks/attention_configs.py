@@ -6,7 +6,8 @@ it is shipped:
     python -P benchmarks/attention_configs.py --shapes 4x16x4096d128,2x16x8192d128c \
         --configs 128x128x2,128x160x2,128x176x2 [--dtype bf16] [--repeats 5]
 
-A shape is BxHxS d D (c: causal; /Hkv after H for GQA: 4x32/8x4096d128); a config BMxBNxSTAGES (BM = 64 x consumers).
+A shape is BxHxS d D (c: causal; /Hkv after H for GQA: 4x32/8x4096d128); a config BMxBNxSTAGES[eN] (BM = 64 x consumers; eN: N of every
+8 scores' 2^x on the FMA pipes, AttentionConfig.ex2_on_fma).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from mmatom.tools.mmatom_bench_attention import BURST_MS, Inputs, Shape, interle
 from mmatom.tools.mmatom_bench_shapes import Bursts
 
 SHAPE = re.compile(r"(\d+)x(\d+)(?:/(\d+))?x(\d+)d(\d+)(c?)$")
-CONFIG = re.compile(r"(\d+)x(\d+)x(\d+)$")
+CONFIG = re.compile(r"(\d+)x(\d+)x(\d+)(?:e(\d))?$")
 
 
 def parse_shape(text: str) -> Shape:
@@ -38,8 +39,8 @@ def parse_config(text: str, head_dim: int) -> AttentionConfig:
     match = CONFIG.match(text)
     if not match or int(match[1]) % 64:
         raise SystemExit(f"config {text!r} is not BMxBNxSTAGES with BM a multiple of 64")
-    bm, bn, stages = map(int, match.groups())
-    return AttentionConfig(head_dim, bn, stages, consumers=bm // 64)
+    bm, bn, stages, on_fma = (int(x or 0) for x in match.groups())
+    return AttentionConfig(head_dim, bn, stages, consumers=bm // 64, ex2_on_fma=on_fma)
 
 
 def compare(shape: Shape, configs: list[AttentionConfig], dtype: str, repeats: int) -> None:

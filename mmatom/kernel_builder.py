@@ -77,12 +77,15 @@ from .lookup import Atom
 from .scheduler import TileScheduler
 from .smem import SmemTiles, allocate_tiles
 from .smem_ring import SmemRing
-from .values import Value, constant_attr
+from .values import Value, constant_attr, max_value
 from .warp import Shfl
 
 PARAM_TYPES: dict[str, Attribute] = {"ptr": llvm.LLVMPointerType(IntAttr(1)), "i32": i32, "i64": i64, "f32": f32,
                                      "f64": f64}
 SCALAR_TYPES = {"f32": f32, "i32": i32}
+_ROUND_TO_INTEGER = 12582912.0  # 1.5 x 2^23: x + this rounds x to an integer held in the sum's low mantissa bits
+# 2^f ~ c0 + c1 f + c2 f^2 + c3 f^3 on [-1/2, 1/2]: least relative error (Lawson's iteration, f32 coefficients)
+_EX2_POLY = (0.9999280571937561, 0.6932609677314758, 0.24261115491390228, 0.0551716685295105)
 SMEM_SYMBOL = "smem"
 Operand = Value | SSAValue | int | float
 
@@ -166,6 +169,29 @@ class KernelBuilder:
         """2^a on f32, approximate: nvvm.ex2, PTX ex2.approx.ftz.f32 (2 ulp; `ftz=False`: ex2.approx.f32, subnormals
         kept). e^x is ex2(x * log2(e)): fold the constant into a scale the kernel multiplies by anyway."""
         return self.wrap(self.builder.insert(Ex2Op(self._f32("ex2", a), ftz)).res)
+
+    def ex2_fma(self, a: Operand) -> Value:
+        """2^a on f32 without the MUFU unit that ex2 runs on: a = j + f with j = round(a) (adding 1.5 x 2^23 leaves j
+        in the sum's low bits), 2^f for |f| <= 1/2 by a degree-3 polynomial (three fma: relative error 7.5e-5,
+        below bf16's rounding), and j added to its exponent bits. About eight FMA-pipe instructions where ex2 is one
+        MUFU one: a softmax bound by MUFU gives a share of its values to this (FlashAttention-4's trick). Takes
+        a <= 127; below -126 it gives ~2^-126, not 0 (-inf too: use ex2 where values may be masked), and a NaN
+        gives 2^-126."""
+        a = max_value(self.wrap(self._f32("ex2_fma", a)), -126.0)
+        rounded = a + _ROUND_TO_INTEGER
+        f = a - (rounded - _ROUND_TO_INTEGER)
+        p = self.fma(self.fma(self.fma(f, _EX2_POLY[3], _EX2_POLY[2]), f, _EX2_POLY[1]), f, _EX2_POLY[0])
+        # round(a) sits in `rounded`'s low bits; shifted to the exponent field the constant's own bits drop out
+        return self.bitcast(self.bitcast(p, i32) + (self.bitcast(rounded, i32) << 23), f32)
+
+    def bitcast(self, a: Operand, type_: Attribute | str) -> Value:
+        """a's bits read as another type of the same width (arith.bitcast: f32 <-> i32, f16/bf16 <-> i16): no
+        instruction where both live in one register class, else a PTX mov."""
+        a = self.ssa(a, f32)
+        type_ = SCALAR_TYPES.get(type_, type_) if isinstance(type_, str) else type_
+        if not isinstance(type_, Attribute) or getattr(type_, "bitwidth", None) != getattr(a.type, "bitwidth", 0):
+            raise api_error(f"bitcast: {a.type} to {type_}; a type of the same width (\"f32\" <-> \"i32\")")
+        return self.wrap(self.builder.insert(arith.BitcastOp(a, type_)).result)
 
     def lg2(self, a: Operand) -> Value:
         """log2(a) on f32, approximate: math.log2, PTX lg2.approx.ftz.f32 (e.g. a row's log-sum-exp, m + lg2(l))."""

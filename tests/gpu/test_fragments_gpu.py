@@ -73,3 +73,31 @@ def test_every_shuffle_reads_the_lane_ptx_names(tmp_path, monkeypatch):
         src = _sources(kind, offset, threads)
         np.testing.assert_array_equal(got_f[k], x.cpu().numpy()[src], err_msg=kind)
         np.testing.assert_array_equal(got_i[k], i.cpu().numpy()[src], err_msg=kind)
+
+
+def test_ex2_on_the_fma_pipes_is_2_to_the_x(tmp_path, monkeypatch):
+    """kb.ex2_fma over a range a softmax meets (and past it): within 7.5e-5 of 2^x relatively, ~2^-126 below -126;
+    kb.ex2 beside it for scale. Output poisoned, inputs fresh."""
+    import torch
+
+    import mmatom
+
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    kb = mmatom.KernelBuilder("ex2_fma", [("x", "ptr"), ("y", "ptr"), ("z", "ptr")], "sm_90a", threads=256)
+    i = kb.ctaid() * 256 + kb.tid()
+    x = kb.load_scalar(kb.param("x"), "f32", i)
+    kb.store_scalar(kb.ex2_fma(x), kb.param("y"), i)
+    kb.store_scalar(kb.ex2(x), kb.param("z"), i)
+    module, launch = kb.finish()
+    kernel = mmatom.compile(module)
+    x = torch.cat([torch.rand(1 << 16, device="cuda") * -140 + 10, torch.tensor([-0.5, 0.5, 0.0, -126.0, -300.0],
+                                                                                  device="cuda")])
+    x = torch.cat([x, torch.zeros(-len(x) % 256, device="cuda")])
+    y, z = (torch.full_like(x, float("nan")) for _ in range(2))
+    kernel(x, y, z, grid=(len(x) // 256,), block=launch.block)
+    torch.cuda.synchronize()
+    xs, ys = x.double().cpu().numpy(), y.double().cpu().numpy()
+    normal = xs >= -126
+    assert np.abs(ys[normal] / np.exp2(xs[normal]) - 1).max() < 8e-5
+    assert np.all((ys[~normal] >= 0) & (ys[~normal] < 2.0 ** -125))
+    assert np.abs(z.double().cpu().numpy()[xs > -120] / np.exp2(xs[xs > -120]) - 1).max() < 1e-6  # MUFU's, 2 ulp

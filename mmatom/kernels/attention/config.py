@@ -23,12 +23,15 @@ SMEM_BYTES = 232448              # the most dynamic shared memory a CTA may opt 
 @dataclass(frozen=True)
 class AttentionConfig:
     """One kernel's tiles: `block_n` keys per KV step (K and V tiles of block_n x D in N-stage rings); the CTA's
-    query tile is 64 rows per consumer warpgroup, `consumers` of them (2 or 3) taking turns on the tensor cores."""
+    query tile is 64 rows per consumer warpgroup, `consumers` of them (2 or 3) taking turns on the tensor cores;
+    `ex2_on_fma` of every 8 of a thread's scores in an unmasked block take 2^x on the FMA pipes (kb.ex2_fma), the
+    rest on MUFU (ex2): where MUFU bounds the softmax (d = 64), a share of it moves to idle units (FA4's trick)."""
 
     head_dim: int = 128
     block_n: int = 128
     stages: int = 2
     consumers: int = 2
+    ex2_on_fma: int = 0
 
     @property
     def block_m(self) -> int:
@@ -42,7 +45,8 @@ class AttentionConfig:
 
     @property
     def name(self) -> str:
-        return f"d{self.head_dim}_{self.block_m}x{self.block_n}x{self.stages}"
+        return f"d{self.head_dim}_{self.block_m}x{self.block_n}x{self.stages}" + \
+            (f"e{self.ex2_on_fma}" if self.ex2_on_fma else "")
 
     @property
     def q_stages(self) -> int:
@@ -56,9 +60,11 @@ class AttentionConfig:
             raise api_error(f"attention: dtype {dtype!r} is not one of {', '.join(DTYPES)}")
         if self.head_dim not in HEAD_DIMS:
             raise api_error(f"attention: head dim {self.head_dim} is not one of {', '.join(map(str, HEAD_DIMS))}")
-        if self.block_n % 16 or not 16 <= self.block_n <= 256 or self.stages < 1 or self.consumers not in (2, 3):
+        if self.block_n % 16 or not 16 <= self.block_n <= 256 or self.stages < 1 or self.consumers not in (2, 3) \
+                or not 0 <= self.ex2_on_fma <= 8:
             raise api_error(f"attention: block_n {self.block_n} must be a multiple of 16 in [16, 256], stages "
-                            f"{self.stages} positive and consumers {self.consumers} 2 or 3")
+                            f"{self.stages} positive, consumers {self.consumers} 2 or 3 and ex2_on_fma "
+                            f"{self.ex2_on_fma} in [0, 8]")
 
     def boxes(self) -> dict[str, tuple[int, int]]:
         """(rows, columns) of each tensor map's TMA box: q the CTA's query tile, k and v a KV step's keys, o one

@@ -234,7 +234,7 @@ class HopperAttention:
         self.k_ring.consumer_release(k)
         if masked:
             s = self.mask(s, block, q0)
-        m, p, alpha, l = self.softmax(s, rows[:2], rows[2:4])
+        m, p, alpha, l = self.softmax(s, rows[:2], rows[2:4], on_fma=0 if masked else self.config.ex2_on_fma)
         kb.wgmma.wait_group(0)
         self.v_ring.consumer_release(v)
         o = kb.convert(o, self.tiled_pv.fragment_type("C"))
@@ -268,10 +268,11 @@ class HopperAttention:
             kb, s, lambda x, row, col: select((col < keys_left) & (col - row <= horizon), x, float("-inf")),
             self.coords)
 
-    def softmax(self, s, m_old, l_old) -> tuple:
+    def softmax(self, s, m_old, l_old, on_fma: int = 0) -> tuple:
         """This block's row maxima folded into the running ones (log2 units), P = 2^(S scale - max), the factor
         the running sums and O scale by, and the running sums (this thread's values only: the lanes sharing a row
-        add theirs once, at the end)."""
+        add theirs once, at the end). `on_fma` of every 8 values take 2^x on the FMA pipes (no -inf among them:
+        unmasked blocks only)."""
         kb = self.kb
         block_max = self.tiled_qk.reduce_rows(kb, s, "max")
         m = [x * self.scale if m_old is None else max_value(m_old[r], x * self.scale) for r, x in enumerate(block_max)]
@@ -281,7 +282,8 @@ class HopperAttention:
         values: dict[int, list] = {}
 
         def exp2(x, v):
-            y = kb.ex2(kb.fma(x, self.scale, shift[self.s_rows[v]]))
+            power = kb.fma(x, self.scale, shift[self.s_rows[v]])
+            y = kb.ex2_fma(power) if v % 8 < on_fma else kb.ex2(power)
             values.setdefault(self.s_rows[v], []).append(y)
             return y
         p = kb.map(s, exp2)

@@ -84,6 +84,13 @@ def _eval(op, env, threads):
         return [np.where(*args)]
     if isinstance(op, arith.UIToFPOp):
         return [args[0].astype(np.float32)]
+    if isinstance(op, arith.BitcastOp):  # i32 lives as int64 here: its low 32 bits are the word
+        if isinstance(op.result.type, Float32Type):
+            return [(args[0] & 0xFFFFFFFF).astype(np.uint32).view(np.float32)]
+        return [args[0].astype(np.float32).view(np.int32).astype(np.int64)]
+    if name == "math.fma":  # rounded once, as fma.rn
+        a, b, c = (x.astype(np.float64) for x in args)
+        return [(a * b + c).astype(np.float32)]
     if isinstance(op, arith.NegfOp):
         return [-args[0]]
     if isinstance(op, ShflOp):

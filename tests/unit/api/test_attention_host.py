@@ -39,7 +39,7 @@ def no_compile(monkeypatch):
 def launches(monkeypatch):
     """host._launch recorded instead of run: (Problem, causal, scale) per call."""
     calls = []
-    monkeypatch.setattr(host, "_launch", lambda torch, p, qkv, o, lse, causal, scale: calls.append((p, causal, scale)))
+    monkeypatch.setattr(host, "_launch", lambda torch, p, qkv, o, lse, causal, scale, config: calls.append((p, causal, scale)))
     return calls
 
 
@@ -121,7 +121,7 @@ def test_attention_kernel_is_compiled_once_by_its_parameters(monkeypatch):
     first = mmatom.attention_kernel("f16", 256, causal=True)
     assert mmatom.attention_kernel("f16", 256, causal=True) is first and len(keys) == 1
     assert keys[0] == ["mmatom.kernels.attention", "f16", "sm_90a",
-                       {"head_dim": 256, "block_n": 80, "stages": 2, "consumers": 2}, True]
+                       {"head_dim": 256, "block_n": 80, "stages": 2, "consumers": 2, "ex2_on_fma": 0}, True]
     mmatom.attention_kernel("f16", 256, causal=False)
     assert len(keys) == 2
     host.forget_kernels()

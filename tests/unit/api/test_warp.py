@@ -68,6 +68,27 @@ def test_ex2_rcp_and_float_max():
     assert kb.lg2(x).ssa.owner.name == "math.log2"
 
 
+def test_ex2_fma_is_2_to_the_x_on_fma_and_integer_instructions():
+    kb, tid = builder(threads=1024)
+    x = (kb.wrap(kb.builder.insert(arith.UIToFPOp(tid.ssa, f32)).result) - 875.0) * 0.2446  # -214 .. 36.4
+    y = kb.ex2_fma(x)
+    env = run(kb.block, 1024, {})
+    xs, ys = env[x.ssa].astype(np.float64), env[y.ssa].astype(np.float64)
+    normal = xs >= -126
+    assert np.abs(ys[normal] / np.exp2(xs[normal]) - 1).max() < 8e-5  # below bf16's rounding (2^-9)
+    assert np.all((ys[~normal] > 0) & (ys[~normal] < 2.0 ** -125))  # clamped: ~2^-126, not 0
+    ops = {op.name for op in kb.block.ops}
+    assert "nvvm.ex2" not in ops and {"math.fma", "arith.bitcast", "arith.shli"} <= ops
+
+
+def test_bitcast_keeps_the_bits():
+    kb, tid = builder()
+    bits = kb.bitcast(kb.const(1.5), "i32")
+    back = kb.bitcast(bits + 1, f32)
+    env = run(kb.block, 64, {})
+    assert env[bits.ssa][0] == 0x3FC00000 and env[back.ssa][0] == np.array([0x3FC00001], np.int32).view(np.float32)
+
+
 def test_lg2_prints_the_approximate_ptx_instruction():
     kb = mmatom.KernelBuilder("k", [("x", "f32"), ("out", "ptr")], "sm_90a")
     kb.store_scalar(kb.lg2(kb.param("x")), kb.param("out"))
@@ -84,6 +105,8 @@ def test_lg2_prints_the_approximate_ptx_instruction():
     (lambda kb: kb.ex2(kb.tid()), r"ex2: operand of type i32; it takes f32 \(convert it first\)"),
     (lambda kb: kb.rcp(kb.param("i")), r"rcp: operand of type i32; it takes f32"),
     (lambda kb: kb.lg2(kb.tid()), r"lg2: operand of type i32; it takes f32"),
+    (lambda kb: kb.ex2_fma(kb.tid()), r"ex2_fma: operand of type i32; it takes f32"),
+    (lambda kb: kb.bitcast(kb.tid(), i64), r"bitcast: i32 to i64; a type of the same width"),
 ])
 def test_diagnostics_name_the_op_and_the_legal_set(call, message):
     kb, _ = builder()
