@@ -9,8 +9,10 @@ shape for comparison. Per shape and system:
     kernels/call   GPU kernels per call (torch.profiler; '-' where it is unavailable)
 
 `--profile` adds cProfile's top entries of mmatom.gemm's host path per shape (where the host time goes).
+Then the first call of a new shape (issue 24's < 50 us): the kernel loaded, each call a new M (rows of one A and D
+sliced: views never seen before), host time per call without a sync -- the prior, the tensor maps, the packing.
 
-    python -P benchmarks/gemm_host_path.py [--calls 2000] [--profile]
+    python -P benchmarks/gemm_host_path.py [--calls 2000] [--profile] [--new-shapes 200]
 """
 
 from __future__ import annotations
@@ -100,10 +102,38 @@ def profile_host(fn, calls: int = 500) -> None:
     pstats.Stats(prof).sort_stats("tottime").print_stats(12)
 
 
+def new_shape_host_us(dtype: str, shapes: int, profile: bool) -> float:
+    """Mean host us of a call whose (M, N, K) no call had before (M steps through 1..shapes x 8, N = K = 4096)."""
+    n = k = 4096
+    top = 8 * shapes + 8
+    a, b = (torch.randn(rows, k, device="cuda").to(TORCH[dtype]) for rows in (top, n))
+    out = torch.empty(top, n, device="cuda", dtype=torch.bfloat16)
+    one = {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")} if dtype != "bf16" else {}
+    for m in (8 * shapes + 8, 8 * shapes + 4):  # every kernel the sweep below uses compiled and loaded first
+        mmatom.gemm(a[:m], b, out=out[:m], **one)
+    for m in range(1, 8 * shapes, 8):
+        mmatom.gemm(a[:m + 2], b, out=out[:m + 2], **one)  # those shapes' kernels loaded (another M: a cold prior)
+    torch.cuda.synchronize()
+    prof = cProfile.Profile() if profile else None
+    t0 = time.perf_counter()
+    if prof:
+        prof.enable()
+    for m in range(1, 8 * shapes, 8):
+        mmatom.gemm(a[:m], b, out=out[:m], **one)
+    if prof:
+        prof.disable()
+    host = (time.perf_counter() - t0) / shapes * 1e6
+    torch.cuda.synchronize()
+    if prof:
+        pstats.Stats(prof).sort_stats("tottime").print_stats(15)
+    return host
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--profile", action="store_true", help="cProfile mmatom.gemm's host path on each shape")
+    parser.add_argument("--new-shapes", type=int, default=200, help="first calls of new shapes timed (0: none)")
     args = parser.parse_args()
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, {args.calls} calls a burst", flush=True)
     print(f"{'shape':<28} {'system':<7} {'host us':>8} {'GPU us':>8} {'wall us':>8} {'kernels':>8}")
@@ -118,6 +148,10 @@ def main() -> None:
                   f"{kernels_per_call(fn):>8}", flush=True)
         if args.profile:
             profile_host(calls["mmatom"])
+    for dtype in ("bf16", "e4m3") if args.new_shapes else ():
+        host = new_shape_host_us(dtype, args.new_shapes, args.profile)
+        print(f"{dtype} new shape's first call (M = 1..{8 * args.new_shapes}, N = K = 4096): {host:.1f} us host",
+              flush=True)
 
 
 if __name__ == "__main__":

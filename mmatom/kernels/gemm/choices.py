@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import mmatom
-from mmatom import ceil_div
 from mmatom.targets.cache_dir import atomic_write, cache_dir
 
 from .config import CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, SWAP_AB_CONFIGS, GemmConfig
@@ -65,6 +64,7 @@ def forget() -> None:
     """Drop what this process has read (the file is read again on the next lookup)."""
     _MEMORY.clear()
     _prior.cache_clear()
+    _pool.cache_clear()  # priced from COST_MODEL
     splits.cache_clear()
 
 
@@ -124,29 +124,52 @@ def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
     return (a_major == "k" or config.cluster_n == 1) and (b_major == "k" or config.cluster_m == 1)
 
 
-# remembered: the model over every candidate (~20 configs, split-K ones for each number of slices) is tens of us of
-# Python, paid by each call that is not replayed (a first call, operands copied into padded rows)
+# remembered, and kept lean: a new shape's first call pays the model over every candidate (~20 configs, split-K ones for
+# each number of slices) in Python -- the pool's constants are computed once (_pool), the formula is plain arithmetic
 @lru_cache(maxsize=4096)
 def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split_k: bool, sms: int,
            bandwidth: float | None, layers: int = 1, swap_ab: bool = True,
            odd_rows: tuple[bool, bool] = (False, False)) -> GemmConfig:
-    pool = [c for c in candidates(m, split_k, swap_ab, dtype) if _takes_majors(c, a_major, b_major)]
-    # ties under the memory floor (small M: every config reads A and B once) go to the fitted model's order
-    return min(pool, key=lambda c: (predicted_us(COST_MODEL, c, m, n, k, dtype, sms,
-                                                 splits(c, m, n, k, dtype, sms, bandwidth), bandwidth=bandwidth,
-                                                 layers=layers, odd_rows=odd_rows),
-                                    predicted_us(COST_MODEL, c, m, n, k, dtype, sms, bounded=False, layers=layers)))
+    bandwidth = bandwidth or dram_bytes_per_us()
+    best = None
+    for config, priced in _pool(m <= ROW64_MAX_M, swap_ab and m <= SWAP_AB_MAX_M, split_k, dtype, a_major, b_major):
+        if priced.swap and m > priced.block_n:
+            continue
+        s = _best_splits(priced, m, n, k, sms, bandwidth) if priced.split else 1
+        if priced.split and s == 1:  # one slice: its base config's kernel plus the split's costs, never the better
+            continue
+        # ties under the memory floor (small M: every config reads A and B once) go to the fitted model's order
+        key = _evaluate(priced, m, n, k, sms, s, bandwidth, layers, odd_rows)
+        if best is None or key < best[0]:
+            best = (key, config)
+    return best[1]
+
+
+@lru_cache(maxsize=64)
+def _pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str,
+          b_major: str) -> tuple[tuple[GemmConfig, _Priced], ...]:
+    """The prior's candidates (as `candidates`: small_m, M <= ROW64_MAX_M; swapped, M <= SWAP_AB_MAX_M -- each
+    swapped config still needs M within its tile; SWAP_AB_MAX_M <= ROW64_MAX_M) that read these majors, each with
+    its priced constants."""
+    pool = candidates(1 if small_m else max(ROW64_MAX_M, SWAP_AB_MAX_M) + 1, split_k, swapped, dtype)
+    return tuple((c, _priced(COST_MODEL, c, dtype)) for c in pool if _takes_majors(c, a_major, b_major))
 
 
 @lru_cache(maxsize=4096)
 def splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, bandwidth: float | None = None) -> int:
-    """How many K slices a split-K config runs this problem in (the cost model's best, at most MAX_SPLITS and no
-    more than there are K steps); 1 for any other config."""
+    """How many K slices a split-K config runs this problem in (the cost model's best, at most MAX_SPLITS, no more
+    than there are K steps, and no more than fill one wave of the SMs and one step past it: past a wave, each slice
+    only adds its launch, traffic and tiles); 1 for any other config."""
     if not config.split_k:
         return 1
-    steps = ceil_div(k, config.block_k(dtype.split("x")[0]))
-    return min(range(1, min(MAX_SPLITS, steps) + 1),
-               key=lambda s: predicted_us(COST_MODEL, config, m, n, k, dtype, sms, s, bandwidth=bandwidth))
+    return _best_splits(_priced(COST_MODEL, config, dtype), m, n, k, sms, bandwidth or dram_bytes_per_us())
+
+
+def _best_splits(priced: _Priced, m: int, n: int, k: int, sms: int, bandwidth: float) -> int:
+    units = _tile_units(priced, m, n)
+    steps = _cdiv(k, priced.block_k)
+    most = min(MAX_SPLITS, steps, max(1, sms // priced.cluster_size // units) + 1)
+    return min(range(1, most + 1), key=lambda s: _evaluate(priced, m, n, k, sms, s, bandwidth)[0])
 
 
 # The prior's cost model, per config: time_us ~ c0 + c1 * waves + c2 * waves * k_steps (model_terms): a fixed cost, a
@@ -204,6 +227,7 @@ HOST_US = {False: 9.0, True: 22.0}  # per call, by split-K
 MAX_SPLITS = 16
 
 
+@lru_cache(maxsize=64)
 def operand_class(dtype: str) -> str:
     """Which fitted table a problem's operand type reads: fp8 steps 128 of K per stage, 16-bit types 64."""
     return "fp8" if dtype.split("x")[0] in FP8 else "16-bit"
@@ -221,27 +245,89 @@ def candidates(m: int, split_k: bool = True, swap_ab: bool = False, dtype: str =
     return tuple(c for c in pool if c.block_m >= 128 or m <= ROW64_MAX_M)
 
 
+def _cdiv(a: int, b: int) -> int:
+    return -(-a // b)
+
+
+class _Priced(NamedTuple):
+    """A config as the cost model prices it: its fitted terms (c0, c1, c2) and the numbers the formula reads."""
+    c0: float
+    c1: float
+    c2: float
+    block_m: int
+    block_n: int
+    cluster_m: int
+    cluster_n: int
+    cluster_size: int
+    block_k: int
+    swap: bool
+    split: bool
+    a_bytes: int
+    b_bytes: int
+
+
+def _priced(table: dict, config: GemmConfig, dtype: str) -> _Priced:
+    """`config`'s constants under `table` (per operand class, or one class's table), for problems of `dtype`."""
+    cls, base = operand_class(dtype), _base_name(config)
+    c0, c1, c2 = table[cls][base] if cls in table else table[base]
+    a_bytes, b_bytes = _operand_bytes(dtype)
+    return _Priced(c0, c1, c2, config.block_m, config.block_n, config.cluster_m, config.cluster_n,
+                   config.cluster_size, config.block_k(operand_dtypes(dtype)[0]), config.swap_ab, config.split_k,
+                   a_bytes, b_bytes)
+
+
+def _tile_units(p: _Priced, m: int, n: int) -> int:
+    """Cluster-sized groups of output tiles of one problem (of D^T for a swapped-operand config)."""
+    if p.swap:
+        m, n = n, m
+    return _cdiv(_cdiv(m, p.block_m), p.cluster_m) * _cdiv(_cdiv(n, p.block_n), p.cluster_n)
+
+
+def _evaluate(p: _Priced, m: int, n: int, k: int, sms: int, splits: int, bandwidth: float, layers: int = 1,
+              odd_rows: tuple[bool, bool] = (False, False)) -> tuple[float, float]:
+    """The model (see COST_MODEL, predicted_us): (its time with the floors and the additions, the fitted time alone).
+    Plain arithmetic, ceilings inline: the prior runs it ~20 times on a new shape's first call."""
+    rows, cols = (n, m) if p.swap else (m, n)
+    units = -(-(-(-rows // p.block_m)) // p.cluster_m) * -(-(-(-cols // p.block_n)) // p.cluster_n) * splits * layers
+    steps = -(-(-(-k // p.block_k)) // splits)
+    waves = -(-units // max(1, sms // p.cluster_size))
+    stepping = p.c2 * waves * steps
+    fitted = p.c0 + p.c1 * waves + stepping
+    gpu = max(fitted, layers * (m * k * p.a_bytes + n * k * p.b_bytes) / bandwidth)
+    if odd_rows[0] or odd_rows[1]:
+        a_rows, b_rows = (p.block_n, p.block_m) if p.swap else (p.block_m, p.block_n)
+        gpu += sum(min(costs) for costs in _pitch_costs((min(a_rows, m), min(b_rows, n)), m, n, k,
+                                                         (p.a_bytes, p.b_bytes), stepping, odd_rows, bandwidth, layers))
+    if p.split:
+        gpu += SPLIT_LAUNCHES_US + m * n * (4 * splits + 4 + 6) / bandwidth
+    return max(gpu, HOST_US[p.split]), fitted
+
+
 def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1,
                 layers: int = 1) -> tuple[int, int]:
     """(waves of cluster units over the SMs, K steps per unit), the units `splits` layers of tiles of each of
     `layers` problems (a batch: every layer its own partial row and column tiles); a swapped-operand config tiles
     D^T (N x M)."""
-    if config.swap_ab:
-        m, n = n, m
-    units = ceil_div(ceil_div(m, config.block_m), config.cluster_m) * \
-        ceil_div(ceil_div(n, config.block_n), config.cluster_n) * splits * layers
-    steps = ceil_div(ceil_div(k, config.block_k(dtype.split("x")[0])), splits)
-    return ceil_div(units, max(1, sms // config.cluster_size)), steps
+    rows, cols = (n, m) if config.swap_ab else (m, n)
+    units = _cdiv(_cdiv(rows, config.block_m), config.cluster_m) * _cdiv(_cdiv(cols, config.block_n),
+                                                                         config.cluster_n) * splits * layers
+    steps = _cdiv(_cdiv(k, config.block_k(operand_dtypes(dtype)[0])), splits)
+    return _cdiv(units, max(1, sms // config.cluster_size)), steps
+
+
+@lru_cache(maxsize=256)
+def _base_name(config: GemmConfig) -> str:
+    """The config whose fitted terms price this one: a split-K config runs its base config's mainloop."""
+    return replace(config, split_k=False).name
 
 
 def fitted_terms(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1,
                  layers: int = 1) -> tuple[float, float]:
     """The cost model's fitted time for `config` on this problem and, of it, the per-K-step part (c2 * waves *
     steps: the mainloop's TMA loads and MMAs)."""
-    name = replace(config, split_k=False).name  # a split-K config runs its base config's mainloop
-    c0, c1, c2 = table[operand_class(dtype)][name] if operand_class(dtype) in table else table[name]
+    p = _priced(table, config, dtype)
     waves, steps = model_terms(config, m, n, k, dtype, sms, splits, layers)
-    return c0 + c1 * waves + c2 * waves * steps, c2 * waves * steps
+    return p.c0 + p.c1 * waves + p.c2 * waves * steps, p.c2 * waves * steps
 
 
 def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int,
@@ -251,22 +337,21 @@ def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype:
     reading every layer's A and B from DRAM once at `bandwidth` bytes/us (default: this GPU's peak) or the call's
     host time, plus split-K's extra launches and traffic, plus what A's / B's rows pitched off ROW_PITCH_BYTES
     (`odd_rows`) cost: read in place or repacked, whichever pitch_plan says is less)."""
-    fitted, stepping = fitted_terms(table, config, m, n, k, dtype, sms, splits, layers)
-    if not bounded:
-        return fitted
-    a_bytes, b_bytes = (ELEM_BYTES[t] for t in operand_dtypes(dtype))
-    bandwidth = bandwidth or dram_bytes_per_us()
-    gpu = max(fitted, layers * (m * k * a_bytes + n * k * b_bytes) / bandwidth)
-    if any(odd_rows):
-        gpu += pitch_plan(config, m, n, k, dtype, stepping, odd_rows, bandwidth, layers).extra_us
-    if config.split_k:
-        gpu += SPLIT_LAUNCHES_US + m * n * (4 * splits + 4 + 6) / bandwidth
-    return max(gpu, HOST_US[config.split_k])
+    bandwidth = bandwidth or (dram_bytes_per_us() if bounded else 1.0)  # the fitted time alone reads no bandwidth
+    bounded_us, fitted = _evaluate(_priced(table, config, dtype), m, n, k, sms, splits, bandwidth, layers,
+                                   tuple(odd_rows))
+    return bounded_us if bounded else fitted
 
 
+@lru_cache(maxsize=64)
 def operand_dtypes(dtype: str) -> tuple[str, str]:
     """A's and B's types of a problem's dtype ("bf16", or "e4m3xe5m2" for two fp8 kinds)."""
     return tuple((dtype.split("x") * 2)[:2])
+
+
+@lru_cache(maxsize=64)
+def _operand_bytes(dtype: str) -> tuple[int, int]:
+    return tuple(ELEM_BYTES[t] for t in operand_dtypes(dtype))
 
 
 # Row pitch: TMA boxes over rows whose pitch is not a multiple of 128 bytes ran the GEMM at about half speed on an H100
@@ -292,13 +377,20 @@ def pitch_plan(config: GemmConfig, m: int, n: int, k: int, dtype: str, stepping_
     """For each operand with `odd_rows`: read in place, its share of the mainloop's loads (box_shares) of the K-step
     time `stepping_us` slowed by ODD_PITCH_STEP_SLOWDOWN; or repacked once, REPACK_LAUNCH_US and its bytes read and
     written at `bandwidth` -- whichever is less. Small M (decode) or a short K leaves little K-step time to lose."""
-    repacked, extra = [], 0.0
-    for odd, share, rows, t in zip(odd_rows, box_shares(config, m, n), (m, n), operand_dtypes(dtype)):
-        in_place = (ODD_PITCH_STEP_SLOWDOWN - 1) * share * stepping_us if odd else 0.0
-        copy = REPACK_LAUNCH_US + 2 * layers * rows * k * ELEM_BYTES[t] / bandwidth
-        repacked.append(odd and copy < in_place)
-        extra += min(in_place, copy)
-    return PitchPlan(tuple(repacked), extra)
+    a_rows, b_rows = (config.block_n, config.block_m) if config.swap_ab else (config.block_m, config.block_n)
+    costs = _pitch_costs((min(a_rows, m), min(b_rows, n)), m, n, k, _operand_bytes(dtype), stepping_us, odd_rows,
+                         bandwidth, layers)
+    return PitchPlan(tuple(odd and copy < in_place for odd, (in_place, copy) in zip(odd_rows, costs)),
+                     sum(min(c) for c in costs))
+
+
+def _pitch_costs(box_rows: tuple[int, int], m: int, n: int, k: int, elem_bytes: tuple[int, int], stepping_us: float,
+                 odd_rows: tuple[bool, bool], bandwidth: float, layers: int) -> tuple[tuple[float, float], ...]:
+    """(read in place, repacked) time each operand adds (0 in place where its rows are not odd)."""
+    shares = [rows / (box_rows[0] + box_rows[1]) for rows in box_rows]
+    return tuple(((ODD_PITCH_STEP_SLOWDOWN - 1) * share * stepping_us if odd else 0.0,
+                  REPACK_LAUNCH_US + 2 * layers * rows * k * size / bandwidth)
+                 for odd, share, rows, size in zip(odd_rows, shares, (m, n), elem_bytes))
 
 
 def box_shares(config: GemmConfig, m: int, n: int) -> tuple[float, float]:
@@ -315,7 +407,7 @@ def repacked_operands(config: GemmConfig, m: int, n: int, k: int, dtype: str, od
     """Which of A and B (`odd_rows`: rows pitched off ROW_PITCH_BYTES) the host repacks for `config` (pitch_plan,
     what the prior priced); none for a config the cost model has no terms for (nothing to weigh a copy against)."""
     if not any(odd_rows) or operand_class(dtype) not in COST_MODEL \
-            or replace(config, split_k=False).name not in COST_MODEL[operand_class(dtype)]:
+            or _base_name(config) not in COST_MODEL[operand_class(dtype)]:
         return False, False
     stepping = fitted_terms(COST_MODEL, config, m, n, k, dtype, sm_count() if sms is None else sms, splits, layers)[1]
     return pitch_plan(config, m, n, k, dtype, stepping, odd_rows, bandwidth or dram_bytes_per_us(), layers).repacked

@@ -133,18 +133,42 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     d = _output(torch, out, out_dtype, p.m, p.n, a.device)
     if 0 in (p.m, p.n, p.k):  # nothing to compute, or a sum of no products
         return _result(d.zero_() if p.m and p.n else d, out, p.n)
-    run, copied = _plan(torch, p, d, out_dtype, config)
+    run, p = _plan(torch, p, d, out_dtype, config)
     run(current_stream(torch, a.device))
-    if d is out and not copied:  # no per-call copy in the launch: it can be replayed as packed
-        if len(_PREPARED) >= CACHED_CALLS:
-            _PREPARED.clear()
-        _PREPARED[key] = run
+    if out is not None and key is not None and p.copies is not None:
+        _keep_prepared(key, run if d is out and not p.copies else _with_copies(run, p.copies, d, out, p.n))
     return _result(d, out, p.n)
+
+
+def _with_copies(run, copies: tuple, d, out, n: int):
+    """A replay of a call that copied: each operand copied again into the padded buffer the packed launch reads,
+    the launch, and D copied into `out` where the kernel wrote its own padded matrix -- all on the launch's stream
+    (torch's current one), in order."""
+    def replay(stream) -> None:
+        for dst, src in copies:
+            dst.copy_(src)
+        run(stream)
+        if d is not out:
+            out.copy_(d[:, :n])
+    replay.held_bytes = sum(x.untyped_storage().nbytes() for pair in copies for x in pair) + \
+        (d.untyped_storage().nbytes() if d is not out else 0)
+    return replay
+
+
+def _keep_prepared(key: tuple, run) -> None:
+    """Remember a packed launch; one holding copies' buffers (and their sources) only while all of those stay under
+    COPY_BYTES_KEPT."""
+    held = getattr(run, "held_bytes", 0)
+    if held and held + sum(getattr(r, "held_bytes", 0) for r in _PREPARED.values()) > COPY_BYTES_KEPT:
+        return
+    if len(_PREPARED) >= CACHED_CALLS:
+        _PREPARED.clear()
+    _PREPARED[key] = run
 
 
 def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     """The launch of problem `p` into `d` (a split-K config: into a zeroed f32 buffer, then converted into `d`), as
-    a function of the stream, and whether it reads a copy made for this call (then it is not replayed)."""
+    a function of the stream, and `p` as it runs (its `copies`: the operands' copies made for this call)."""
     dtype = "x".join(dict.fromkeys(p.dtypes))
     sms = sm_count()
     config, p = configured(torch, p, out_dtype, config, sms)
@@ -160,14 +184,14 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     launch = kernel.prepare(*maps, p.m, p.n, p.k, *([split] if config.split_k else []), *scales,
                             grid=(persistent_ctas(config, p.m, p.n, sms, split),))
     if not config.split_k:
-        return launch, p.copied
+        return launch, p
 
     def split_k(stream) -> None:  # on torch's current stream, as the launch
         sums.zero_()
         launch(stream)
         if sums is not d:
             d.copy_(sums)
-    return split_k, p.copied
+    return split_k, p
 
 
 def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms: int) -> tuple[GemmConfig, Problem]:
@@ -181,8 +205,9 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
                                split_k=not torch.are_deterministic_algorithms_enabled(), swap_ab=out_dtype != "f32")
     repack = repacked_operands(config, p.m, p.n, p.k, dtype, odd, splits(config, p.m, p.n, p.k, dtype, sms), sms=sms)
     if any(repack):
-        p = p._replace(a=padded_copy(torch, p.a) if repack[0] else p.a, b=padded_copy(torch, p.b) if repack[1] else p.b,
-                       copied=True)
+        a, b = (padded_copy(torch, x) if copy else x for x, copy in zip((p.a, p.b), repack))
+        copies = tuple((new, old) for new, old in ((a, p.a), (b, p.b)) if new is not old)
+        p = p._replace(a=a, b=b, copies=None if p.copies is None else p.copies + copies)
     if config.swap_ab:  # the kernel computes D^T = B . A^T, staging it transposed into D
         majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
         p = p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,
@@ -192,8 +217,8 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
 
 class Problem(NamedTuple):
     """A GEMM call's operands as the kernel reads them: (A's, B's dtype); M, N, K; A (M x K, or K x M when read
-    M-major) and B (N x K, or K x N when read N-major) with rows TMA can address; their majors; whether either is
-    a copy made for this call; the fp8 scales (one element each, or `rowwise`: M and N, contiguous)."""
+    M-major) and B (N x K, or K x N when read N-major) with rows TMA can address; their majors; the copies made
+    for this call; the fp8 scales (one element each, or `rowwise`: M and N, contiguous)."""
     dtypes: tuple[str, str]
     m: int
     n: int
@@ -201,7 +226,7 @@ class Problem(NamedTuple):
     a: object
     b: object
     majors: tuple[str, str]
-    copied: bool
+    copies: tuple | None  # (copy, source) of each operand copied for this call; None: a scale copied (no replay)
     scale_a: object
     scale_b: object
     rowwise: bool = False
@@ -223,21 +248,22 @@ def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
         raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b} (N x K); the K extents differ")
     fp8 = dtypes[0] in FP8
     scales = check_scales(torch, fp8, a.device, m, n, scale_a, scale_b)
-    (a_read, a_major, a_copied), (b_read, b_major, b_copied) = (
+    (a_read, a_major), (b_read, b_major) = (
         _as_stored(x, mn, ELEM_BYTES[t], fp8) for x, mn, t in ((a, "m", dtypes[0]), (b_nk, "n", dtypes[1])))
-    return Problem(dtypes, m, n, k, a_read, b_read, (a_major, b_major), a_copied or b_copied or scales.copied,
+    copies = tuple((new, old) for new, old in ((a_read, a), (b_read, b_nk)) if new.data_ptr() != old.data_ptr())
+    return Problem(dtypes, m, n, k, a_read, b_read, (a_major, b_major), None if scales.copied else copies,
                    scales.a, scales.b, scales.rowwise)
 
 
 def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool) -> tuple:
-    """An operand given as rows x K, as the kernel reads it: (the tensor, its major, whether it is a copy) --
-    itself (K-major), its transpose (K x rows, read MN-major: a 16-bit type stored that way), or one K-major copy
-    TMA can address (fp8 wgmma reads K-major operands only)."""
+    """An operand given as rows x K, as the kernel reads it: (the tensor, its major) -- itself (K-major), its
+    transpose (K x rows, read MN-major: a 16-bit type stored that way), or one K-major copy TMA can address (fp8
+    wgmma reads K-major operands only)."""
     if _tma_addressable(x, elem_bytes):
-        return x, "k", False
+        return x, "k"
     if not fp8 and _tma_addressable(x.t(), elem_bytes):
-        return x.t(), mn_major, False
-    return _aligned_columns(x, elem_bytes), "k", True
+        return x.t(), mn_major
+    return _aligned_columns(x, elem_bytes), "k"
 
 
 def _through_torch_op(torch, a, b) -> bool:
@@ -339,6 +365,7 @@ def _result(d, out, n: int):
 
 
 CACHED_CALLS = 4096  # packed launches kept (a bound: a caller may keep allocating new buffers)
+COPY_BYTES_KEPT = 512 << 20  # what the kept launches that copy may hold: their padded buffers and the sources
 _PREPARED: dict[tuple, object] = {}
 
 

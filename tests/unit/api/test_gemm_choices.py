@@ -67,6 +67,17 @@ def test_many_output_tiles_or_a_short_k_do_not(h100, m, n, k):
     assert not choose_config(m, n, k, "bf16").split_k
 
 
+def test_slices_stop_one_past_a_wave_and_one_slice_is_never_chosen(h100):
+    """Past one wave of units a slice only adds its launch, traffic and tiles: splits() looks no further; and a
+    split-K config at one slice is its base config plus the split's costs, so the prior never returns it."""
+    split = next(c for c in gemm_choices.SPLIT_K_CONFIGS if c.block_m == 128 and c.block_n == 128)
+    for m, n, k in ((1, 4096, 11008), (16, 14336, 4096), (200, 8192, 28672), (4096, 4096, 4096)):
+        units = -(-m // 128) * -(-n // 128)
+        assert gemm_choices.splits(split, m, n, k, "bf16", 132) <= max(1, 132 // units) + 1
+    for m, n, k in ((4096, 4096, 4096), (2048, 11008, 4096), (8192, 8192, 1024)):
+        assert not choose_config(m, n, k, "bf16").split_k
+
+
 def test_a_stored_choice_wins_and_persists(h100):
     key = gemm_choices.problem_key("NVIDIA H100 80GB HBM3 (132 SMs)", "bf16", 4096, 4096, 4096)
     gemm_choices.store(key, CONFIGS[1], {"128x256x4": 101.0, "128x128x6": 99.5})

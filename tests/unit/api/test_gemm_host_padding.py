@@ -102,3 +102,28 @@ def test_a_batch_chooses_its_config_as_layers_of_its_own_problem(monkeypatch):
         batched.batched_gemm(torch, _bf16(4, 300, 64), _bf16(4, 520, 64), out=None, scale_a=None, scale_b=None,
                              config=None, b_major="k", out_dtype=None)
     assert chosen.value.args == ((300, 520, 64), 4)
+
+
+def test_a_replayed_call_copies_its_operands_again_then_d_into_out():
+    """A call that padded its operands is kept as a replay: the operands copied again into the buffers the packed
+    launch reads (the caller may have written new values), the launch, then D's columns into `out`."""
+    a = _bf16(9, 322)
+    padded = host._aligned_columns(a, 2)
+    d, out = host._output(torch, None, "bf16", 9, 470, a.device), torch.empty(9, 470, dtype=torch.bfloat16)
+    launched = []
+    replay = host._with_copies(lambda stream: launched.append((stream, padded.clone())), ((padded, a),), d, out, 470)
+    a.copy_(_bf16(9, 322))
+    d.copy_(_bf16(9, 470))
+    replay("stream")
+    assert launched[0][0] == "stream" and torch.equal(launched[0][1], a) and torch.equal(out, d[:, :470])
+    assert replay.held_bytes >= padded.untyped_storage().nbytes() + a.untyped_storage().nbytes()
+
+
+def test_replays_holding_copies_stay_under_their_byte_budget(monkeypatch):
+    monkeypatch.setattr(host, "_PREPARED", {})
+    monkeypatch.setattr(host, "COPY_BYTES_KEPT", 1000)
+    small, big = (host._with_copies(lambda s: None, ((_bf16(n), _bf16(n)),), None, None, 1) for n in (100, 400))
+    host._keep_prepared(("small",), small)  # 400 bytes
+    host._keep_prepared(("big",), big)  # 1600 more: not kept
+    host._keep_prepared(("plain",), lambda stream: None)
+    assert set(host._PREPARED) == {("small",), ("plain",)}
