@@ -177,3 +177,23 @@ def test_every_n_major_config(name):
     _assert_close(d, a.double() @ b.double(), 320, 2.0 ** -8)
     with pytest.raises(mmatom.CompileError, match="an MN-major B takes 16-bit types and no cluster multicasting it"):
         mmatom.gemm(a, b, b_major="n", config=mmatom.GemmConfig(cluster_m=2))
+
+
+@pytest.mark.parametrize("m, n, k", [(9, 470, 322), (1, 4096, 4095), (128, 4097, 4096)])
+def test_a_replayed_call_that_copies_reads_the_operands_values_now(m, n, k):
+    """Odd rows (A and B copied into padded rows) or an odd N (D copied into out): the second call with the same
+    tensors is a replay that copies again -- new values written into A and B in place between the calls are what
+    it multiplies, and out is rewritten (poisoned between)."""
+    import torch
+
+    import mmatom
+    a = torch.randn(m, k, device="cuda").to(torch.bfloat16)
+    b = torch.randn(n, k, device="cuda").to(torch.bfloat16)
+    d = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    mmatom.gemm(a, b, out=d)
+    a.copy_(torch.randn(m, k, device="cuda"))
+    b.copy_(torch.randn(n, k, device="cuda"))
+    d.fill_(float("nan"))
+    mmatom.gemm(a, b, out=d)
+    torch.cuda.synchronize()
+    _assert_close(d, _ref(a, b), k, 2.0 ** -8)
