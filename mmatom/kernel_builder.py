@@ -175,9 +175,9 @@ class KernelBuilder:
         in the sum's low bits), 2^f for |f| <= 1/2 by a degree-3 polynomial (three fma: relative error 7.5e-5,
         below bf16's rounding), and j added to its exponent bits. About eight FMA-pipe instructions where ex2 is one
         MUFU one: a softmax bound by MUFU gives a share of its values to this (FlashAttention-4's trick). Takes
-        a <= 127; below -126 it gives ~2^-126, not 0 (-inf too: use ex2 where values may be masked), and a NaN
-        gives 2^-126."""
-        a = max_value(self.wrap(self._f32("ex2_fma", a)), -126.0)
+        a <= 127; below -125 it gives ~2^-125, not 0 (-inf too: use ex2 where values may be masked), and a NaN
+        gives 2^-125 (clamped there: 2^f < 1 times 2^-126 would need a subnormal's bits)."""
+        a = max_value(self.wrap(self._f32("ex2_fma", a)), -125.0)
         rounded = a + _ROUND_TO_INTEGER
         f = a - (rounded - _ROUND_TO_INTEGER)
         p = self.fma(self.fma(self.fma(f, _EX2_POLY[3], _EX2_POLY[2]), f, _EX2_POLY[1]), f, _EX2_POLY[0])
