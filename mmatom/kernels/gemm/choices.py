@@ -29,11 +29,21 @@ def problem_key(gpu: str, dtype: str, m: int, n: int, k: int, layers: int = 1) -
 
 
 def _read() -> dict[str, Any]:
+    """The tuning file's choices, parsed again only when the file changed (its size and mtime: a new shape's first
+    call looks its key up here, and must not pay for reading and parsing the whole file)."""
+    path = tuning_file()
     try:
-        data = json.loads(tuning_file().read_text())
+        stat = path.stat()
+        version = (stat.st_mtime_ns, stat.st_size)
+        if _PARSED[0] != version:
+            data = json.loads(path.read_text())
+            _PARSED[:] = [version, data if isinstance(data, dict) else {}]
     except (OSError, ValueError):
         return {}  # no file yet, or a corrupt one: nothing stored
-    return data if isinstance(data, dict) else {}
+    return _PARSED[1]
+
+
+_PARSED: list = [None, {}]  # [(mtime_ns, size) of the tuning file last parsed, its choices]
 
 
 _MEMORY: dict[str, dict | None] = {}  # what this process has looked up (misses too: gemm asks on every call)
@@ -54,7 +64,7 @@ def store(key: str, config: Any, timings_us: dict[str, float], final_us: dict[st
     first, so processes tuning different shapes keep each other's choices)."""
     entry = {"config": asdict(config), "timings_us": timings_us, "final_us": final_us or {},
              "date": time.strftime("%Y-%m-%d %H:%M")}
-    data = _read()
+    data = dict(_read())  # the parsed choices are shared: a copy to write
     data[key] = entry
     atomic_write(tuning_file(), json.dumps(data, indent=1, sort_keys=True).encode())
     _MEMORY[key] = entry
@@ -63,6 +73,7 @@ def store(key: str, config: Any, timings_us: dict[str, float], final_us: dict[st
 def forget() -> None:
     """Drop what this process has read (the file is read again on the next lookup)."""
     _MEMORY.clear()
+    _PARSED[:] = [None, {}]
     _prior.cache_clear()
     _pool.cache_clear()  # priced from COST_MODEL
     splits.cache_clear()

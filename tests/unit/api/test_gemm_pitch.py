@@ -57,7 +57,7 @@ def test_the_slowdown_is_the_measured_loss_over_the_models_k_step_time():
 def test_which_operands_the_host_repacks(h100, m, n, k, dtype, repacked):
     p = host._problem(torch, _operand(m, k, dtype), _operand(n, k, dtype), *_scales(dtype), "k")
     config, q = host.configured(torch, p, "bf16", None, 132)
-    assert (q.a is not p.a, q.b is not p.b) == repacked and q.copied is any(repacked), config.name
+    assert (q.a is not p.a, q.b is not p.b) == repacked and bool(q.copies) is any(repacked), config.name
     for x, y in ((p.a, q.a), (p.b, q.b)):
         assert y.shape == x.shape and (y is x or y.stride(0) * y.element_size() % 128 == 0)
 
@@ -78,7 +78,7 @@ def test_an_operand_tma_cannot_address_is_copied_into_128_byte_rows_whatever_the
     """fp8 decode with K = 1000: 1000-byte rows are not 16 bytes apart, so A and B are copied anyway -- into rows 128
     bytes apart (the same copy), and the model has no odd pitch left to weigh."""
     p = host._problem(torch, _operand(16, 1000, "e4m3"), _operand(4096, 1000, "e4m3"), *_scales("e4m3"), "k")
-    assert p.copied and p.a.stride() == p.b.stride() == (1024, 1)
+    assert len(p.copies) == 2 and p.a.stride() == p.b.stride() == (1024, 1)
     config, q = host.configured(torch, p, "bf16", None, 132)
     assert q.a is p.a and q.b is p.b, config.name
 
