@@ -156,14 +156,22 @@ def _with_copies(run, copies: tuple, d, out, n: int):
 
 
 def _keep_prepared(key: tuple, run) -> None:
-    """Remember a packed launch; one holding copies' buffers (and their sources) only while all of those stay under
-    COPY_BYTES_KEPT."""
+    """Remember a packed launch. One holding copies' buffers (and their sources) is kept within COPY_BYTES_KEPT: the
+    oldest such launches are dropped to make room (a loop over many odd shapes keeps replaying its recent ones); one
+    larger than the whole budget is not kept."""
+    global _HELD_BYTES
     held = getattr(run, "held_bytes", 0)
-    if held and held + sum(getattr(r, "held_bytes", 0) for r in _PREPARED.values()) > COPY_BYTES_KEPT:
+    if held > COPY_BYTES_KEPT:
         return
     if len(_PREPARED) >= CACHED_CALLS:
         _PREPARED.clear()
+        _HELD_BYTES = 0
+    for old in [k for k, r in _PREPARED.items() if getattr(r, "held_bytes", 0)] if held else ():
+        if _HELD_BYTES + held <= COPY_BYTES_KEPT:
+            break
+        _HELD_BYTES -= _PREPARED.pop(old).held_bytes
     _PREPARED[key] = run
+    _HELD_BYTES += held
 
 
 def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
@@ -366,6 +374,7 @@ def _result(d, out, n: int):
 
 CACHED_CALLS = 4096  # packed launches kept (a bound: a caller may keep allocating new buffers)
 COPY_BYTES_KEPT = 512 << 20  # what the kept launches that copy may hold: their padded buffers and the sources
+_HELD_BYTES = 0  # what they hold now
 _PREPARED: dict[tuple, object] = {}
 
 
@@ -376,7 +385,9 @@ def forget_kernels() -> None:
 
 def forget_prepared_calls() -> None:
     """Drop the packed launches (after the autotuner stores a new choice, so the next calls use it)."""
+    global _HELD_BYTES
     _PREPARED.clear()
+    _HELD_BYTES = 0
 
 
 def _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple | None:

@@ -120,10 +120,15 @@ def test_a_replayed_call_copies_its_operands_again_then_d_into_out():
 
 
 def test_replays_holding_copies_stay_under_their_byte_budget(monkeypatch):
+    """The oldest replays that hold copies make room for a new one; one larger than the budget is not kept."""
     monkeypatch.setattr(host, "_PREPARED", {})
+    monkeypatch.setattr(host, "_HELD_BYTES", 0)
     monkeypatch.setattr(host, "COPY_BYTES_KEPT", 1000)
-    small, big = (host._with_copies(lambda s: None, ((_bf16(n), _bf16(n)),), None, None, 1) for n in (100, 400))
-    host._keep_prepared(("small",), small)  # 400 bytes
-    host._keep_prepared(("big",), big)  # 1600 more: not kept
+    first, second, third, big = (host._with_copies(lambda s: None, ((_bf16(n), _bf16(n)),), None, None, 1)
+                                 for n in (100, 100, 100, 400))  # 400 bytes each, big 1600
+    host._keep_prepared(("first",), first)
     host._keep_prepared(("plain",), lambda stream: None)
-    assert set(host._PREPARED) == {("small",), ("plain",)}
+    host._keep_prepared(("second",), second)
+    host._keep_prepared(("third",), third)  # 1200 > 1000: the first goes
+    host._keep_prepared(("big",), big)
+    assert list(host._PREPARED) == [("plain",), ("second",), ("third",)] and host._HELD_BYTES == 800
