@@ -133,10 +133,10 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     d = _output(torch, out, out_dtype, p.m, p.n, a.device)
     if 0 in (p.m, p.n, p.k):  # nothing to compute, or a sum of no products
         return _result(d.zero_() if p.m and p.n else d, out, p.n)
-    run, p = _plan(torch, p, d, out_dtype, config)
+    run, planned = _plan(torch, p, d, out_dtype, config)  # planned: as it runs (swapped operands: N and M too)
     run(current_stream(torch, a.device))
-    if out is not None and key is not None and p.copies is not None:
-        _keep_prepared(key, run if d is out and not p.copies else _with_copies(run, p.copies, d, out, p.n))
+    if out is not None and key is not None and planned.copies is not None:
+        _keep_prepared(key, run if d is out and not planned.copies else _with_copies(run, planned.copies, d, out, p.n))
     return _result(d, out, p.n)
 
 
