@@ -25,34 +25,38 @@ def h100(tmp_path, monkeypatch):
     gemm_choices.forget()
 
 
-SWEEP = Path(__file__).resolve().parents[3] / "records" / "sweep-2026-11-26-h200" / "gemm_sweep.json"
+SWEEP = Path(__file__).resolve().parents[3] / "records" / "sweep-2026-11-26-h100" / "gemm_sweep.json"
 
 
-@pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
-def test_the_prior_is_never_far_from_the_fastest_config(h100, dtype):
-    """On the recorded sweep (every shipped config on 159 shapes nobody tuned for), the prior's pick is within 5% of
-    the fastest config on most shapes and never pathological; the rule it replaced was within 5% on 105/159 and
-    3.7x off at worst. (The sweep timed the configs without split-K: the choice among those.)"""
+@pytest.mark.parametrize("dtype, within", [("bf16", 255), ("e4m3", 225)])
+def test_the_prior_is_never_far_from_the_fastest_config(h100, dtype, within):
+    """On the recorded H100 sweep (every shipped config, the swapped ones on M <= 64, on 300 shapes nobody tuned
+    for), the prior's pick without split-K is within 5% of the fastest config without split-K on most shapes (263
+    and 236 when fitted) and never pathological (at worst 1.48x / 1.75x; the widest-tile rule of old was 3.7x)."""
     ratios = []
     for row in (r for r in json.loads(SWEEP.read_text()) if r["dtype"] == dtype):
-        times = {name: t for name, t in row["times_us"].items() if name != "cublas"}
+        times = {name: t for name, t in row["times_us"].items()
+                 if name != "cublas" and not GemmConfig.from_name(name).split_k}
         ratios.append(times[choose_config(row["m"], row["n"], row["k"], dtype, split_k=False).name] / min(times.values()))
-    assert len(ratios) == 159
-    assert sum(r <= 1.05 for r in ratios) >= 135 and max(ratios) < 1.6, sorted(ratios)[-5:]
+    assert len(ratios) == 300
+    assert sum(r <= 1.05 for r in ratios) >= within and max(ratios) < 1.8, sorted(ratios)[-5:]
 
 
 def test_the_prior_on_shapes_the_old_rule_got_wrong(h100):
     assert choose_config(2048, 11008, 4096, "bf16") == GemmConfig(128, 128, 6, wgmma_in_flight=1)  # was 128x64x8w1
-    assert choose_config(64, 8192, 8192, "bf16") == ROW64_TILE  # 128-row tiles would be half TMA's zero rows
+    small_m = choose_config(64, 8192, 8192, "bf16")  # 128-row tiles would be half TMA's zero rows
+    assert small_m == ROW64_TILE or small_m.swap_ab and small_m.block_n == 64, small_m.name  # M on wgmma's N
     assert choose_config(4096, 8192, 8192, "bf16").block_m == 128
-    assert choose_config(1, 4096, 4096, "f16", split_k=False) == ROW64_TILE
+    assert choose_config(1, 4096, 4096, "f16", split_k=False, swap_ab=False) == ROW64_TILE
+    assert choose_config(1, 4096, 4096, "f16", split_k=False).swap_ab  # M = 1 on wgmma's N = 16
 
 
 @pytest.mark.parametrize("m, n, k, dtype", [(1, 4096, 11008, "bf16"), (8, 1024, 16384, "f16"), (32, 5120, 13824, "e4m3"),
                                             (64, 4096, 14336, "bf16"), (16, 1024, 65536, "bf16")])
 def test_few_output_tiles_with_a_long_k_split_it(h100, m, n, k, dtype):
-    """Small M: the output is a few dozen tiles for 132 SMs; split-K fills them (a wave of units) in K slices."""
-    config = choose_config(m, n, k, dtype)
+    """Small M: the output is a few dozen tiles for 132 SMs; split-K fills them (a wave of units) in K slices (the
+    swapped-operand configs, M on wgmma's N, are the other answer: left out here)."""
+    config = choose_config(m, n, k, dtype, swap_ab=False)
     count = gemm_choices.splits(config, m, n, k, dtype, 132)
     assert config.split_k and 2 <= count <= 16, (config.name, count)
     units = -(-m // config.block_m) * -(-n // config.block_n) * count
@@ -132,9 +136,10 @@ def test_a_swapped_config_tiles_d_transposed():
 
 
 def test_swapped_configs_are_candidates_only_with_measured_terms():
-    """Not guessed at: the shipped table has no terms for them; a table that has them makes those covering M
-    candidates (M <= 64), and only where swap_ab is allowed."""
-    assert not any(c.swap_ab for c in gemm_choices.candidates(8, swap_ab=True))
+    """Not guessed at: a table without their terms leaves them out; one that has them (the shipped one, fitted on
+    the H100 sweep) makes those covering M candidates (M <= 64), and only where swap_ab is allowed."""
+    assert [c.block_n for c in gemm_choices.candidates(8, swap_ab=True) if c.swap_ab] == [16, 32, 64]
+    assert not any(c.swap_ab for c in gemm_choices.candidates(8, swap_ab=True, table={"16-bit": {}}))
     table = {"16-bit": {c.name: (1.0, 1.0, 0.1) for c in SWAP_AB_CONFIGS}}
     swapped = [c.block_n for c in gemm_choices.candidates(17, swap_ab=True, table=table) if c.swap_ab]
     assert swapped == [32, 64]

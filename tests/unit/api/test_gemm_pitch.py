@@ -39,7 +39,7 @@ def test_the_slowdown_is_the_measured_loss_over_the_models_k_step_time():
     config = GemmConfig(128, 128, 6, wgmma_in_flight=1)
     steps = [gemm_choices.fitted_terms(gemm_choices.COST_MODEL, config, 3000, 5000, k, "bf16", 132, layers=layers)[1]
              for layers, k in ((4, 1000), (1, 7000))]
-    assert steps == pytest.approx([185.8, 340.6], abs=0.05)
+    assert steps == pytest.approx([179.9, 329.7], abs=0.05)
     lost = [(427.1 - 255.5) / steps[0], (620.1 - 347.5) / steps[1]]
     assert 1 + min(lost) == pytest.approx(gemm_choices.ODD_PITCH_STEP_SLOWDOWN, abs=0.005)
 
@@ -57,8 +57,9 @@ def test_the_slowdown_is_the_measured_loss_over_the_models_k_step_time():
 def test_which_operands_the_host_repacks(h100, m, n, k, dtype, repacked):
     p = host._problem(torch, _operand(m, k, dtype), _operand(n, k, dtype), *_scales(dtype), "k")
     config, q = host.configured(torch, p, "bf16", None, 132)
-    assert (q.a is not p.a, q.b is not p.b) == repacked and bool(q.copies) is any(repacked), config.name
-    for x, y in ((p.a, q.a), (p.b, q.b)):
+    qa, qb = (q.b, q.a) if config.swap_ab else (q.a, q.b)  # a swapped-operand config reads B as its A
+    assert (qa is not p.a, qb is not p.b) == repacked and bool(q.copies) is any(repacked), config.name
+    for x, y in ((p.a, qa), (p.b, qb)):
         assert y.shape == x.shape and (y is x or y.stride(0) * y.element_size() % 128 == 0)
 
 
@@ -142,7 +143,7 @@ def test_the_prior_prices_the_repack_it_takes(h100):
 
 
 def test_an_odd_pitch_can_change_the_priors_config(h100):
-    """64 x 8192 x 7000: aligned, the 64-row tile; with B read in place at an odd pitch (its copy does not pay), the
-    128 x 64 tile, whose loads are half B's rather than two thirds."""
-    assert gemm_choices.prior_config(64, 8192, 7000, "bf16").name == "64x128x8w1p"
-    assert gemm_choices.prior_config(64, 8192, 7000, "bf16", odd_rows=(True, True)).name == "128x64x8w1"
+    """128 x 8192 x 7000: aligned, the 64-row tile; with odd pitches, the 128 x 64 tile (A repacked, B read in place:
+    its copy does not pay), whose loads are half B's rather than two thirds."""
+    assert gemm_choices.prior_config(128, 8192, 7000, "bf16").name == "64x128x8w1p"
+    assert gemm_choices.prior_config(128, 8192, 7000, "bf16", odd_rows=(True, True)).name == "128x64x8w1"
