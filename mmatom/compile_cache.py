@@ -5,6 +5,7 @@ version and a fingerprint of mmatom's own source files (not just its version num
 not be served stale PTX). Entries are small JSON files under cache_dir("compile") (targets/cache_dir.py:
 $MMATOM_CACHE_DIR/compile, default ~/.cache/mmatom/compile) written to a temporary file and renamed into place,
 so several processes compiling the same kernel never read a partial entry; a corrupt or unreadable entry is a miss.
+A record's PTX is a text file beside its JSON (read as it is: a cached load of a big kernel stays under a ms).
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ class CompileCache:
         if record is None:
             try:
                 record = json.loads((cache_dir() / f"{k}.json").read_text())
-            except (OSError, ValueError):
+                if PTX_FILE in record:  # the PTX beside it, as written: no JSON string to unescape
+                    record["ptx"] = (cache_dir() / record.pop(PTX_FILE)).read_text()
+            except (OSError, ValueError, TypeError):
                 record = None
             if record is not None:
                 self.memory[k] = record
@@ -73,7 +76,11 @@ class CompileCache:
     def put(self, k: str, record: dict) -> None:
         self.memory[k] = record
         try:
-            atomic_write(cache_dir() / f"{k}.json", json.dumps(record).encode())
+            on_disk = dict(record)
+            if isinstance(on_disk.get("ptx"), str):  # written first: a reader that finds the record finds its PTX
+                atomic_write(cache_dir() / f"{k}.ptx", on_disk.pop("ptx").encode())
+                on_disk[PTX_FILE] = f"{k}.ptx"
+            atomic_write(cache_dir() / f"{k}.json", json.dumps(on_disk).encode())
         except OSError:
             pass  # a read-only or full disk: the memory cache still works
 
@@ -105,6 +112,7 @@ def structure(module) -> tuple | None:
     return out
 
 
+PTX_FILE = "ptx_file"  # a record's PTX is stored beside it (its JSON would cost ~0.3 ms to parse for a big kernel)
 CACHE = CompileCache()
 
 __all__ = ["CACHE", "CompileCache", "cache_dir", "key", "structure", "toolchain"]

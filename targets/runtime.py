@@ -209,7 +209,10 @@ def device(ordinal: int = 0) -> Device:
 
 
 def cache_key(ptx: str, chip: str, toolchain: str) -> str:
-    return hashlib.sha256(f"{chip}\0{toolchain}\0{ptx}".encode()).hexdigest()
+    """SHA-256 of chip, toolchain and PTX, NUL-separated (fed piecewise: no copy of a large PTX string)."""
+    digest = hashlib.sha256(f"{chip}\0{toolchain}\0".encode())
+    digest.update(ptx.encode())
+    return digest.hexdigest()
 
 
 def jit_cubin(ptx: str, label: str) -> bytes:

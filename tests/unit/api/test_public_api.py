@@ -141,7 +141,8 @@ def test_a_dsl_named_location_is_kept():
 
 def test_processes_compiling_the_same_kernel_share_one_cache_entry(tmp_path):
     """Four processes compile the same text into one cache directory at once: each gets the PTX, the directory
-    holds one whole entry (atomic rename), and a fifth process reads it back as a hit."""
+    holds one whole entry (atomic renames: the record and the PTX file beside it), and a fifth process reads it
+    back as a hit."""
     import json
     import subprocess
     import sys
@@ -156,7 +157,8 @@ def test_processes_compiling_the_same_kernel_share_one_cache_entry(tmp_path):
     outs = [p.communicate(timeout=120)[0].split() for p in procs]
     assert all(p.returncode == 0 for p in procs) and len({o[1] for o in outs}) == 1
     entries = list((tmp_path / "cache" / "compile").glob("*.json"))
-    assert len(entries) == 1 and json.loads(entries[0].read_text())["ptx"]
+    assert len(entries) == 1 and entries[0].with_suffix(".ptx").read_text().startswith("//")
+    assert json.loads(entries[0].read_text())["ptx_file"] == entries[0].with_suffix(".ptx").name
     assert not list((tmp_path / "cache" / "compile").glob("*.tmp"))
     again = subprocess.run([sys.executable, "-P", "-c", code, str(src)], capture_output=True, env=env, text=True)
     assert again.stdout.split()[0] == "1"  # a hit from disk in a fresh process
@@ -178,3 +180,21 @@ def test_a_module_changed_after_compiling_is_compiled_again(tmp_path, monkeypatc
     store.properties["layout"] = StringAttr("(16,8):(1,16)")  # D stored column-major
     changed = mmatom.compile(module)
     assert changed.ptx != first.ptx and mmatom.compiler.compile_cache.CACHE.hits == hits
+
+
+def test_a_cache_record_reads_its_ptx_beside_it_or_inside_it(tmp_path, monkeypatch):
+    """Records store their PTX in a file beside the JSON; a record written with the PTX inside (an older cache) is
+    still read, and one whose PTX file is gone is a miss, not an error."""
+    import json
+
+    from mmatom import compile_cache
+
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    cache = compile_cache.CompileCache()
+    cache.put("new", {"ptx": "// new", "target": "sm_90a"})
+    assert json.loads((tmp_path / "compile" / "new.json").read_text()) == {"target": "sm_90a", "ptx_file": "new.ptx"}
+    (tmp_path / "compile" / "old.json").write_text(json.dumps({"ptx": "// old", "target": "sm_90a"}))
+    fresh = compile_cache.CompileCache()
+    assert fresh.get("new")["ptx"] == "// new" and fresh.get("old")["ptx"] == "// old"
+    (tmp_path / "compile" / "new.ptx").unlink()
+    assert compile_cache.CompileCache().get("new") is None
