@@ -28,22 +28,38 @@ def problem_key(gpu: str, dtype: str, m: int, n: int, k: int, layers: int = 1) -
     return f"{gpu}|{dtype}|{f'L{layers}x' if layers > 1 else ''}{m}x{n}x{k}"
 
 
-def _read() -> dict[str, Any]:
-    """The tuning file's choices, parsed again only when the file changed (its size and mtime: a new shape's first
-    call looks its key up here, and must not pay for reading and parsing the whole file)."""
-    path = tuning_file()
+class _Seen(NamedTuple):
+    """The tuning file as last read: its path, when it was stat-ed (time.monotonic), its (mtime_ns, size)."""
+    path: Path
+    checked: float
+    version: tuple | None
+
+
+def _read(fresh: bool = False) -> dict[str, Any]:
+    """The tuning file's choices, parsed again only when the file changed (its mtime and size), its stat taken at most
+    every RECHECK_S seconds (`fresh`: now): a new shape's first call looks its key up here and must not pay for a file
+    system call; a choice another process stores is seen within that time."""
+    path, now = tuning_file(), time.monotonic()
+    seen, choices = _PARSED
+    if not fresh and seen is not None and seen.path == path and now - seen.checked < RECHECK_S:
+        return choices
     try:
         stat = path.stat()
         version = (stat.st_mtime_ns, stat.st_size)
-        if _PARSED[0] != version:
-            data = json.loads(path.read_text())
-            _PARSED[:] = [version, data if isinstance(data, dict) else {}]
-    except (OSError, ValueError):
-        return {}  # no file yet, or a corrupt one: nothing stored
-    return _PARSED[1]
+    except OSError:
+        version = None  # no file yet: nothing stored
+    if seen is None or seen.path != path or seen.version != version:
+        try:
+            data = json.loads(path.read_text()) if version else {}
+        except (OSError, ValueError):
+            data = {}  # a corrupt file: nothing stored
+        choices = data if isinstance(data, dict) else {}
+    _PARSED[:] = [_Seen(path, now, version), choices]
+    return choices
 
 
-_PARSED: list = [None, {}]  # [(mtime_ns, size) of the tuning file last parsed, its choices]
+RECHECK_S = 1.0
+_PARSED: list = [None, {}]  # [_Seen of the tuning file last read, its choices]
 
 
 _MEMORY: dict[str, dict | None] = {}  # what this process has looked up (misses too: gemm asks on every call)
@@ -64,7 +80,7 @@ def store(key: str, config: Any, timings_us: dict[str, float], final_us: dict[st
     first, so processes tuning different shapes keep each other's choices)."""
     entry = {"config": asdict(config), "timings_us": timings_us, "final_us": final_us or {},
              "date": time.strftime("%Y-%m-%d %H:%M")}
-    data = dict(_read())  # the parsed choices are shared: a copy to write
+    data = dict(_read(fresh=True))  # as the file is now (another process may have stored since); a copy to write
     data[key] = entry
     atomic_write(tuning_file(), json.dumps(data, indent=1, sort_keys=True).encode())
     _MEMORY[key] = entry

@@ -201,3 +201,20 @@ def test_raster_group_makes_a_wave_square_in_bytes():
     assert GemmConfig(128, 256, 4, group_m=4).raster_group == 4
     with pytest.raises(mmatom.CompileError, match="group_m=-1"):
         mmatom.gemm_kernel(config=GemmConfig(group_m=-1))
+
+
+def test_another_processs_choice_is_seen_once_the_file_is_checked_again(h100, monkeypatch):
+    """The tuning file is stat-ed at most every RECHECK_S seconds (a new shape's first call pays no file system
+    call): a choice another process wrote is seen after that, and a store() reads the file as it is first."""
+    key = gemm_choices.problem_key(gemm_choices.gpu_name(), "bf16", 1000, 1000, 1000)
+    assert gemm_choices.stored(gemm_choices.problem_key(gemm_choices.gpu_name(), "bf16", 1, 1, 1)) is None
+    other = {key: {"config": {"block_m": 128, "block_n": 64, "stages": 8}}}
+    gemm_choices.tuning_file().parent.mkdir(parents=True, exist_ok=True)
+    gemm_choices.tuning_file().write_text(json.dumps(other))
+    assert gemm_choices.stored(key) is None  # within RECHECK_S of the last check: not looked at
+    monkeypatch.setattr(gemm_choices, "RECHECK_S", 0.0)
+    gemm_choices._MEMORY.clear()
+    assert gemm_choices.stored(key)["config"]["block_n"] == 64
+    monkeypatch.setattr(gemm_choices, "RECHECK_S", 1e9)
+    gemm_choices.store("mine", ROW64_TILE, {})
+    assert set(json.loads(gemm_choices.tuning_file().read_text())) == {key, "mine"}
