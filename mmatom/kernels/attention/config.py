@@ -73,20 +73,33 @@ class AttentionConfig:
                 "v": (self.block_n, BOX_COLUMNS), "o": (64, BOX_COLUMNS)}
 
 
-# the shipped config per (head dim, causal), measured on an H100 (records/ATTENTION.md, benchmarks/attention_configs.py):
-# d = 128 without a mask takes 144 keys a step (0.998-1.003x cuDNN where 128 keys gave 0.973-0.991x; 160 spills with
-# the GPU machine's ptxas, 176 leaves one Q buffer: 0.955x), with the mask 128 (the diagonal's blocks cost less);
-# d = 256 takes 80 keys a step to keep two stages in SMEM (FA3's tile); d = 64 without a mask is softmax-bound and runs
-# 6% faster with three consumers (192 x 112, 3 stages), with the causal mask two consumers stay ahead
-DEFAULT_CONFIGS = {(64, False): AttentionConfig(64, 112, 3, consumers=3), (64, True): AttentionConfig(64, 128, 2),
-                   (128, False): AttentionConfig(128, 144, 2), (128, True): AttentionConfig(128, 128, 2),
-                   (256, False): AttentionConfig(256, 80, 2), (256, True): AttentionConfig(256, 80, 2)}
+# the shipped configs per (head dim, causal), measured on an H100 (records/ATTENTION.md, benchmarks/attention_configs.py),
+# a call taking the one its key count wastes least on (default_config): d = 128 without a mask takes 144 keys a step
+# on long sequences (0.998-1.003x cuDNN where 128 keys gave 0.973-0.991x; 160 spills with the GPU machine's ptxas, 176
+# leaves one Q buffer: 0.955x) and 128 where 144 would leave the last block mostly empty (1024 keys: 0.976 vs 0.911x);
+# with the mask 128 (the diagonal's blocks cost less); d = 256 takes 80 keys a step to keep two stages in SMEM (FA3's
+# tile; one stage and two Q buffers: 0.64-0.69x); d = 64 without a mask is softmax-bound and runs 6% faster with three
+# consumers (192 x 112, 3 stages), with the causal mask two consumers stay ahead
+SHIPPED_CONFIGS = {(64, False): (AttentionConfig(64, 112, 3, consumers=3),), (64, True): (AttentionConfig(64, 128, 2),),
+                   (128, False): (AttentionConfig(128, 144, 2), AttentionConfig(128, 128, 2)),
+                   (128, True): (AttentionConfig(128, 128, 2),),
+                   (256, False): (AttentionConfig(256, 80, 2),), (256, True): (AttentionConfig(256, 80, 2),)}
+DEFAULT_CONFIGS = {key: configs[0] for key, configs in SHIPPED_CONFIGS.items()}  # the long sequences' choice
+# A KV block's fixed cost (its barriers, row maxima, O's rescale, the turn handoff) in keys' worth of work: a block of
+# n keys costs ~n + 51 (fitted to the H100's d 128 ratios, 128 vs 144 keys at 1024 / 4096 / 16384 keys: 7% / 1% / 3%)
+BLOCK_OVERHEAD_KEYS = 51
 
 
-def default_config(head_dim: int, causal: bool = False) -> AttentionConfig:
-    if (head_dim, bool(causal)) not in DEFAULT_CONFIGS:
+def default_config(head_dim: int, causal: bool = False, seqlen_k: int | None = None) -> AttentionConfig:
+    """The shipped config for a head dim and mask; given the key count, the one whose blocks cost least:
+    ceil(seqlen_k / block_n) x (block_n + BLOCK_OVERHEAD_KEYS), the first on a tie."""
+    if (head_dim, bool(causal)) not in SHIPPED_CONFIGS:
         raise api_error(f"attention: head dim {head_dim} is not one of {', '.join(map(str, HEAD_DIMS))}")
-    return DEFAULT_CONFIGS[head_dim, bool(causal)]
+    configs = SHIPPED_CONFIGS[head_dim, bool(causal)]
+    if seqlen_k is None or len(configs) == 1:
+        return configs[0]
+    return min(configs, key=lambda c: -(-max(seqlen_k, 1) // c.block_n) * (c.block_n + BLOCK_OVERHEAD_KEYS))
 
 
-__all__ = ["AttentionConfig", "BOX_COLUMNS", "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS", "default_config"]
+__all__ = ["AttentionConfig", "BLOCK_OVERHEAD_KEYS", "BOX_COLUMNS", "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS",
+           "SHIPPED_CONFIGS", "default_config"]

@@ -80,7 +80,7 @@ def attention(q, k, v, *, causal: bool = False, softmax_scale: float | None = No
 
 def forward(torch, q, k, v, causal: bool, softmax_scale: float | None, config: AttentionConfig | None = None):
     """(o, lse) of a checked call: the empty and keyless cases here, the rest by the kernel (`config`: the tiles,
-    default_config's unless given -- what benchmarks/attention_configs.py compares)."""
+    default_config's for the key count unless given -- what benchmarks/attention_configs.py compares)."""
     p = check_inputs(torch, q, k, v, causal, softmax_scale)
     check_devices(q=q, k=k, v=v)
     o, lse = outputs(torch, q, p)
@@ -89,7 +89,7 @@ def forward(torch, q, k, v, causal: bool, softmax_scale: float | None, config: A
     if p.seqlen_k == 0:  # every query sees no key: FlashAttention's zero row and -inf
         return o.zero_(), lse.fill_(-math.inf)
     scale = 1.0 / math.sqrt(p.head_dim) if softmax_scale is None else float(softmax_scale)
-    _launch(torch, p, (q, k, v), o, lse, bool(causal), scale, config or default_config(p.head_dim, causal))
+    _launch(torch, p, (q, k, v), o, lse, bool(causal), scale, config or default_config(p.head_dim, causal, p.seqlen_k))
     return o, lse
 
 

@@ -310,3 +310,12 @@ def test_import_mmatom_loads_attention_on_first_use():
                             env={**os.environ, "PYTHONPATH": root})
     assert result.stdout.strip() == "ok", result.stderr
     assert mmatom.attention is host.attention and mmatom.attention_kernel is host.attention_kernel
+
+
+def test_the_launch_gets_the_config_of_its_key_count(monkeypatch):
+    got = []
+    monkeypatch.setattr(host, "_launch", lambda *args: got.append(args[-1]))
+    with FakeTensorMode():
+        for seqlen in (1024, 4096):
+            mmatom.attention(*qkv(b=1, sq=8, sk=seqlen, h=2, d=128, device="cuda"))
+    assert [c.block_n for c in got] == [128, 144]

@@ -12,16 +12,17 @@ from pathlib import Path
 import pytest
 
 import mmatom
-from mmatom.kernels.attention.config import DEFAULT_CONFIGS, AttentionConfig, default_config
+from mmatom.kernels.attention.config import DEFAULT_CONFIGS, SHIPPED_CONFIGS, AttentionConfig, default_config
 from mmatom.kernels.attention.kernel import build_attention
 
 KERNEL = Path(mmatom.__file__).parent / "kernels" / "attention" / "kernel.py"
-CASES = [(dtype, d, causal) for d, causal in sorted(DEFAULT_CONFIGS) for dtype in ("bf16", "f16")]
+CASES = [(dtype, config, causal) for (d, causal), configs in sorted(SHIPPED_CONFIGS.items()) for config in configs
+         for dtype in ("bf16", "f16")]
 
 
 def _assemble(case):
-    dtype, d, causal = case
-    module, launch = build_attention(dtype, default_config(d, causal), causal)
+    dtype, config, causal = case
+    module, launch = build_attention(dtype, config, causal)
     kernel = mmatom.compile(module, options={"cache": False})
     return launch, kernel.metadata, kernel.ptx
 
@@ -33,7 +34,7 @@ def test_every_shipped_config_assembles_clean():
     for case, (launch, meta, ptx) in zip(CASES, results):
         assert meta.spill_bytes == 0, f"{case}: {meta.spill_bytes} spill bytes"
         assert meta.warnings == (), f"{case}: ptxas warned: {meta.warnings}"
-        config = default_config(case[1], case[2])
+        config = case[1]
         assert launch.block == (128 * (1 + config.consumers), 1, 1) and launch.shared_bytes <= 232448, case
         assert f"setmaxnreg.inc.sync.aligned.u32 {config.consumer_registers}" in ptx, case
         assert "setmaxnreg.dec.sync.aligned.u32 24" in ptx, case
@@ -66,3 +67,12 @@ def test_a_config_that_does_not_fit_is_refused_with_its_name():
         build_attention("bf16", AttentionConfig(64, 128, 2, consumers=4))
     with pytest.raises(mmatom.CompileError, match=r"dtype 'e4m3' is not one of bf16, f16"):
         build_attention("e4m3", default_config(128))
+
+
+@pytest.mark.parametrize("seqlen_k, block_n", [(None, 144), (1024, 128), (1000, 144), (4096, 144), (16384, 144),
+                                               (130, 144), (128, 128)])
+def test_a_call_takes_the_config_its_key_count_wastes_least_on(seqlen_k, block_n):
+    """d 128 without a mask ships 144 and 128 keys a step: each block costs its keys and BLOCK_OVERHEAD_KEYS more, so
+    1024 keys take 8 blocks of 128 rather than 8 of 144 (the last one mostly empty), 1000 take 7 of 144, 4096 29."""
+    assert default_config(128, False, seqlen_k).block_n == block_n
+    assert default_config(128, True, 1024).block_n == 128 and default_config(64, False, 1000) == DEFAULT_CONFIGS[64, False]
