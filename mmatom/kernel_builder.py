@@ -284,10 +284,11 @@ class KernelBuilder:
         """An N-stage ring of the named SMEM tiles with full/empty mbarriers (mmatom/smem_ring.py)."""
         return SmemRing(self, stages, consumers, tiles)
 
-    def tile_scheduler(self, tiles_m: int, tiles_n: int, cluster: tuple[int, int] = (1, 1),
-                       group_m: int = 1, layers: int = 1) -> TileScheduler:
-        """A persistent, grouped-raster walk over output tiles, `layers` grids of them (mmatom/scheduler.py)."""
-        return TileScheduler(self, tiles_m, tiles_n, cluster, group_m, layers)
+    def tile_scheduler(self, tiles_m: int | Value, tiles_n: int | Value, cluster: tuple[int, int] = (1, 1),
+                       group_m: int | Value = 1, layers: int | Value = 1, snake: bool | Value = False) -> TileScheduler:
+        """A persistent, grouped-raster walk over output tiles, `layers` grids of them, odd whole waves backwards
+        with `snake`; sizes, group_m and snake may be runtime values (mmatom/scheduler.py)."""
+        return TileScheduler(self, tiles_m, tiles_n, cluster, group_m, layers, snake)
 
     # -- control flow ---------------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from mmatom.optional import require_torch
 from ..torch_launch import current_stream, tensor_key, tensor_map
 from .checks import Problem, check_devices, check_inputs
 from .config import AttentionConfig, default_config
+from .walk import walk
 
 LOG2_E = math.log2(math.e)
 KERNEL_TARGET = "sm_90a"
@@ -38,8 +39,9 @@ def attention_kernel(dtype: str = "bf16", head_dim: int = 128, causal: bool = Fa
                      config: AttentionConfig | None = None, target: str = KERNEL_TARGET) -> mmatom.Kernel:
     """The compiled attention kernel of a dtype ("bf16", "f16"), head dim (64, 128, 256) and mask: one kernel serves
     every batch, sequence length and head count. Parameters: tensor maps of q, k, v, o; batch, seqlen_q, seqlen_k,
-    heads, group (i32); scale_log2 (f32); the LSE pointer. Compiled once per process and cached on disk by its
-    parameters (mmatom.compile_generated: a warm cache skips building the module)."""
+    heads, group, walk_group, walk_snake (i32: the tile walk, walk.py); scale_log2 (f32); the LSE pointer. Compiled
+    once per process and cached on disk by its parameters (mmatom.compile_generated: a warm cache skips building the
+    module)."""
     config = config or default_config(head_dim, causal)
     if config.head_dim != head_dim:
         raise api_error(f"attention_kernel: config {config.name} is for head dim {config.head_dim}, not {head_dim}")
@@ -133,8 +135,10 @@ def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, c
         views = [tma_view(x) for x in (*qkv, o)]
         maps = [tensor_map(view, *boxes[name]) for name, (view, _) in zip("qkvo", views)]
         sms = torch.cuda.get_device_properties(o.device).multi_processor_count
-        run = kernel.prepare(*maps, p.batch, p.seqlen_q, p.seqlen_k, p.heads, p.group, scale * LOG2_E, lse,
-                             grid=(persistent_ctas(config, p, sms),))
+        ctas = persistent_ctas(config, p, sms)
+        group, snake = walk(p.batch, p.heads, p.seqlen_q, p.seqlen_k, config.block_m, config.block_n, ctas, causal)
+        run = kernel.prepare(*maps, p.batch, p.seqlen_q, p.seqlen_k, p.heads, p.group, group, snake,
+                             scale * LOG2_E, lse, grid=(ctas,))
         if not any(copied for _, copied in views):
             if len(_PREPARED) >= CACHED_CALLS:
                 _PREPARED.clear()

@@ -79,7 +79,8 @@ class HopperAttention:
     def _declare(self) -> mmatom.KernelBuilder:
         boxes = self.config.boxes()
         params = [(name, mmatom.TensorMapType(self.dtype, *boxes[name], "128b", batched=True)) for name in "qkvo"]
-        params += [(name, "i32") for name in ("batch", "seqlen_q", "seqlen_k", "heads", "group")]
+        params += [(name, "i32") for name in ("batch", "seqlen_q", "seqlen_k", "heads", "group", "walk_group",
+                                              "walk_snake")]
         params += [("scale_log2", "f32"), ("lse", "ptr")]
         kb = mmatom.KernelBuilder("attention", params, self.target, threads=128 + self.consumer_threads,
                                   min_ctas_per_sm=1)
@@ -91,7 +92,11 @@ class HopperAttention:
         self.k_ring = kb.smem_ring(stages, readers, **{f"k{c}": chunk_k for c in range(self.chunks)})
         self.v_ring = kb.smem_ring(stages, readers, v=self.tiled_pv.smem_desc_type("B", major="mn"))
         self.q_blocks = ceil_div(kb.param("seqlen_q"), self.bm)
-        self.scheduler = kb.tile_scheduler(self.q_blocks, kb.param("heads"), layers=kb.param("batch"))
+        # the walk over (query block, head) units is the host's per launch (host.walk): query blocks grouped
+        # walk_group at a time, odd waves backwards where walk_snake -- causal tiles differ in length, and which walk
+        # spreads them evenly over the CTAs depends on the shape
+        self.scheduler = kb.tile_scheduler(self.q_blocks, kb.param("heads"), layers=kb.param("batch"),
+                                           group_m=kb.param("walk_group"), snake=kb.param("walk_snake") != 0)
         return kb
 
     def tile(self, unit) -> tuple:
@@ -351,8 +356,9 @@ def build_attention(dtype: str = "bf16", config: AttentionConfig = AttentionConf
                     target: str = "sm_90a") -> tuple[object, mmatom.LaunchConfig]:
     """The attention kernel's module (every batch, sequence length and head count: runtime arguments) and its
     launch config; parameters: tensor maps of q, k, v, o (3-d: batch, sequence, heads x head dim), batch,
-    seqlen_q, seqlen_k, heads, group (query heads per KV head), scale_log2 (softmax scale x log2 e), lse (f32
-    B x H x Sq)."""
+    seqlen_q, seqlen_k, heads, group (query heads per KV head), walk_group and walk_snake (the tile walk: query
+    blocks grouped that many at a time, odd waves backwards if nonzero), scale_log2 (softmax scale x log2 e), lse
+    (f32 B x H x Sq)."""
     return HopperAttention(dtype, config, causal, target).build()
 
 

@@ -104,3 +104,27 @@ def test_smem_allocated_in_a_branch_is_declared_at_the_top():
     module, launch = kb.finish()
     assert launch.shared_bytes == 64
     assert inner.ssa.owner.parent_block() is kb.block
+
+
+@pytest.mark.parametrize("units, ctas", [(1024, 132), (2048, 132), (140, 132), (131, 132), (1, 5), (17, 4)])
+def test_a_snake_walk_takes_every_unit_once_odd_whole_waves_backwards(units, ctas):
+    from mmatom.scheduler import snake_unit
+    taken = {(c, w): snake_unit(c + w * ctas, ctas, units) for c in range(ctas) for w in range(units // ctas + 1)
+             if c + w * ctas < units}
+    assert sorted(taken.values()) == list(range(units))
+    if units >= 2 * ctas:
+        assert [taken[c, 1] for c in range(ctas)] == list(range(2 * ctas - 1, ctas - 1, -1))  # wave 1 backwards
+    last = (units - 1) // ctas
+    assert all(taken[c, last] == c + last * ctas for c in range(units - last * ctas))  # a partial wave forwards
+
+
+def test_the_walk_may_be_a_kernel_argument(kb):
+    """group_m and snake as runtime values (an i32, an i1): the coords are computed, not folded; a snake walk takes
+    one unit at a time."""
+    k = mmatom.KernelBuilder("walk", [("group", "i32"), ("snake", "i32")], "sm_90a", threads=128)
+    sched = k.tile_scheduler(8, 16, group_m=k.param("group"), snake=k.param("snake") != 0)
+    row, col = sched.coords(k.const(5))
+    assert row.constant is None and col.constant is None
+    assert "arith.select" in {op.name for op in k.block.ops}
+    with pytest.raises(mmatom.CompileError, match=r"snake=True walks whole waves"):
+        sched.loop([], every=2)
