@@ -42,8 +42,15 @@ def _tile_costs(q_blocks: int, seqlen_q: int, seqlen_k: int, block_m: int, block
 
 
 def _busiest(cost: np.ndarray, q_blocks: int, heads: int, batch: int, ctas: int, group: int, snake: int) -> float:
-    """The most loaded CTA's work under a walk: units as TileScheduler numbers them (grouped raster, layers whole),
-    loop index t = c + w x ctas taking unit snake_unit(t) where snake."""
+    """The most loaded CTA's work under a walk (loop index t is CTA t % ctas's)."""
+    rows = walked_rows(q_blocks, heads, batch, ctas, group, snake)
+    t = np.arange(len(rows))
+    return float(np.bincount(t % ctas, weights=cost[rows], minlength=ctas).max())
+
+
+def walked_rows(q_blocks: int, heads: int, batch: int, ctas: int, group: int, snake: int) -> np.ndarray:
+    """The row tile of every loop index t: mmatom.scheduler's walk in numpy (snake_unit, then TileScheduler.coords'
+    grouped raster within a layer) -- tests/unit/api/test_attention_walk.py holds the two equal."""
     units = q_blocks * heads * batch
     t = np.arange(units)
     wave_start = t - t % ctas
@@ -52,9 +59,7 @@ def _busiest(cost: np.ndarray, q_blocks: int, heads: int, batch: int, ctas: int,
     within_layer = unit % (q_blocks * heads)
     span = group * heads
     first_m = within_layer // span * group
-    rows = np.minimum(q_blocks - first_m, group)
-    row = first_m + (within_layer % span) % rows
-    return float(np.bincount(t % ctas, weights=cost[row], minlength=ctas).max())
+    return first_m + (within_layer % span) % np.minimum(q_blocks - first_m, group)
 
 
-__all__ = ["TILE_OVERHEAD_BLOCKS", "walk"]
+__all__ = ["TILE_OVERHEAD_BLOCKS", "walk", "walked_rows"]

@@ -37,3 +37,19 @@ def test_without_a_mask_or_with_one_query_block_the_walk_is_plain():
 def test_a_query_longer_than_the_keys_reads_one_block_where_it_sees_none():
     cost = walks._tile_costs(4, 512, 128, 128, 128)  # bottom-right: the first 384 queries see no key
     assert np.array_equal(cost, [2, 2, 2, 2])
+
+
+@pytest.mark.parametrize("q_blocks, heads, batch, ctas", [(8, 16, 2, 132), (5, 3, 4, 7), (4, 16, 16, 132)])
+@pytest.mark.parametrize("group_of_rows", [False, True])
+@pytest.mark.parametrize("snake", [0, 1])
+def test_the_simulated_walk_is_the_schedulers(q_blocks, heads, batch, ctas, group_of_rows, snake):
+    """walked_rows against mmatom.scheduler itself: snake_unit on Python ints, then TileScheduler.coords folded."""
+    import mmatom
+    from mmatom.scheduler import snake_unit
+
+    group = q_blocks if group_of_rows else 1
+    kb = mmatom.KernelBuilder("walk", [], "sm_90a", threads=128)
+    sched = kb.tile_scheduler(q_blocks, heads, group_m=group, layers=batch)
+    units = q_blocks * heads * batch
+    rows = [sched.coords(kb.const(snake_unit(t, ctas, units) if snake else t))[0].constant for t in range(units)]
+    assert list(walks.walked_rows(q_blocks, heads, batch, ctas, group, snake)) == rows
