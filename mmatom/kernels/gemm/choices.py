@@ -256,9 +256,13 @@ SWAP_AB_MAX_M = max(c.block_n for c in SWAP_AB_CONFIGS)  # swapped operands: M o
 # fitted model lacks: A and B read once from DRAM at its peak bandwidth (small M is memory-bound, and splitting K
 # past that floor only adds the slices' traffic), and the host's time per call (back-to-back calls of a small
 # problem are host-bound: three launches for a split-K call). Measured on an H100 (benchmarks/gemm_split_k.py):
-# a split-K call took 5-11 us more than its kernel, and 22 us of host time against 9 for one launch.
-SPLIT_LAUNCHES_US = 6.0
-HOST_US = {False: 9.0, True: 22.0}  # per call, by split-K
+# a split-K call took 5-11 us more than its kernel, and 22 us of host time against 9 for one launch -- but on the
+# H100 sweep (records/sweep-2026-11-26-h100) split-K calls ran a median 22 us slower against their base config than
+# those figures predict (the prior took split-K where the swapped configs were faster: e4m3 64 x 4096 x 14336, 35.9
+# us split vs 27.7 swapped); recalibrated there over (launches, host) in {6..26} x {22..34}: the prior's pick within 5%
+# of the fastest timed config on 489 rows (was 464), at worst 1.75x (was 2.68x).
+SPLIT_LAUNCHES_US = 14.0
+HOST_US = {False: 9.0, True: 30.0}  # per call, by split-K
 MAX_SPLITS = 16
 
 
@@ -397,7 +401,7 @@ def _operand_bytes(dtype: str) -> tuple[int, int]:
 # factor is taken (a repack must pay for itself).
 ROW_PITCH_BYTES = 128
 ODD_PITCH_STEP_SLOWDOWN = 1.83
-REPACK_LAUNCH_US = SPLIT_LAUNCHES_US / 2  # one torch copy: as one of the two torch ops around a split-K kernel
+REPACK_LAUNCH_US = 3.0  # one torch copy: half the two torch ops measured around a split-K kernel (gemm_split_k.py)
 
 
 class PitchPlan(NamedTuple):
