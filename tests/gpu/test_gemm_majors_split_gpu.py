@@ -115,7 +115,8 @@ def test_the_prior_splits_decode_shapes_unless_deterministic():
 
     import mmatom
     from mmatom.kernels.gemm import choose_config
-    assert choose_config(1, 4096, 11008, "bf16").split_k
+    assert choose_config(1, 4096, 11008, "bf16", swap_ab=False).split_k  # (the swapped 128x16 tile beats both)
+    assert not choose_config(1, 4096, 11008, "bf16", split_k=False).split_k
     a, b = _operand(1, 11008, "bf16", False), _operand(4096, 11008, "bf16", False)
     torch.use_deterministic_algorithms(True)
     try:
