@@ -160,7 +160,7 @@ def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split
     bandwidth = bandwidth or dram_bytes_per_us()
     best = None
     for config, priced in _pool(m <= ROW64_MAX_M, swap_ab and m <= SWAP_AB_MAX_M, split_k, dtype, a_major, b_major):
-        if priced.swap and m > priced.block_n:
+        if priced.tile.swap and m > priced.tile.block_n:
             continue
         s = _best_splits(priced, m, n, k, sms, bandwidth) if priced.split else 1
         if priced.split and s == 1:  # one slice: its base config's kernel plus the split's costs, never the better
@@ -193,9 +193,8 @@ def splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, ban
 
 
 def _best_splits(priced: _Priced, m: int, n: int, k: int, sms: int, bandwidth: float) -> int:
-    units = _tile_units(priced, m, n)
-    steps = _cdiv(k, priced.block_k)
-    most = min(MAX_SPLITS, steps, max(1, sms // priced.cluster_size // units) + 1)
+    t = priced.tile
+    most = min(MAX_SPLITS, _cdiv(k, t.block_k), max(1, sms // t.cluster_size // _tile_units(t, m, n)) + 1)
     return min(range(1, most + 1), key=lambda s: _evaluate(priced, m, n, k, sms, s, bandwidth)[0])
 
 
@@ -288,11 +287,8 @@ def _cdiv(a: int, b: int) -> int:
     return -(-a // b)
 
 
-class _Priced(NamedTuple):
-    """A config as the cost model prices it: its fitted terms (c0, c1, c2) and the numbers the formula reads."""
-    c0: float
-    c1: float
-    c2: float
+class _Tile(NamedTuple):
+    """A config's geometry as the cost model reads it, for one operand type (K steps of block_k)."""
     block_m: int
     block_n: int
     cluster_m: int
@@ -300,41 +296,57 @@ class _Priced(NamedTuple):
     cluster_size: int
     block_k: int
     swap: bool
+
+
+class _Priced(NamedTuple):
+    """A config as the cost model prices it: its fitted terms (c0, c1, c2), its tile, and what else the formula
+    reads."""
+    c0: float
+    c1: float
+    c2: float
+    tile: _Tile
     split: bool
     a_bytes: int
     b_bytes: int
+
+
+@lru_cache(maxsize=512)
+def _tile(config: GemmConfig, dtype: str) -> _Tile:
+    return _Tile(config.block_m, config.block_n, config.cluster_m, config.cluster_n, config.cluster_size,
+                 config.block_k(operand_dtypes(dtype)[0]), config.swap_ab)
 
 
 def _priced(table: dict, config: GemmConfig, dtype: str) -> _Priced:
     """`config`'s constants under `table` (per operand class, or one class's table), for problems of `dtype`."""
     cls, base = operand_class(dtype), _base_name(config)
     c0, c1, c2 = table[cls][base] if cls in table else table[base]
-    a_bytes, b_bytes = _operand_bytes(dtype)
-    return _Priced(c0, c1, c2, config.block_m, config.block_n, config.cluster_m, config.cluster_n,
-                   config.cluster_size, config.block_k(operand_dtypes(dtype)[0]), config.swap_ab, config.split_k,
-                   a_bytes, b_bytes)
+    return _Priced(c0, c1, c2, _tile(config, dtype), config.split_k, *_operand_bytes(dtype))
 
 
-def _tile_units(p: _Priced, m: int, n: int) -> int:
+def _tile_units(t: _Tile, m: int, n: int) -> int:
     """Cluster-sized groups of output tiles of one problem (of D^T for a swapped-operand config)."""
-    if p.swap:
+    if t.swap:
         m, n = n, m
-    return _cdiv(_cdiv(m, p.block_m), p.cluster_m) * _cdiv(_cdiv(n, p.block_n), p.cluster_n)
+    return -(-(-(-m // t.block_m)) // t.cluster_m) * -(-(-(-n // t.block_n)) // t.cluster_n)
+
+
+def _grid(t: _Tile, m: int, n: int, k: int, sms: int, splits: int = 1, layers: int = 1) -> tuple[int, int]:
+    """(waves of cluster units over the SMs, K steps per unit): model_terms, on a tile already read off its config
+    (plain int arithmetic: the prior runs it ~20 times on a new shape's first call)."""
+    units = _tile_units(t, m, n) * splits * layers
+    return -(-units // max(1, sms // t.cluster_size)), -(-(-(-k // t.block_k)) // splits)
 
 
 def _evaluate(p: _Priced, m: int, n: int, k: int, sms: int, splits: int, bandwidth: float, layers: int = 1,
               odd_rows: tuple[bool, bool] = (False, False)) -> tuple[float, float]:
-    """The model (see COST_MODEL, predicted_us): (its time with the floors and the additions, the fitted time alone).
-    Plain arithmetic, ceilings inline: the prior runs it ~20 times on a new shape's first call."""
-    rows, cols = (n, m) if p.swap else (m, n)
-    units = -(-(-(-rows // p.block_m)) // p.cluster_m) * -(-(-(-cols // p.block_n)) // p.cluster_n) * splits * layers
-    steps = -(-(-(-k // p.block_k)) // splits)
-    waves = -(-units // max(1, sms // p.cluster_size))
+    """The model (see COST_MODEL, predicted_us): (its time with the floors and the additions, the fitted time alone)."""
+    waves, steps = _grid(p.tile, m, n, k, sms, splits, layers)
     stepping = p.c2 * waves * steps
     fitted = p.c0 + p.c1 * waves + stepping
     gpu = max(fitted, layers * (m * k * p.a_bytes + n * k * p.b_bytes) / bandwidth)
     if odd_rows[0] or odd_rows[1]:
-        a_rows, b_rows = (p.block_n, p.block_m) if p.swap else (p.block_m, p.block_n)
+        t = p.tile
+        a_rows, b_rows = (t.block_n, t.block_m) if t.swap else (t.block_m, t.block_n)
         gpu += sum(min(costs) for costs in _pitch_costs((min(a_rows, m), min(b_rows, n)), m, n, k,
                                                          (p.a_bytes, p.b_bytes), stepping, odd_rows, bandwidth, layers))
     if p.split:
@@ -347,11 +359,7 @@ def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int
     """(waves of cluster units over the SMs, K steps per unit), the units `splits` layers of tiles of each of
     `layers` problems (a batch: every layer its own partial row and column tiles); a swapped-operand config tiles
     D^T (N x M)."""
-    rows, cols = (n, m) if config.swap_ab else (m, n)
-    units = _cdiv(_cdiv(rows, config.block_m), config.cluster_m) * _cdiv(_cdiv(cols, config.block_n),
-                                                                         config.cluster_n) * splits * layers
-    steps = _cdiv(_cdiv(k, config.block_k(operand_dtypes(dtype)[0])), splits)
-    return _cdiv(units, max(1, sms // config.cluster_size)), steps
+    return _grid(_tile(config, dtype), m, n, k, sms, splits, layers)
 
 
 @lru_cache(maxsize=256)
@@ -365,7 +373,7 @@ def fitted_terms(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype:
     """The cost model's fitted time for `config` on this problem and, of it, the per-K-step part (c2 * waves *
     steps: the mainloop's TMA loads and MMAs)."""
     p = _priced(table, config, dtype)
-    waves, steps = model_terms(config, m, n, k, dtype, sms, splits, layers)
+    waves, steps = _grid(p.tile, m, n, k, sms, splits, layers)
     return p.c0 + p.c1 * waves + p.c2 * waves * steps, p.c2 * waves * steps
 
 

@@ -140,19 +140,26 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     return _result(d, out, p.n)
 
 
-def _with_copies(run, copies: tuple, d, out, n: int):
+def _with_copies(run, copies: tuple, d, out, n: int) -> _CopyingReplay:
+    return _CopyingReplay(run, copies, d, out, n)
+
+
+class _CopyingReplay:
     """A replay of a call that copied: each operand copied again into the padded buffer the packed launch reads,
     the launch, and D copied into `out` where the kernel wrote its own padded matrix -- all on the launch's stream
-    (torch's current one), in order."""
-    def replay(stream) -> None:
-        for dst, src in copies:
+    (torch's current one), in order. `held_bytes`: the buffers (and sources) it keeps alive."""
+
+    def __init__(self, run, copies: tuple, d, out, n: int):
+        self.run, self.copies, self.d, self.out, self.n = run, copies, d, out, n
+        self.held_bytes = sum(x.untyped_storage().nbytes() for pair in copies for x in pair) + \
+            (d.untyped_storage().nbytes() if d is not out else 0)
+
+    def __call__(self, stream) -> None:
+        for dst, src in self.copies:
             dst.copy_(src)
-        run(stream)
-        if d is not out:
-            out.copy_(d[:, :n])
-    replay.held_bytes = sum(x.untyped_storage().nbytes() for pair in copies for x in pair) + \
-        (d.untyped_storage().nbytes() if d is not out else 0)
-    return replay
+        self.run(stream)
+        if self.d is not self.out:
+            self.out.copy_(self.d[:, :self.n])
 
 
 def _keep_prepared(key: tuple, run) -> None:

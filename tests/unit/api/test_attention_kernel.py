@@ -67,6 +67,8 @@ def test_a_config_that_does_not_fit_is_refused_with_its_name():
         build_attention("bf16", AttentionConfig(64, 128, 2, consumers=4))
     with pytest.raises(mmatom.CompileError, match=r"dtype 'e4m3' is not one of bf16, f16"):
         build_attention("e4m3", default_config(128))
+    with pytest.raises(mmatom.CompileError, match=r"ex2_on_fma 9 in \[0, 8\]"):
+        build_attention("bf16", AttentionConfig(64, 112, 3, consumers=3, ex2_on_fma=9))
 
 
 @pytest.mark.parametrize("seqlen_k, block_n", [(None, 144), (1024, 128), (1000, 144), (4096, 144), (16384, 144),
