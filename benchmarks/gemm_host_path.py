@@ -10,22 +10,30 @@ shape for comparison. Per shape and system:
 
 `--profile` adds cProfile's top entries of mmatom.gemm's host path per shape (where the host time goes).
 Then the first call of a new shape (issue 24's < 50 us): the kernel loaded, each call a new M (rows of one A and D
-sliced: views never seen before), host time per call without a sync -- the prior, the tensor maps, the packing.
+sliced: views never seen before), host time per call without a sync -- the prior, the tensor maps, the packing;
+then each call a new M, N and K (views of larger A, B and D: every map new, the prior's plan for (N, K) too).
+`--breakdown` times the steps of such a call (timers around host.py's steps, the kernel's prepare and launch: no
+profiler's overhead on the rest) and one tensor map's encode through the runtime and through cuda.bindings' call.
 
-    python -P benchmarks/gemm_host_path.py [--calls 2000] [--profile] [--new-shapes 200]
+    python -P benchmarks/gemm_host_path.py [--calls 2000] [--profile] [--new-shapes 200] [--breakdown]
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import pstats
+import statistics
 import time
 
 import torch
 
 import mmatom
-from mmatom.kernels.gemm import choices
+from mmatom.kernels import torch_launch
+from mmatom.kernels.gemm import choices, host
+from mmatom.kernels.gemm.config import operand_box, output_box
+from mmatom.targets import runtime
 
 # (label, M, N, K, dtype): odd rows everywhere, odd K only (A and B copied), odd N only (D copied), large odd, aligned
 SHAPES = [("odd all", 9, 470, 322, "bf16"), ("decode odd K", 1, 4096, 4095, "bf16"), ("odd N", 128, 4097, 4096, "bf16"),
@@ -103,33 +111,154 @@ def profile_host(fn, calls: int = 500) -> None:
     pstats.Stats(prof).sort_stats("tottime").print_stats(12)
 
 
-def new_shape_host_us(dtype: str, shapes: int, profile: bool) -> float:
-    """Mean host us of a call whose (M, N, K) no call had before (M steps through 1..shapes x 8, N = K = 4096)."""
-    n = k = 4096
-    top = 8 * shapes + 8
-    a, b = (torch.randn(rows, k, device="cuda").to(TORCH[dtype]) for rows in (top, n))
-    out = torch.empty(top, n, device="cuda", dtype=torch.bfloat16)
-    one = {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")} if dtype != "bf16" else {}
-    rows = range(1, 8 * shapes, 8)
+def new_shape_host_us(dtype: str, shapes: int, profile: bool, new_nk: bool = False) -> tuple[float, float]:
+    """(median, mean) host us of a call whose (M, N, K) no call had before: M steps through 1..shapes x 8 with
+    N = K = 4096, or (`new_nk`) N and K step too (4096 + 16 j: views of larger B and A, aligned rows). Each call
+    timed alone: the mean holds the garbage collector's full passes where one fell in the loop (their cost grows
+    with the process's heap -- torch's and xDSL's objects, ~230k here --, not with mmatom's call), the median not."""
+    operands = _new_shape_operands(dtype, shapes)
+    a, b, out, one, rows = operands["a"], operands["b"], operands["out"], operands["scales"], operands["shapes"]
     dtype_name = "bf16" if dtype == "bf16" else "e4m3"
-    for m in rows:  # the kernel each timed call will use, compiled and loaded (by a call of another M) ...
+    rows = [(m, n, k) if new_nk else (m, 4096, 4096) for m, n, k in rows]
+    for m, n, k in rows:  # the kernel each timed call will use, compiled and loaded (by a call of another shape) ...
         config = choices.choose_config(m, n, k, dtype_name)
-        mmatom.gemm(a[:m + 2], b, out=out[:m + 2], config=config, **one)
-    choices.forget()  # ... and the prior's memory of those M dropped: each timed call computes it
+        mmatom.gemm(a[:m + 2, :k], b[:n, :k], out=out[:m + 2, :n], config=config, **one)
+    choices.forget()  # ... and the prior's memory of those shapes dropped: each timed call computes it
+    host.forget_prepared_calls()  # (a freed tensor's address reused with the same shape would replay a packed call)
+    torch_launch.forget_maps()
     torch.cuda.synchronize()
     prof = cProfile.Profile() if profile else None
-    t0 = time.perf_counter()
     if prof:
         prof.enable()
-    for m in rows:
-        mmatom.gemm(a[:m], b, out=out[:m], **one)
+    times = _each_timed(lambda a_m, b_nk, out_m: mmatom.gemm(a_m, b_nk, out=out_m, **one), a, b, out, rows)
     if prof:
         prof.disable()
-    host = (time.perf_counter() - t0) / shapes * 1e6
     torch.cuda.synchronize()
     if prof:
         pstats.Stats(prof).sort_stats("tottime").print_stats(15)
-    return host
+    return statistics.median(times) * 1e6, statistics.fmean(times) * 1e6
+
+
+def torch_new_shape_host_us(dtype: str, shapes: int, new_nk: bool) -> tuple[float, float]:
+    """new_shape_host_us for torch's own GEMM on the same new shapes (bf16: torch.matmul; fp8: torch._scaled_mm)."""
+    operands = _new_shape_operands(dtype, shapes)
+    a, b, out, one, rows = operands["a"], operands["b"], operands["out"], operands["scales"], operands["shapes"]
+    rows = [(m, n, k) if new_nk else (m, 4096, 4096) for m, n, k in rows]
+    if dtype == "bf16":
+        def call(a_m, b_nk, out_m):
+            torch.matmul(a_m, b_nk.T, out=out_m)
+    else:  # _scaled_mm takes rows of 16-byte multiples only: M as given, the output its own
+        def call(a_m, b_nk, out_m):
+            torch._scaled_mm(a_m, b_nk.T, out_dtype=torch.bfloat16, **one)
+    times = _each_timed(call, a, b, out, rows)
+    torch.cuda.synchronize()
+    return statistics.median(times) * 1e6, statistics.fmean(times) * 1e6
+
+
+def _each_timed(call, a, b, out, rows) -> list[float]:
+    times = []
+    for m, n, k in rows:
+        a_m, b_nk, out_m = a[:m, :k], b[:n, :k], out[:m, :n]  # the caller's views: not the library's time
+        t0 = time.perf_counter()
+        call(a_m, b_nk, out_m)
+        times.append(time.perf_counter() - t0)
+    return times
+
+
+def _new_shape_operands(dtype: str, shapes: int) -> dict:
+    """A, B, D large enough for every new shape (M = 1 + 8 i, N = K = 4096 + 16 i; their rows 128 bytes apart times
+    a whole number, as a contiguous tensor's of 4096 columns), fp8 scales."""
+    top = 8 * shapes + 8
+    wide = -(-(4096 + 16 * shapes) // 128) * 128
+    a, b = (torch.randn(rows, wide, device="cuda").to(TORCH[dtype]) for rows in (top, wide))
+    out = torch.empty(top, wide, device="cuda", dtype=torch.bfloat16)
+    one = {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")} if dtype != "bf16" else {}
+    return {"a": a, "b": b, "out": out, "scales": one,
+            "shapes": [(1 + 8 * i, 4096 + 16 * i, 4096 + 16 * i) for i in range(shapes)]}
+
+
+STEPS = ("_any_rows_key", "_problem", "_output", "configured", "choose_config", "splits", "repacked_operands",
+         "_prepared_launch", "gemm_kernel", "tensor_map", "persistent_ctas", "_call_key", "_keep_prepared",
+         "current_stream")
+
+
+def breakdown(dtype: str, shapes: int) -> None:
+    """Where a new shape's first call (new M, N = K = 4096) spends its host time: mmatom.gemm's steps (the names
+    host.py calls) and the kernel's prepare and launch wrapped in timers -- nested ones are inside their callers
+    (configured holds choose_config) -- then one tensor map's encode alone, through the runtime and through
+    cuda.bindings' own call."""
+    operands = _new_shape_operands(dtype, shapes)
+    a, b, out, one = operands["a"][:, :4096], operands["b"][:4096, :4096], operands["out"][:, :4096], operands["scales"]
+    name = "bf16" if dtype == "bf16" else "e4m3"
+    ms = [m for m, _, _ in operands["shapes"]]
+    for m in ms:  # every kernel loaded
+        mmatom.gemm(a[:m + 2], b, out=out[:m + 2], config=choices.choose_config(m, 4096, 4096, name), **one)
+    choices.forget()
+    host.forget_prepared_calls()  # a freed tensor's address reused with the same shape would replay a packed call
+    torch_launch.forget_maps()
+    spent: dict[str, float] = dict.fromkeys((*STEPS, "Kernel.prepare", "launch"), 0.0)
+    saved = {step: getattr(host, step) for step in STEPS}
+    prepare = mmatom.Kernel.prepare
+    for step in STEPS:
+        setattr(host, step, _timer(spent, step, saved[step]))
+    mmatom.Kernel.prepare = lambda self, *args, **kw: _timer(spent, "launch", _timer(
+        spent, "Kernel.prepare", prepare)(self, *args, **kw))
+    torch.cuda.synchronize()
+    gc.disable()  # a full collection's pause would land on whichever step it fell in
+    try:
+        t0 = time.perf_counter()
+        for m in ms:
+            mmatom.gemm(a[:m], b, out=out[:m], **one)
+        total = (time.perf_counter() - t0) / len(ms) * 1e6
+    finally:
+        gc.enable()
+        for step, fn in saved.items():
+            setattr(host, step, fn)
+        mmatom.Kernel.prepare = prepare
+    torch.cuda.synchronize()
+    print(f"{dtype} new M: {total:.1f} us a call (timers included, no GC pass); of it:")
+    for step, seconds in spent.items():
+        print(f"  {step:<20} {seconds / len(ms) * 1e6:7.1f} us")
+    _encode_costs(a, ms)
+
+
+def _timer(spent: dict, step: str, fn):
+    def timed(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            spent[step] += time.perf_counter() - t0
+    return timed
+
+
+def _encode_costs(a, ms: list[int]) -> None:
+    """One map of each new A view: the runtime's encode, cuda.bindings' call, and mmatom.tensor_map (checks and all)."""
+    elem = {torch.bfloat16: "bf16", torch.float8_e4m3fn: "e4m3"}[a.dtype]
+    size, row_bytes = a.element_size(), a.stride(0) * a.element_size()
+    ways = {"runtime._encode": lambda m: runtime._encode(elem, a.data_ptr(), [4096, m], [row_bytes], [64, 128],
+                                                         "128b", a.device.index),
+            "cuda.bindings": lambda m: _bindings_map(a[:m], 128, 64),
+            "mmatom.tensor_map": lambda m: mmatom.tensor_map(a[:m], 128, 128 // size)}
+    for label, fn in ways.items():
+        t0 = time.perf_counter()
+        for m in ms:
+            fn(m)
+        print(f"  one map, {label:<20} {(time.perf_counter() - t0) / len(ms) * 1e6:7.1f} us")
+
+
+def _bindings_map(x, box_rows: int, box_cols: int):
+    """The same encode as the runtime's, through cuda.bindings' own call (with the context push it needs)."""
+    drv = runtime._driver()
+    u64, u32 = drv.cuuint64_t, drv.cuuint32_t
+    elem = runtime.TMAP_DTYPES[{"bfloat16": "bf16", "float8_e4m3fn": "e4m3"}[str(x.dtype).split(".")[-1]]]
+    with runtime.opened(x.device.index).current():
+        return runtime._check(drv.cuTensorMapEncodeTiled(
+            drv.CUtensorMapDataType(elem), 2, x.data_ptr(), [u64(x.shape[1]), u64(x.shape[0])],
+            [u64(x.stride(0) * x.element_size())], [u32(box_cols), u32(box_rows)], [u32(1)] * 2,
+            drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, drv.CUtensorMapSwizzle(3),
+            drv.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+            drv.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE), "cuTensorMapEncodeTiled")
 
 
 def main() -> None:
@@ -137,10 +266,12 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=2000)
     parser.add_argument("--profile", action="store_true", help="cProfile mmatom.gemm's host path on each shape")
     parser.add_argument("--new-shapes", type=int, default=200, help="first calls of new shapes timed (0: none)")
+    parser.add_argument("--breakdown", action="store_true", help="each stage of a new shape's first call timed alone")
+    parser.add_argument("--skip-shapes", action="store_true", help="only the new shapes' first calls")
     args = parser.parse_args()
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}, {args.calls} calls a burst", flush=True)
     print(f"{'shape':<28} {'system':<7} {'host us':>8} {'GPU us':>8} {'wall us':>8} {'kernels':>8}")
-    for label, m, n, k, dtype in SHAPES:
+    for label, m, n, k, dtype in SHAPES if not args.skip_shapes else ():
         calls = calls_for(m, n, k, dtype)
         for name, fn in calls.items():
             for _ in range(50):  # compile, load, allocator and caches warm
@@ -152,9 +283,15 @@ def main() -> None:
         if args.profile:
             profile_host(calls["mmatom"])
     for dtype in ("bf16", "e4m3") if args.new_shapes else ():
-        host = new_shape_host_us(dtype, args.new_shapes, args.profile)
-        print(f"{dtype} new shape's first call (M = 1..{8 * args.new_shapes}, N = K = 4096): {host:.1f} us host",
-              flush=True)
+        for new_nk, what in ((False, "M = 1..{}, N = K = 4096"), (True, "M, N, K all new: M = 1 + 8 i, N = K = 4096 + "
+                                                                       "16 i, i < {}")):
+            label = what.format(8 * args.new_shapes if not new_nk else args.new_shapes)
+            median, mean = new_shape_host_us(dtype, args.new_shapes, args.profile, new_nk)
+            vendor = torch_new_shape_host_us(dtype, args.new_shapes, new_nk)
+            print(f"{dtype} new shape's first call ({label}): mmatom median {median:.1f} us host, mean {mean:.1f} us; "
+                  f"torch median {vendor[0]:.1f}, mean {vendor[1]:.1f}", flush=True)
+        if args.breakdown:
+            breakdown(dtype, args.new_shapes)
 
 
 if __name__ == "__main__":

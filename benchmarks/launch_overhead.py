@@ -104,7 +104,12 @@ builtin.module attributes {mma.target = #mma.target<sm_80>} {
     config = core.LaunchConfig(grid=1, block=32)
     stream = dev.handle.default_stream
     scalars = (int(ptr), int(ptr), np.uint32(7), np.float32(1.5))
+    launcher = kernel._launcher(None, None)
+    func, packed = launcher.function(dev), runtime.pack_arguments("k", launcher.params, [arr, arr, 7, 1.5])
+    bindings_launch = runtime._driver().cuLaunchKernel
     for label, fn in [("mmatom prepared replay", lambda: replay(0)),
+                      ("the same launch through cuda.bindings' cuLaunchKernel",
+                       lambda: bindings_launch(func, 1, 1, 1, 32, 1, 1, 0, 0, packed.address, 0)),
                       ("mmatom Kernel.launch (pack + launch)", lambda: kernel.launch(arr, arr, 7, 1.5, grid=(1,))),
                       ("cuda.core launch (packs every call)",
                        lambda: core.launch(stream, config, core_kernel, *scalars))]:

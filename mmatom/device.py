@@ -11,6 +11,9 @@ ELEMENT_NAMES = {"bfloat16": "bf16", "float16": "f16", "float32": "f32", "float6
                  "int8": "s8", "uint8": "u8", "float8_e4m3fn": "e4m3", "float8_e5m2": "e5m2"}
 
 
+_ELEMENTS: dict = {}  # a tensor's dtype object -> its ELEMENT_NAMES entry (a new shape's first call makes two maps)
+
+
 def device_info() -> runtime.Device:
     """The current GPU (chip, SM count, shared memory a CTA may opt in to, driver version)."""
     return runtime.device()
@@ -31,8 +34,9 @@ def tensor_map(tensor: Any, box_rows: int, box_cols: int, swizzle: str = "128b")
     if len(shape) not in (2, 3) or strides[-1] != 1:
         raise runtime.LaunchError(f"tensor_map: a 2-d tensor (rows, cols) or a 3-d one (L, rows, cols) with a "
                                   f"contiguous last dimension; got shape {shape}, strides {strides}")
-    name = str(tensor.dtype).split(".")[-1]
-    elem = ELEMENT_NAMES.get(name)
+    elem = _ELEMENTS.get(tensor.dtype)
+    if elem is None:
+        elem = _ELEMENTS[tensor.dtype] = ELEMENT_NAMES.get(str(tensor.dtype).split(".")[-1])
     if elem is None:
         raise runtime.LaunchError(f"tensor_map: element type {tensor.dtype} has no TMA data type")
     address, elem_bytes = int(tensor.data_ptr()), tensor.element_size()

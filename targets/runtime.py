@@ -18,7 +18,9 @@ On the driver API, and why:
   1.2.0, a 4-argument kernel; `python -P benchmarks/launch_overhead.py --gpu` measures it again). cuda.core
   1.2.2's LaunchConfig also opens `Device()` -- the current or first GPU -- when given a cluster.
 - The dynamic-SMEM opt-in (cuFuncSetAttribute): cuda.core's kernel attributes are read-only.
-- TMA tensor maps (cuTensorMapEncodeTiled) from a raw address, TMA's rules checked and named first.
+- TMA tensor maps (cuTensorMapEncodeTiled) from a raw address, TMA's rules checked and named first; the encode
+  goes through ctypes on the libcuda cuda.bindings loaded (_TensorMapEncoder: the binding's per-argument objects
+  cost more host time than the encode itself).
 - numpy arguments' device copies (cuMemAlloc/cuMemcpy): cuda.core's Buffer copies only to and from Buffers.
 - Errors: cuda.core's CUDAError and the driver's result codes both become `CudaError` naming the kernel and the
   call; after a sticky error (a fault in a kernel) every later one says the context is lost.
@@ -313,7 +315,7 @@ TMAP_SWIZZLE = {"none": 0, "32b": 1, "64b": 2, "128b": 3}
 STRIDE_ALIGN = 16
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass's __init__ took 1.5 us of a new shape's first GEMM call
 class TensorMap:
     """A TMA descriptor of a row-major 2-d tensor (rows x cols, `row_stride` elements apart) -- or of a 3-d one,
     `layers` of them `layer_stride` elements apart (a batched map: boxes of 1 x box_rows x box_cols) -- and the box
@@ -352,21 +354,76 @@ def _check_rows(address: int, rows: int, cols: int, row_stride: int, elem: str, 
         raise LaunchError(f"tensor map: {rows}x{cols} is outside TMA's 1..2^32 extents")
 
 
+class TensorMapBytes:
+    """A CUtensorMap: 128 bytes, 64-byte aligned as the driver's type is declared, filled by the encode and passed
+    to a kernel by value (cuLaunchKernel copies them from `getPtr()`, the spelling of cuda.bindings' CUtensorMap)."""
+
+    __slots__ = ("_storage", "address")
+
+    def __init__(self):
+        self._storage = (ctypes.c_uint8 * (TENSOR_MAP_BYTES + 64))()
+        base = ctypes.addressof(self._storage)
+        self.address = base + (-base % 64)
+
+    def getPtr(self) -> int:  # noqa: N802
+        return self.address
+
+    def __bytes__(self) -> bytes:
+        return ctypes.string_at(self.address, TENSOR_MAP_BYTES)
+
+
+TENSOR_MAP_BYTES = 128
+_L2_PROMOTION_256B, _OOB_FILL_NONE, _INTERLEAVE_NONE = 3, 0, 0  # CUtensorMapL2promotion / FloatOOBfill / Interleave
+
+
+class _TensorMapEncoder:
+    """cuTensorMapEncodeTiled, and the current context it needs, through ctypes on the libcuda cuda.bindings loaded.
+    Why not the binding: it builds a Python object per extent, stride, box dimension and enum, and the runtime
+    pushed a context around every call; measured on the H100's host (benchmarks/gemm_host_path.py --breakdown), one
+    map 5.7-6.2 us here against 8.9-9.4 us through cuda.bindings -- a new shape's first GEMM call encodes two. (The
+    launch stays on cuda.bindings: its cuLaunchKernel measured faster than the same call through ctypes, 3.7 against
+    ~4 us, benchmarks/launch_overhead.py --gpu.)"""
+
+    def __init__(self):
+        _driver()  # cuda-python present (else NoDriverError), and libcuda loaded by it
+        lib = ctypes.CDLL("libcuda.so.1")
+        ptr, uint, enum, u64p, u32p = ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, \
+            ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint32)
+        self.encode_tiled = lib.cuTensorMapEncodeTiled
+        self.encode_tiled.argtypes = [ptr, enum, uint, ptr, u64p, u64p, u32p, u32p, enum, enum, enum, enum]
+        self.encode_tiled.restype = ctypes.c_int
+        self._get_current = lib.cuCtxGetCurrent
+        self._get_current.argtypes, self._get_current.restype = [ctypes.POINTER(ctypes.c_void_p)], ctypes.c_int
+
+    def has_context(self) -> bool:
+        """The calling thread has a current context."""
+        context = ctypes.c_void_p()  # one per call: threads ask at once
+        return self._get_current(ctypes.byref(context)) == 0 and context.value is not None
+
+
+@lru_cache(maxsize=1)
+def _tensor_map_encoder() -> _TensorMapEncoder:
+    return _TensorMapEncoder()
+
+
 def _encode(elem: str, address: int, dims: Sequence[int], byte_strides: Sequence[int], box: Sequence[int],
-            swizzle: str, device: int | None) -> tuple[Any, int | None]:
+            swizzle: str, device: int | None) -> tuple[TensorMapBytes, int | None]:
     """cuTensorMapEncodeTiled of a tensor whose dimensions, strides (bytes, all but the innermost) and box are
-    given innermost first; (handle, the GPU the address is on: `device`, else asked of the driver)."""
-    drv = _driver()
-    u64, u32 = drv.cuuint64_t, drv.cuuint32_t
+    given innermost first; (the map, the GPU the address is on: `device`, else asked of the driver)."""
+    encoder, rank = _tensor_map_encoder(), len(dims)
     device = pointer_device(address) if device is None else device
-    # the encode needs a current context: a thread that has none (torch's autograd threads) gets the GPU's
-    with opened(device or 0).current():
-        handle = _check(drv.cuTensorMapEncodeTiled(
-            drv.CUtensorMapDataType(TMAP_DTYPES[elem]), len(dims), address, [u64(d) for d in dims],
-            [u64(s) for s in byte_strides], [u32(b) for b in box], [u32(1)] * len(dims),
-            drv.CUtensorMapInterleave.CU_TENSOR_MAP_INTERLEAVE_NONE, drv.CUtensorMapSwizzle(TMAP_SWIZZLE[swizzle]),
-            drv.CUtensorMapL2promotion.CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-            drv.CUtensorMapFloatOOBfill.CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE), "cuTensorMapEncodeTiled")
+    handle = TensorMapBytes()
+    args = (handle.address, TMAP_DTYPES[elem], rank, address, (ctypes.c_uint64 * rank)(*dims),
+            (ctypes.c_uint64 * (rank - 1))(*byte_strides), (ctypes.c_uint32 * rank)(*box),
+            (ctypes.c_uint32 * rank)(*([1] * rank)), _INTERLEAVE_NONE, TMAP_SWIZZLE[swizzle], _L2_PROMOTION_256B,
+            _OOB_FILL_NONE)
+    if encoder.has_context():
+        result = encoder.encode_tiled(*args)
+    else:  # the encode needs a current context: a thread that has none (torch's autograd threads) gets the GPU's
+        with opened(device or 0).current():
+            result = encoder.encode_tiled(*args)
+    if result:
+        _check((_driver().CUresult(result),), "cuTensorMapEncodeTiled")
     return handle, device
 
 
@@ -463,11 +520,16 @@ def pointer_device(address: int) -> int | None:
     return int(ordinal) if err == drv.CUresult.CUDA_SUCCESS else None
 
 
+_SCALAR_TYPES = (int, float, bool)
+
+
 def device_of(arg: Any) -> int | None:
     """The GPU an argument lives on: a torch tensor's, a tensor map's, a __cuda_array_interface__ array's (asked
     of the driver); None for scalars, numpy arrays and CPU tensors."""
     if isinstance(arg, TensorMap):
         return arg.device
+    if type(arg) in _SCALAR_TYPES:  # (a launch's sizes: no attribute lookups that miss)
+        return None
     is_cuda = getattr(arg, "is_cuda", None)
     if is_cuda is not None:  # torch (a CPU tensor's __cuda_array_interface__ raises)
         return arg.get_device() if is_cuda else None

@@ -11,7 +11,7 @@ _MAPS: dict[tuple, object] = {}
 
 def tensor_key(x) -> tuple:
     """What a launch packed with `x` depends on: its address, shape, strides, dtype and device."""
-    return x.data_ptr(), tuple(x.shape), tuple(x.stride()), x.dtype, x.device
+    return x.data_ptr(), x.shape, x.stride(), x.dtype, x.device  # torch.Size: a tuple already
 
 
 def tensor_map(x, box_rows: int, box_cols: int):
@@ -25,6 +25,11 @@ def tensor_map(x, box_rows: int, box_cols: int):
     return found
 
 
+def forget_maps() -> None:
+    """Drop the cached maps (a benchmark timing the encodes)."""
+    _MAPS.clear()
+
+
 def current_stream(torch, device) -> int:
     """torch's current stream on `device` as a raw handle (torch.cuda.current_stream() builds a Stream object:
     ~10 us of a small GEMM's host path)."""
@@ -32,4 +37,4 @@ def current_stream(torch, device) -> int:
     return raw(device.index) if raw is not None else torch.cuda.current_stream(device).cuda_stream
 
 
-__all__ = ["current_stream", "tensor_key", "tensor_map"]
+__all__ = ["current_stream", "forget_maps", "tensor_key", "tensor_map"]

@@ -6,11 +6,15 @@ problem has been tuned. The tuner itself is mmatom.gemm_autotune (autotune.py); 
 from __future__ import annotations
 
 import json
+import os
 import time
 from dataclasses import asdict, replace
 from functools import lru_cache
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, NamedTuple
+
+import numpy as np
 
 import mmatom
 from mmatom.targets.cache_dir import atomic_write, cache_dir
@@ -29,20 +33,28 @@ def problem_key(gpu: str, dtype: str, m: int, n: int, k: int, layers: int = 1) -
 
 
 class _Seen(NamedTuple):
-    """The tuning file as last read: its path, when it was stat-ed (time.monotonic), its (mtime_ns, size)."""
+    """The tuning file as last read: the variables that place it (cache_root reads them), its path, when it was
+    stat-ed (time.monotonic), its (mtime_ns, size)."""
+    places: tuple
     path: Path
     checked: float
     version: tuple | None
 
 
+def _places() -> tuple:
+    return tuple(os.environ.get(name) for name in ("MMATOM_CACHE_DIR", "XDG_CACHE_HOME", "HOME"))
+
+
 def _read(fresh: bool = False) -> dict[str, Any]:
     """The tuning file's choices, parsed again only when the file changed (its mtime and size), its stat taken at most
     every RECHECK_S seconds (`fresh`: now): a new shape's first call looks its key up here and must not pay for a file
-    system call; a choice another process stores is seen within that time."""
-    path, now = tuning_file(), time.monotonic()
+    system call, nor for building the file's path (the variables that place it are compared instead); a choice
+    another process stores is seen within that time."""
     seen, choices = _PARSED
-    if not fresh and seen is not None and seen.path == path and now - seen.checked < RECHECK_S:
+    now, places = time.monotonic(), _places()
+    if not fresh and seen is not None and seen.places == places and now - seen.checked < RECHECK_S:
         return choices
+    path = tuning_file()
     try:
         stat = path.stat()
         version = (stat.st_mtime_ns, stat.st_size)
@@ -54,7 +66,7 @@ def _read(fresh: bool = False) -> dict[str, Any]:
         except (OSError, ValueError):
             data = {}  # a corrupt file: nothing stored
         choices = data if isinstance(data, dict) else {}
-    _PARSED[:] = [_Seen(path, now, version), choices]
+    _PARSED[:] = [_Seen(places, path, now, version), choices]
     return choices
 
 
@@ -92,6 +104,9 @@ def forget() -> None:
     _PARSED[:] = [None, {}]
     _prior.cache_clear()
     _pool.cache_clear()  # priced from COST_MODEL
+    _sized_pool.cache_clear()
+    _least_fitted_block.cache_clear()
+    _sized.cache_clear()
     splits.cache_clear()
 
 
@@ -151,25 +166,62 @@ def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
     return (a_major == "k" or config.cluster_n == 1) and (b_major == "k" or config.cluster_m == 1)
 
 
-# remembered, and kept lean: a new shape's first call pays the model over every candidate (~20 configs, split-K ones for
-# each number of slices) in Python -- the pool's constants are computed once (_pool), the formula is plain arithmetic
+# remembered, and kept lean: a new shape's first call runs the model over every candidate in Python. What no M changes
+# -- each candidate's fitted terms, its tiles across N, its K steps -- is priced once per (N, K) (_sized_pool: a serving
+# loop's M changes every step, its projections' N and K do not); per M the formula is a few integer divisions, and
+# split-K's slices are searched only where a split call could beat the best config before it
 @lru_cache(maxsize=4096)
 def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split_k: bool, sms: int,
            bandwidth: float | None, layers: int = 1, swap_ab: bool = True,
            odd_rows: tuple[bool, bool] = (False, False)) -> GemmConfig:
     bandwidth = bandwidth or dram_bytes_per_us()
-    best = None
-    for config, priced in _pool(m <= ROW64_MAX_M, swap_ab and m <= SWAP_AB_MAX_M, split_k, dtype, a_major, b_major):
-        if priced.tile.swap and m > priced.tile.block_n:
+    plan = (m <= ROW64_MAX_M, swap_ab and m <= SWAP_AB_MAX_M, split_k, dtype, a_major, b_major, n, k, sms)
+    pool, splitting = _sized_pool(*plan)
+    floor = _memory_floor(m, n, k, dtype, bandwidth, layers)
+    if odd_rows[0] or odd_rows[1]:  # the pitch costs read M: every candidate priced
+        plain = [i for i, z in enumerate(pool) if not z.p.split and m <= z.m_most]
+    else:  # the fitted time alone orders them (_least_fitted)
+        plain = [_least_fitted(*plan, layers, -(-m // M_GRANULE))]
+    # (the time with the floors, the fitted time alone, the pool's order): ties under the memory floor (small M:
+    # every config reads A and B once) go to the fitted model's order
+    best = min((_cost(pool[i], m, n, k, 1, bandwidth, floor, layers, odd_rows), i) for i in plain)
+    for i in splitting:
+        z = pool[i]
+        if _split_floor(z, m, n, floor, bandwidth) > best[0][0]:
             continue
-        s = _best_splits(priced, m, n, k, sms, bandwidth) if priced.split else 1
-        if priced.split and s == 1:  # one slice: its base config's kernel plus the split's costs, never the better
-            continue
-        # ties under the memory floor (small M: every config reads A and B once) go to the fitted model's order
-        key = _evaluate(priced, m, n, k, sms, s, bandwidth, layers, odd_rows)
-        if best is None or key < best[0]:
-            best = (key, config)
-    return best[1]
+        s = _best_splits(z, m, n, k, bandwidth, floor)
+        if s > 1:  # one slice: its base config's kernel plus the split's costs, never the better
+            best = min(best, (_cost(z, m, n, k, s, bandwidth, floor, layers, odd_rows), i))
+    return pool[best[1]].config
+
+
+M_GRANULE = 16  # every tile's extent along M is a multiple of it: the fitted time reads M as ceil(M / M_GRANULE)
+GRANULES_PRICED = 64  # granules of M ranked together (one numpy pass): a serving loop's next M usually falls in them
+
+
+def _least_fitted(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str, b_major: str, n: int,
+                  k: int, sms: int, layers: int, m_granules: int) -> int:
+    """The pool's first candidate without split-K of least fitted time at M = m_granules x M_GRANULE rows: the
+    prior's pick among those where no operand's rows are odd -- the memory floor and the host's are the same for
+    every one, so max(fitted, floor) then fitted orders them as fitted does."""
+    block, at = divmod(m_granules - 1, GRANULES_PRICED)
+    return _least_fitted_block(small_m, swapped, split_k, dtype, a_major, b_major, n, k, sms, layers, block)[at]
+
+
+@lru_cache(maxsize=4096)
+def _least_fitted_block(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str, b_major: str, n: int,
+                        k: int, sms: int, layers: int, block: int) -> tuple[int, ...]:
+    """_least_fitted for GRANULES_PRICED granules of M at once: the same formula (_grid, _fitted) on numpy arrays,
+    candidates x granules (float64 in the same order of operations: the same times as the scalar path's)."""
+    pool = _sized_pool(small_m, swapped, split_k, dtype, a_major, b_major, n, k, sms)[0]
+    rows = [i for i, z in enumerate(pool) if not z.p.split]
+    sized = SimpleNamespace(**{name: np.array([getattr(pool[i], name) for i in rows])[:, None]
+                               for name in ("m_block", "m_cluster", "n_units", "ctas", "k_steps", "m_most")})
+    terms = SimpleNamespace(**{name: np.array([getattr(pool[i].p, name) for i in rows])[:, None]
+                               for name in ("c0", "c1", "c2")})
+    m = (block * GRANULES_PRICED + np.arange(1, GRANULES_PRICED + 1))[None, :] * M_GRANULE
+    fitted = np.where(m <= sized.m_most, _fitted(terms, *_grid(sized, m, 1, layers))[0], np.inf)
+    return tuple(np.asarray(rows)[fitted.argmin(axis=0)].tolist())  # argmin: the first of equal times
 
 
 @lru_cache(maxsize=64)
@@ -182,6 +234,16 @@ def _pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str,
     return tuple((c, _priced(COST_MODEL, c, dtype)) for c in pool if _takes_majors(c, a_major, b_major))
 
 
+@lru_cache(maxsize=1024)
+def _sized_pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str, b_major: str, n: int, k: int,
+                sms: int) -> tuple[tuple[_Sized, ...], tuple[int, ...]]:
+    """_pool's candidates sized on one N and K (the prior's plan for every M of that projection), and which of
+    them split K."""
+    pool = tuple(_sized(config, priced, n, k, sms)
+                 for config, priced in _pool(small_m, swapped, split_k, dtype, a_major, b_major))
+    return pool, tuple(i for i, z in enumerate(pool) if z.p.split)
+
+
 @lru_cache(maxsize=4096)
 def splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, bandwidth: float | None = None) -> int:
     """How many K slices a split-K config runs this problem in (the cost model's best, at most MAX_SPLITS, no more
@@ -189,13 +251,25 @@ def splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, ban
     only adds its launch, traffic and tiles); 1 for any other config."""
     if not config.split_k:
         return 1
-    return _best_splits(_priced(COST_MODEL, config, dtype), m, n, k, sms, bandwidth or dram_bytes_per_us())
+    bandwidth = bandwidth or dram_bytes_per_us()
+    z = _sized(config, _priced(COST_MODEL, config, dtype), n, k, sms)
+    return _best_splits(z, m, n, k, bandwidth, _memory_floor(m, n, k, dtype, bandwidth))
 
 
-def _best_splits(priced: _Priced, m: int, n: int, k: int, sms: int, bandwidth: float) -> int:
-    t = priced.tile
-    most = min(MAX_SPLITS, _cdiv(k, t.block_k), max(1, sms // t.cluster_size // _tile_units(t, m, n)) + 1)
-    return min(range(1, most + 1), key=lambda s: _evaluate(priced, m, n, k, sms, s, bandwidth)[0])
+def _best_splits(z: _Sized, m: int, n: int, k: int, bandwidth: float, floor: float) -> int:
+    most = min(MAX_SPLITS, z.k_steps, max(1, z.ctas // (_m_units(z, m) * z.n_units)) + 1)
+    return min(range(1, most + 1), key=lambda s: _cost(z, m, n, k, s, bandwidth, floor)[0])
+
+
+def _split_floor(z: _Sized, m: int, n: int, floor: float, bandwidth: float) -> float:
+    """The least split-K config `z` can cost in two slices or more (a bound on _cost): its tiles' K steps spread
+    evenly over the SMs in at least one wave, the memory floor, the extra launches, two slices' traffic, the host's
+    floor."""
+    p = z.p
+    if p.c1 < 0 or p.c2 < 0:  # no such bound from these terms
+        return 0.0
+    spread = p.c0 + p.c1 + p.c2 * _m_units(z, m) * z.n_units * z.k_steps / z.ctas
+    return max(max(spread, floor) + SPLIT_LAUNCHES_US + m * n * 18 / bandwidth, HOST_US[True])
 
 
 # The prior's cost model, per config: time_us ~ c0 + c1 * waves + c2 * waves * k_steps (model_terms): a fixed cost, a
@@ -323,27 +397,60 @@ def _priced(table: dict, config: GemmConfig, dtype: str) -> _Priced:
     return _Priced(c0, c1, c2, _tile(config, dtype), config.split_k, *_operand_bytes(dtype))
 
 
-def _tile_units(t: _Tile, m: int, n: int) -> int:
-    """Cluster-sized groups of output tiles of one problem (of D^T for a swapped-operand config)."""
-    if t.swap:
-        m, n = n, m
-    return -(-(-(-m // t.block_m)) // t.cluster_m) * -(-(-(-n // t.block_n)) // t.cluster_n)
+class _Sized(NamedTuple):
+    """A priced config on one problem's N and K (on `sms` SMs): what the cost model reads that M does not change."""
+    config: GemmConfig
+    p: _Priced
+    n_units: int  # cluster units across the extent M does not tile (N; a swapped config tiles D^T: its M side)
+    m_block: int  # the tile's extent along M, and its cluster's
+    m_cluster: int
+    ctas: int  # cluster slots on the SMs
+    k_steps: int
+    m_most: int  # the most rows of A it takes (a swapped config: its tile's width)
 
 
-def _grid(t: _Tile, m: int, n: int, k: int, sms: int, splits: int = 1, layers: int = 1) -> tuple[int, int]:
-    """(waves of cluster units over the SMs, K steps per unit): model_terms, on a tile already read off its config
-    (plain int arithmetic: the prior runs it ~20 times on a new shape's first call)."""
-    units = _tile_units(t, m, n) * splits * layers
-    return -(-units // max(1, sms // t.cluster_size)), -(-(-(-k // t.block_k)) // splits)
+@lru_cache(maxsize=8192)
+def _sized(config: GemmConfig, p: _Priced, n: int, k: int, sms: int) -> _Sized:
+    t = p.tile
+    (m_block, m_cluster), (n_block, n_cluster) = ((t.block_n, t.cluster_n), (t.block_m, t.cluster_m)) if t.swap \
+        else ((t.block_m, t.cluster_m), (t.block_n, t.cluster_n))
+    if m_block % M_GRANULE:
+        raise ValueError(f"{config.name}: tiles of {m_block} rows along M; the prior reads M in granules of "
+                         f"{M_GRANULE} (_least_fitted)")
+    return _Sized(config, p, _cdiv(_cdiv(n, n_block), n_cluster), m_block, m_cluster, max(1, sms // t.cluster_size),
+                  _cdiv(k, t.block_k), t.block_n if t.swap else 1 << 62)
 
 
-def _evaluate(p: _Priced, m: int, n: int, k: int, sms: int, splits: int, bandwidth: float, layers: int = 1,
-              odd_rows: tuple[bool, bool] = (False, False)) -> tuple[float, float]:
-    """The model (see COST_MODEL, predicted_us): (its time with the floors and the additions, the fitted time alone)."""
-    waves, steps = _grid(p.tile, m, n, k, sms, splits, layers)
+def _m_units(z: _Sized, m: int) -> int:
+    return -(-(-(-m // z.m_block)) // z.m_cluster)
+
+
+def _grid(z: _Sized, m: int, splits: int = 1, layers: int = 1) -> tuple[int, int]:
+    """(waves of cluster units over the SMs, K steps per unit): the units are `splits` slices of each of `layers`
+    problems' tiles (a batch: every layer its own partial row and column tiles); a swapped config tiles D^T."""
+    units = -(-(-(-m // z.m_block)) // z.m_cluster) * z.n_units * splits * layers
+    return -(-units // z.ctas), -(-z.k_steps // splits)
+
+
+def _fitted(p: _Priced, waves: int, steps: int) -> tuple[float, float]:
+    """The fitted time (COST_MODEL) and its per-K-step part; on numbers, or numpy arrays of them."""
     stepping = p.c2 * waves * steps
-    fitted = p.c0 + p.c1 * waves + stepping
-    gpu = max(fitted, layers * (m * k * p.a_bytes + n * k * p.b_bytes) / bandwidth)
+    return p.c0 + p.c1 * waves + stepping, stepping
+
+
+def _memory_floor(m: int, n: int, k: int, dtype: str, bandwidth: float, layers: int = 1) -> float:
+    """Every layer's A and B read once from DRAM at `bandwidth` bytes/us."""
+    a_bytes, b_bytes = _operand_bytes(dtype)
+    return layers * (m * k * a_bytes + n * k * b_bytes) / bandwidth
+
+
+def _cost(z: _Sized, m: int, n: int, k: int, splits: int, bandwidth: float, floor: float, layers: int = 1,
+          odd_rows: tuple[bool, bool] = (False, False)) -> tuple[float, float]:
+    """The model (see COST_MODEL, predicted_us) with the memory `floor` (_memory_floor): (its time with the floors
+    and the additions, the fitted time alone)."""
+    p = z.p
+    fitted, stepping = _fitted(p, *_grid(z, m, splits, layers))
+    gpu = fitted if fitted > floor else floor
     if odd_rows[0] or odd_rows[1]:
         t = p.tile
         a_rows, b_rows = (t.block_n, t.block_m) if t.swap else (t.block_m, t.block_n)
@@ -351,7 +458,8 @@ def _evaluate(p: _Priced, m: int, n: int, k: int, sms: int, splits: int, bandwid
                                                          (p.a_bytes, p.b_bytes), stepping, odd_rows, bandwidth, layers))
     if p.split:
         gpu += SPLIT_LAUNCHES_US + m * n * (4 * splits + 4 + 6) / bandwidth
-    return max(gpu, HOST_US[p.split]), fitted
+    host = HOST_US[p.split]
+    return (gpu if gpu > host else host), fitted
 
 
 def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1,
@@ -359,7 +467,7 @@ def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int
     """(waves of cluster units over the SMs, K steps per unit), the units `splits` layers of tiles of each of
     `layers` problems (a batch: every layer its own partial row and column tiles); a swapped-operand config tiles
     D^T (N x M)."""
-    return _grid(_tile(config, dtype), m, n, k, sms, splits, layers)
+    return _grid(_sized(config, _priced(COST_MODEL, config, dtype), n, k, sms), m, splits, layers)
 
 
 @lru_cache(maxsize=256)
@@ -373,8 +481,7 @@ def fitted_terms(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype:
     """The cost model's fitted time for `config` on this problem and, of it, the per-K-step part (c2 * waves *
     steps: the mainloop's TMA loads and MMAs)."""
     p = _priced(table, config, dtype)
-    waves, steps = _grid(p.tile, m, n, k, sms, splits, layers)
-    return p.c0 + p.c1 * waves + p.c2 * waves * steps, p.c2 * waves * steps
+    return _fitted(p, *_grid(_sized(config, p, n, k, sms), m, splits, layers))
 
 
 def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int,
@@ -385,8 +492,9 @@ def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype:
     host time, plus split-K's extra launches and traffic, plus what A's / B's rows pitched off ROW_PITCH_BYTES
     (`odd_rows`) cost: read in place or repacked, whichever pitch_plan says is less)."""
     bandwidth = bandwidth or (dram_bytes_per_us() if bounded else 1.0)  # the fitted time alone reads no bandwidth
-    bounded_us, fitted = _evaluate(_priced(table, config, dtype), m, n, k, sms, splits, bandwidth, layers,
-                                   tuple(odd_rows))
+    z = _sized(config, _priced(table, config, dtype), n, k, sms)
+    bounded_us, fitted = _cost(z, m, n, k, splits, bandwidth, _memory_floor(m, n, k, dtype, bandwidth, layers),
+                               layers, tuple(odd_rows))
     return bounded_us if bounded else fitted
 
 

@@ -1,5 +1,7 @@
 """The GEMM's host side: `mmatom.gemm(a, b)` on torch tensors -- the config (stored choice or prior), the compiled
-kernel (cached in memory and on disk by its parameters), tensor maps, and launches packed once and replayed.
+kernel (cached in memory and on disk by its parameters), tensor maps, and launches packed once and replayed. A call
+that differs from an earlier one only in M and where A and D are (a serving loop's next batch) skips the checks and
+planning through that call's any-rows template (_AnyRows): the config for its M, two tensor maps, the launch.
 
     d = mmatom.gemm(a, b)                       # a: M x K, b: N x K (like F.linear's weight), bf16 -> bf16
     d = mmatom.gemm(a8, b8, scale_a=sa, scale_b=sb)   # fp8 e4m3/e5m2 with per-tensor scales (torch._scaled_mm)
@@ -123,11 +125,10 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     if _through_torch_op(torch, a, b):
         return call_torch_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
                              out_dtype=out_dtype)
-    key = _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype)
-    # the hot path: the same operands as an earlier call, launched as packed then
-    if out is not None and (replay := _PREPARED.get(key)) is not None:
-        replay(current_stream(torch, a.device))
-        return out
+    rows_key = _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype)
+    if (known := _known_call(torch, rows_key, a, b, out, scale_a, scale_b)) is not None:
+        return known
+    key = _call_key(rows_key, a, out)
     p = _problem(torch, a, b, scale_a, scale_b, b_major)
     out_dtype = _out_dtype(out, out_dtype, p.dtypes[0])
     d = _output(torch, out, out_dtype, p.m, p.n, a.device)
@@ -137,7 +138,25 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     run(current_stream(torch, a.device))
     if out is not None and key is not None and planned.copies is not None:
         _keep_prepared(key, run if d is out and not planned.copies else _with_copies(run, planned.copies, d, out, p.n))
+    if rows_key is not None and planned.copies == () and _AnyRows.takes(p, a, d, out):
+        _keep_any_rows(rows_key, _AnyRows(p, b, out_dtype, config, d.dtype))
     return _result(d, out, p.n)
+
+
+def _known_call(torch, rows_key: tuple | None, a, b, out, scale_a, scale_b):
+    """D of a call like one before, launched on torch's current stream: replayed as packed (the same operands), or
+    through the any-rows template of its key (another M); None: the full path."""
+    key = _call_key(rows_key, a, out)
+    if key is not None and (replay := _PREPARED.get(key)) is not None:
+        replay(current_stream(torch, a.device))
+        return out
+    template = _ANY_ROWS.get(rows_key)
+    ran = template.run(torch, a, b, out, scale_a, scale_b) if template is not None else None
+    if ran is None:
+        return None
+    if key is not None:
+        _keep_prepared(key, ran[1])
+    return ran[0]
 
 
 def _with_copies(run, copies: tuple, d, out, n: int) -> _CopyingReplay:
@@ -189,15 +208,8 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     config, p = configured(torch, p, out_dtype, config, sms)
     split = splits(config, p.m, p.n, p.k, dtype, sms)
     kernel_out = "f32" if config.split_k else out_dtype
-    kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
-                         b_major=p.majors[1], a_major=p.majors[0], rowwise=p.rowwise)
     sums = d if kernel_out == out_dtype else _padded_empty(torch, tuple(d.shape), torch.float32, d.device, 4)
-    maps = [tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
-            tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
-            tensor_map(sums, *output_box(config, kernel_out))]
-    scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
-    launch = kernel.prepare(*maps, p.m, p.n, p.k, *([split] if config.split_k else []), *scales,
-                            grid=(persistent_ctas(config, p.m, p.n, sms, split),))
+    launch = _prepared_launch(p, config, sums, kernel_out, split, sms)
     if not config.split_k:
         return launch, p
 
@@ -207,6 +219,18 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
         if sums is not d:
             d.copy_(sums)
     return split_k, p
+
+
+def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: int, sms: int):
+    """`config`'s kernel on problem `p` (as it runs: swapped for a swapped-operand config) into `d`, packed."""
+    kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
+                         b_major=p.majors[1], a_major=p.majors[0], rowwise=p.rowwise)
+    maps = [tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
+            tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
+            tensor_map(d, *output_box(config, kernel_out))]
+    scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
+    return kernel.prepare(*maps, p.m, p.n, p.k, *([split] if config.split_k else []), *scales,
+                          grid=(persistent_ctas(config, p.m, p.n, sms, split),))
 
 
 def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms: int) -> tuple[GemmConfig, Problem]:
@@ -223,11 +247,72 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
         a, b = (padded_copy(torch, x) if copy else x for x, copy in zip((p.a, p.b), repack))
         copies = tuple((new, old) for new, old in ((a, p.a), (b, p.b)) if new is not old)
         p = p._replace(a=a, b=b, copies=None if p.copies is None else p.copies + copies)
-    if config.swap_ab:  # the kernel computes D^T = B . A^T, staging it transposed into D
-        majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
-        p = p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,
-                       scale_b=p.scale_a)
-    return config, p
+    return config, _swapped(p) if config.swap_ab else p
+
+
+def _swapped(p: Problem) -> Problem:
+    """`p` as a swapped-operand config runs it: D^T = B . A^T, staged transposed into D."""
+    majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
+    return p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,
+                      scale_b=p.scale_a)
+
+
+class _AnyRows:
+    """A call's plan for any number of rows M: what the host path computed that A's and D's rows and addresses do
+    not change -- the checked types, extents and majors, B as read, the scales -- kept after a call that copied
+    nothing (A read K-major as given, neither A's nor B's rows pitched off ROW_PITCH_BYTES, D written in place,
+    per-tensor scales). A call that differs from it only in M and where A and D are (a serving loop's next batch:
+    _any_rows_key) takes its config (stored choice or the prior), the two new tensor maps and the packed launch;
+    a split-K config, or an address TMA cannot take, goes the full way."""
+
+    def __init__(self, p: Problem, b, out_dtype: str, config: GemmConfig | None, torch_dtype):
+        # no tensor kept (a template must not hold a caller's memory): each call brings its own B and scales, at the
+        # addresses the key names
+        self.p = p._replace(a=None, b=None, scale_a=None, scale_b=None)
+        self.b_transposed = p.b.stride() != b.stride()  # B given K x N, read N-major: its transpose, N x K
+        self.out_dtype, self.config, self.torch_dtype = out_dtype, config, torch_dtype
+        self.dtype = "x".join(dict.fromkeys(p.dtypes))
+
+    @staticmethod
+    def takes(p: Problem, a, d, out) -> bool:
+        """The full path ran `p` on A as given and D in place (or one it allocated whole), nothing pitched off."""
+        return p.a is a and p.majors[0] == "k" and not p.rowwise and (d is out or out is None and d.is_contiguous()) \
+            and not (a.stride(0) * a.element_size() % ROW_PITCH_BYTES or odd_pitch(p.b))
+
+    def run(self, torch, a, b, out, scale_a, scale_b):
+        """(D, the launch) of A (m x K, where the template's A was) into `out` (or a new D), launched on torch's
+        current stream; None where the call needs the full path."""
+        m, p = a.shape[0], self.p
+        if not m or (out is not None and (out.shape[0] != m or out.data_ptr() % 16)) or a.data_ptr() % 16:
+            return None
+        sms = sm_count()
+        config = self.config or choose_config(m, p.n, p.k, self.dtype, p.majors[1], p.majors[0],
+                                              split_k=not torch.are_deterministic_algorithms_enabled(),
+                                              swap_ab=self.out_dtype != "f32")
+        if config.split_k:
+            return None
+        d = out if out is not None else torch.empty((m, p.n), dtype=self.torch_dtype, device=a.device)
+        now = p._replace(m=m, a=a, b=b.t() if self.b_transposed else b, scale_a=scale_a, scale_b=scale_b)
+        launch = _prepared_launch(_swapped(now) if config.swap_ab else now, config, d, self.out_dtype, 1, sms)
+        launch(current_stream(torch, a.device))
+        return d, launch
+
+
+def _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple | None:
+    """What an _AnyRows template depends on: the call's key (_call_key) but A's and D's rows and addresses; None
+    for operands that are not tensors."""
+    try:
+        return (a.shape[1], a.stride(), a.dtype, a.device, b.data_ptr(), b.shape, b.stride(), b.dtype, b.device,
+                None if out is None else (out.shape[1], out.stride(), out.dtype, out.device), _scale_key(scale_a),
+                _scale_key(scale_b), config, b_major, out_dtype)
+    except (AttributeError, IndexError, TypeError):
+        return None
+
+
+def _keep_any_rows(key: tuple, template: _AnyRows) -> None:
+    if len(_ANY_ROWS) >= CACHED_CALLS:
+        _ANY_ROWS.clear()
+    _ANY_ROWS[key] = template
 
 
 class Problem(NamedTuple):
@@ -383,6 +468,7 @@ CACHED_CALLS = 4096  # packed launches kept (a bound: a caller may keep allocati
 COPY_BYTES_KEPT = 512 << 20  # what the kept launches that copy may hold: their padded buffers and the sources
 _HELD_BYTES = 0  # what they hold now
 _PREPARED: dict[tuple, object] = {}
+_ANY_ROWS: dict[tuple, _AnyRows] = {}
 
 
 def forget_kernels() -> None:
@@ -391,22 +477,22 @@ def forget_kernels() -> None:
 
 
 def forget_prepared_calls() -> None:
-    """Drop the packed launches (after the autotuner stores a new choice, so the next calls use it)."""
+    """Drop the packed launches and the any-rows templates (after the autotuner stores a new choice, so the next
+    calls use it)."""
     global _HELD_BYTES
     _PREPARED.clear()
+    _ANY_ROWS.clear()
     _HELD_BYTES = 0
 
 
-def _call_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple | None:
+def _call_key(rows_key: tuple | None, a, out) -> tuple | None:
     """What a packed launch depends on: every operand's address, shape, strides and type, and the config asked
-    for (a tensor freed and another allocated at its address with the same shape is the same launch); None for
-    operands that are not tensors (the full path says what is wrong with them)."""
-    try:
-        return (a.data_ptr(), b.data_ptr(), out.data_ptr(), a.shape, b.shape, out.shape, a.stride(), b.stride(),
-                out.stride(), a.dtype, b.dtype, out.dtype, _scale_key(scale_a), _scale_key(scale_b), config,
-                b_major, out_dtype)
-    except AttributeError:
+    for (a tensor freed and another allocated at its address with the same shape is the same launch) -- the
+    any-rows key and A's and D's rows and addresses; None without `out` (a call that allocates D is not replayed)
+    or for operands that are not tensors (the full path says what is wrong with them)."""
+    if rows_key is None or out is None:
         return None
+    return rows_key, a.data_ptr(), a.shape[0], out.data_ptr(), out.shape[0]
 
 
 def _scale_key(x) -> tuple | None:

@@ -11,6 +11,7 @@ import pytest
 import mmatom
 from mmatom.kernels.gemm import CONFIGS, ROW64_TILE, SWAP_AB_CONFIGS, GemmConfig, build_gemm, choose_config
 from mmatom.kernels.gemm import choices as gemm_choices
+from mmatom.kernels.gemm.choices import COST_MODEL
 
 
 @pytest.fixture
@@ -80,6 +81,36 @@ def test_slices_stop_one_past_a_wave_and_one_slice_is_never_chosen(h100):
         assert gemm_choices.splits(split, m, n, k, "bf16", 132) <= max(1, 132 // units) + 1
     for m, n, k in ((4096, 4096, 4096), (2048, 11008, 4096), (8192, 8192, 1024)):
         assert not choose_config(m, n, k, "bf16").split_k
+
+
+def test_the_prior_is_the_cost_models_argmin(h100):
+    """The prior's fast path (the pool sized once per N and K, split-K's slices searched only where a split call
+    could win) picks what the model itself ranks first: the least (predicted_us, its fitted part), the first
+    candidate on a tie, split configs at their splits() and never at one slice -- on random shapes, dtypes, majors,
+    odd pitches and batches."""
+    import random
+
+    rng = random.Random(24)
+    for _ in range(400):
+        m = rng.choice([rng.randint(1, 64), rng.randint(1, 512), rng.randint(1, 16384)])
+        n, k = rng.randint(256, 28672), rng.randint(256, 28672)
+        dtype, layers = rng.choice(["bf16", "f16", "e4m3", "e4m3xe5m2"]), rng.choice([1, 1, 1, 4])
+        a_major, b_major = rng.choice([("k", "k"), ("k", "n"), ("m", "k")])
+        odd = (rng.random() < 0.2, rng.random() < 0.2)
+        split_k = layers == 1 and rng.random() < 0.8
+        ranked = []
+        for i, config in enumerate(gemm_choices.candidates(m, split_k, layers == 1, dtype)):
+            if not gemm_choices._takes_majors(config, a_major, b_major) or (config.swap_ab and m > config.block_n):
+                continue
+            s = gemm_choices.splits(config, m, n, k, dtype, 132)
+            if config.split_k and s == 1:
+                continue
+            terms = dict(splits=s, layers=layers, odd_rows=odd)
+            ranked.append((gemm_choices.predicted_us(COST_MODEL, config, m, n, k, dtype, 132, **terms),
+                           gemm_choices.predicted_us(COST_MODEL, config, m, n, k, dtype, 132, bounded=False, **terms),
+                           i, config))
+        chosen = choose_config(m, n, k, dtype, b_major, a_major, split_k, layers, layers == 1, odd)
+        assert chosen == min(ranked)[3], (m, n, k, dtype, layers, odd, chosen.name, min(ranked)[3].name)
 
 
 def test_a_stored_choice_wins_and_persists(h100):

@@ -1,0 +1,89 @@
+"""mmatom.gemm's any-rows template without a GPU (torch on the CPU; skipped without torch): which calls share one
+(_any_rows_key: everything but A's and D's rows and addresses), which the full path keeps one for, and what a
+template's call launches -- the problem with the new M and A, swapped for a swapped-operand config -- or leaves to
+the full path (M = 0, an address TMA cannot take, D of other rows, a split-K config). The launches: tests/gpu."""
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from mmatom.kernels.gemm import SWAP_AB_CONFIGS, GemmConfig, host  # noqa: E402
+from mmatom.kernels.gemm.config import SPLIT_K_CONFIGS  # noqa: E402
+
+
+def _bf16(*shape):
+    return torch.randn(*shape).to(torch.bfloat16)
+
+
+def test_calls_that_differ_in_m_and_where_a_and_d_are_share_a_key():
+    b, big = _bf16(96, 64), _bf16(50, 64)
+    key = host._any_rows_key(big[:7], b, torch.empty(7, 96, dtype=torch.bfloat16), None, None, None, "k", None)
+    assert key == host._any_rows_key(big[3:40], b, torch.empty(37, 96, dtype=torch.bfloat16), None, None, None, "k",
+                                     None)
+    others = [(_bf16(7, 64), b.clone()), (big[:7, :32], b[:, :32]), (big[:7].float(), b.float())]
+    for a, b_other in others:  # another B (even equal), another K or stride, another type
+        assert host._any_rows_key(a, b_other, torch.empty(7, 96, dtype=a.dtype), None, None, None, "k", None) != key
+    assert host._any_rows_key(big[:7], b, None, None, None, None, "k", None) != key  # D allocated: its own
+    assert host._any_rows_key(big[:7], b, None, None, None, None, "n", None) != \
+        host._any_rows_key(big[:7], b, None, None, None, None, "k", None)
+    assert host._any_rows_key("a", b, None, None, None, None, "k", None) is None
+
+
+def _problem(m=8, n=96, k=64, a=None, b=None):
+    a = _bf16(m, k) if a is None else a
+    b = _bf16(n, k) if b is None else b
+    return host.Problem(("bf16", "bf16"), m, n, k, a, b, ("k", "k"), (), None, None), a, b
+
+
+def test_the_full_path_keeps_a_template_only_where_nothing_was_copied_or_pitched_off():
+    p, a, b = _problem()
+    d = torch.empty(8, 96, dtype=torch.bfloat16)
+    assert host._AnyRows.takes(p, a, d, d) and host._AnyRows.takes(p, a, d, None)
+    assert not host._AnyRows.takes(p._replace(a=a.clone()), a, d, d)  # A copied
+    assert not host._AnyRows.takes(p, a, d[:, :90], None)  # D not whole
+    odd, _, _ = _problem(k=72, a=_bf16(8, 80)[:, :72], b=_bf16(96, 80)[:, :72])  # rows 160 bytes apart
+    assert not host._AnyRows.takes(odd, odd.a, d, d)
+    assert not host._AnyRows.takes(p._replace(rowwise=True), a, d, d)
+
+
+@pytest.fixture
+def launches(monkeypatch):
+    seen = []
+    monkeypatch.setattr(host, "_prepared_launch", lambda p, config, d, out, split, sms:
+                        seen.append((p, config, d)) or (lambda stream: None))
+    monkeypatch.setattr(host, "current_stream", lambda torch, device: 0)
+    monkeypatch.setattr(host, "sm_count", lambda: 132)
+    return seen
+
+
+def test_a_templates_call_launches_the_problem_with_the_new_m(launches, monkeypatch):
+    p, a, b = _problem()
+    template = host._AnyRows(p, b, "bf16", None, torch.bfloat16)
+    config = GemmConfig(128, 128, 6, wgmma_in_flight=1)
+    monkeypatch.setattr(host, "choose_config", lambda m, *args, **kwargs: config)
+    new_a = _bf16(40, 64)
+    d, _ = template.run(torch, new_a, b, None, None, None)
+    (q, used, written), = launches
+    assert used == config and written is d and d.shape == (40, 96) and d.dtype == torch.bfloat16
+    assert (q.m, q.n, q.k) == (40, 96, 64) and q.a is new_a and q.b is b
+
+
+def test_a_swapped_config_runs_the_problem_swapped(launches, monkeypatch):
+    p, a, b = _problem()
+    monkeypatch.setattr(host, "choose_config", lambda m, *args, **kwargs: SWAP_AB_CONFIGS[0])
+    new_a, out = _bf16(5, 64), torch.empty(5, 96, dtype=torch.bfloat16)
+    assert host._AnyRows(p, b, "bf16", None, torch.bfloat16).run(torch, new_a, b, out, None, None)[0] is out
+    (q, used, _), = launches
+    assert used.swap_ab and (q.m, q.n) == (96, 5) and q.a is b and q.b is new_a
+
+
+def test_what_a_template_leaves_to_the_full_path(launches, monkeypatch):
+    p, a, b = _problem()
+    template = host._AnyRows(p, b, "bf16", None, torch.bfloat16)
+    monkeypatch.setattr(host, "choose_config", lambda m, *args, **kwargs: GemmConfig())
+    assert template.run(torch, _bf16(0, 64), b, None, None, None) is None  # M = 0: an empty D
+    assert template.run(torch, _bf16(5 * 64 + 1)[1:].view(5, 64), b, None, None, None) is None  # misaligned A
+    assert template.run(torch, _bf16(5, 64), b, torch.empty(6, 96, dtype=torch.bfloat16), None, None) is None
+    monkeypatch.setattr(host, "choose_config", lambda m, *args, **kwargs: SPLIT_K_CONFIGS[0])
+    assert template.run(torch, _bf16(5, 64), b, None, None, None) is None  # split-K: its own buffers
+    assert launches == []
