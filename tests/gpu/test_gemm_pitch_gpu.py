@@ -1,5 +1,5 @@
-"""GPU: operands whose rows are a pitch off 128 bytes apart, repacked by the host where choices.pitch_plan says the
-copy pays: D as torch's (a float64 reference), and bitwise the D of the same config reading them in place. Outputs
+"""GPU: operands whose rows are an odd multiple of 16 bytes apart, repacked by the host where choices.pitch_plan says
+the copy pays (and rows 32 x odd bytes apart, read in place): D as torch's (a float64 reference), and bitwise the D of the same config reading them in place. Outputs
 NaN-poisoned, inputs fresh random (marker `gpu`)."""
 
 import pytest
@@ -26,8 +26,9 @@ def _nan(torch, shape, dtype):
     (3000, 5000, 7000, "bf16", False, "k", (True, True)),
     (3000, 5000, 7000, "bf16", True, "k", (True, True)),  # A stored K x M, 6000-byte rows: repacked M-major
     (3000, 5000, 7000, "bf16", False, "n", (True, True)),  # B given K x N, 10000-byte rows: repacked N-major
-    (2048, 2048, 1000, "f16", False, "k", (False, True)),  # B alone pays for its copy
-    (4096, 4096, 1040, "e4m3", False, "k", (True, True)),
+    (2048, 2048, 4008, "f16", False, "k", (False, True)),  # B alone pays for its copy
+    (4096, 4096, 1040, "e4m3", False, "k", (True, True)),  # copied in 8-byte words
+    (2048, 1024, 2080, "e4m3", False, "k", (False, False)),  # 2080-byte rows: 32 x 65, read at full speed in place
 ], ids=str)
 def test_repacked_operands_give_torchs_d_and_the_in_place_d(monkeypatch, m, n, k, dtype, a_t, b_major, repacked):
     import torch

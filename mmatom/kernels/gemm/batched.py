@@ -8,7 +8,7 @@ One kernel per config walks L layers of output tiles (the TileScheduler's layers
 that layer of their 3-d tensor maps. Split-K is not combined with a batch (the batch already multiplies the tiles).
 The config is chosen for L layers of the M x N x K problem (choices.choose_config's `layers`: each layer its own
 partial tiles, the 64-row tile a candidate for small M; tuned by mmatom.gemm_autotune(m, n, k, layers=L)). A or B
-whose rows are a pitch off 128 bytes is repacked where the copy pays for itself, as in the 2-d path.
+whose rows are an odd multiple of 16 bytes apart is repacked where the copy pays for itself, as in the 2-d path.
 """
 
 from __future__ import annotations

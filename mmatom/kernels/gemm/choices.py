@@ -136,7 +136,7 @@ def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_majo
     shipped config the cost model (COST_MODEL) predicts fastest (`split_k=False`: among those without split-K;
     `swap_ab=False`: without swapped operands, which stage a 16-bit D). An MN-major operand takes no cluster
     multicasting it, nor a swapped-operand config. `layers`: a batch of that many m x n x k problems in one launch
-    (no split-K, no swapped operands); `odd_rows`: A's / B's rows are pitched off ROW_PITCH_BYTES (the prior prices
+    (no split-K, no swapped operands); `odd_rows`: A's / B's rows an odd pitch apart (host.odd_pitch: the prior prices
     their repacking or slower loads, pitch_plan)."""
     found = stored(problem_key(gpu_name(), dtype, m, n, k, layers))
     if found is not None:
@@ -489,7 +489,7 @@ def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype:
                  odd_rows: tuple[bool, bool] = (False, False)) -> float:
     """The cost model's time for `config` on this problem, `layers` of them in one launch (`bounded`: no less than
     reading every layer's A and B from DRAM once at `bandwidth` bytes/us (default: this GPU's peak) or the call's
-    host time, plus split-K's extra launches and traffic, plus what A's / B's rows pitched off ROW_PITCH_BYTES
+    host time, plus split-K's extra launches and traffic, plus what A's / B's rows an odd pitch apart
     (`odd_rows`) cost: read in place or repacked, whichever pitch_plan says is less)."""
     bandwidth = bandwidth or (dram_bytes_per_us() if bounded else 1.0)  # the fitted time alone reads no bandwidth
     z = _sized(config, _priced(table, config, dtype), n, k, sms)
@@ -509,15 +509,22 @@ def _operand_bytes(dtype: str) -> tuple[int, int]:
     return tuple(ELEM_BYTES[t] for t in operand_dtypes(dtype))
 
 
-# Row pitch: TMA boxes over rows whose pitch is not a multiple of 128 bytes ran the GEMM at about half speed on an H100
+# Row pitch: TMA boxes over rows an odd multiple of 16 bytes apart ran the GEMM at about half speed on an H100
 # (benchmarks/gemm_batched.py, bf16, 128x128x6w1, A, B and D padded together -- D's part not separated): L=4
 # 3000x5000x1000 427.1 us as given vs 255.5 us padded to 128 B, L=1 3000x5000x7000 620.1 vs 347.5. The loss, 171.6
 # and 272.6 us, is 0.95 and 0.83 of the model's per-K-step term there (c2 * waves * steps: 0.3747 * 30 * 16 = 179.9,
 # 0.3747 * 8 * 110 = 329.7 us): the odd pitch slows the mainloop's loads, not the prologue or epilogue. The smaller
-# factor is taken (a repack must pay for itself).
+# factor is taken (a repack must pay for itself). Measured again per pitch (benchmarks/gemm_pitch.py, H100, bf16 and
+# e4m3, three shapes, D aligned): rows 16, 48, 80 or 112 bytes past a multiple of 128 apart lose 0.63-0.97 of the
+# K-step term (median 0.80, 24 problems); rows a multiple of 32 bytes apart lose nothing (in place / padded 0.92-1.16,
+# median 0.96) -- the pitch of every fp8 K of 32 x odd, which the host had copied at up to 2.8x the GEMM's time.
 ROW_PITCH_BYTES = 128
+FULL_SPEED_PITCH_BYTES = 32
 ODD_PITCH_STEP_SLOWDOWN = 1.83
 REPACK_LAUNCH_US = 3.0  # one torch copy: half the two torch ops measured around a split-K kernel (gemm_split_k.py)
+# the repack's copy (8-byte words, host.padded_copy) moved 0.55-0.70 of DRAM's peak bytes per us on the H100 (a
+# 3456 x 28096 fp8 operand 82.7 us, 10048 x 7616 68.7 us, bf16 3000 x 6992 45.8 us)
+REPACK_BANDWIDTH_SHARE = 0.65
 
 
 class PitchPlan(NamedTuple):
@@ -531,7 +538,8 @@ def pitch_plan(config: GemmConfig, m: int, n: int, k: int, dtype: str, stepping_
                odd_rows: tuple[bool, bool], bandwidth: float, layers: int = 1) -> PitchPlan:
     """For each operand with `odd_rows`: read in place, its share of the mainloop's loads (box_shares) of the K-step
     time `stepping_us` slowed by ODD_PITCH_STEP_SLOWDOWN; or repacked once, REPACK_LAUNCH_US and its bytes read and
-    written at `bandwidth` -- whichever is less. Small M (decode) or a short K leaves little K-step time to lose."""
+    written at REPACK_BANDWIDTH_SHARE of `bandwidth` -- whichever is less. Small M (decode) or a short K leaves
+    little K-step time to lose."""
     a_rows, b_rows = (config.block_n, config.block_m) if config.swap_ab else (config.block_m, config.block_n)
     costs = _pitch_costs((min(a_rows, m), min(b_rows, n)), m, n, k, _operand_bytes(dtype), stepping_us, odd_rows,
                          bandwidth, layers)
@@ -544,7 +552,7 @@ def _pitch_costs(box_rows: tuple[int, int], m: int, n: int, k: int, elem_bytes: 
     """(read in place, repacked) time each operand adds (0 in place where its rows are not odd)."""
     shares = [rows / (box_rows[0] + box_rows[1]) for rows in box_rows]
     return tuple(((ODD_PITCH_STEP_SLOWDOWN - 1) * share * stepping_us if odd else 0.0,
-                  REPACK_LAUNCH_US + 2 * layers * rows * k * size / bandwidth)
+                  REPACK_LAUNCH_US + 2 * layers * rows * k * size / (bandwidth * REPACK_BANDWIDTH_SHARE))
                  for odd, share, rows, size in zip(odd_rows, shares, (m, n), elem_bytes))
 
 
@@ -559,7 +567,7 @@ def box_shares(config: GemmConfig, m: int, n: int) -> tuple[float, float]:
 def repacked_operands(config: GemmConfig, m: int, n: int, k: int, dtype: str, odd_rows: tuple[bool, bool],
                       splits: int = 1, layers: int = 1, sms: int | None = None,
                       bandwidth: float | None = None) -> tuple[bool, bool]:
-    """Which of A and B (`odd_rows`: rows pitched off ROW_PITCH_BYTES) the host repacks for `config` (pitch_plan,
+    """Which of A and B (`odd_rows`: rows an odd pitch apart, host.odd_pitch) the host repacks for `config` (pitch_plan,
     what the prior priced); none for a config the cost model has no terms for (nothing to weigh a copy against)."""
     if not any(odd_rows) or operand_class(dtype) not in COST_MODEL \
             or _base_name(config) not in COST_MODEL[operand_class(dtype)]:
@@ -568,7 +576,7 @@ def repacked_operands(config: GemmConfig, m: int, n: int, k: int, dtype: str, od
     return pitch_plan(config, m, n, k, dtype, stepping, odd_rows, bandwidth or dram_bytes_per_us(), layers).repacked
 
 
-__all__ = ["COST_MODEL", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES", "box_shares", "candidates",
+__all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES", "box_shares", "candidates",
            "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name", "model_terms", "operand_class",
            "operand_dtypes", "pitch_plan", "predicted_us", "prior_config", "problem_key", "repacked_operands",
            "sm_count", "splits", "store", "stored", "tuning_file"]

@@ -41,7 +41,7 @@ def test_the_full_path_keeps_a_template_only_where_nothing_was_copied_or_pitched
     assert host._AnyRows.takes(p, a, d, d) and host._AnyRows.takes(p, a, d, None)
     assert not host._AnyRows.takes(p._replace(a=a.clone()), a, d, d)  # A copied
     assert not host._AnyRows.takes(p, a, d[:, :90], None)  # D not whole
-    odd, _, _ = _problem(k=72, a=_bf16(8, 80)[:, :72], b=_bf16(96, 80)[:, :72])  # rows 160 bytes apart
+    odd, _, _ = _problem(k=72, a=_bf16(8, 88)[:, :72], b=_bf16(96, 88)[:, :72])  # rows 176 bytes apart: 16 x 11
     assert not host._AnyRows.takes(odd, odd.a, d, d)
     assert not host._AnyRows.takes(p._replace(rowwise=True), a, d, d)
 

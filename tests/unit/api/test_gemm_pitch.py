@@ -51,8 +51,11 @@ def test_the_slowdown_is_the_measured_loss_over_the_models_k_step_time():
     (4096, 4096, 40, "bf16", (False, False)),  # one K step: little load time to lose
     (4096, 4096, 1040, "e4m3", (True, True)),  # fp8, 1040-byte rows
     (16, 4096, 1040, "e4m3", (False, False)),  # fp8 decode
-    (2048, 2048, 1000, "f16", (False, True)),  # 128x256 tiles: B two thirds of the loads, A's copy does not pay
+    (2048, 2048, 4008, "f16", (False, True)),  # 128x256 tiles: B two thirds of the loads, A's copy does not pay
+    (2048, 2048, 1000, "f16", (False, False)),  # 16 K steps: little load time to lose, neither copy pays
     (3000, 5000, 7040, "bf16", (False, False)),  # 14080-byte rows, a multiple of 128
+    (3456, 1152, 28096, "e4m3", (False, False)),  # 28096-byte rows: 64 past 128 x 219, 32 x odd -- full speed
+    (3000, 5000, 6992, "bf16", (False, False)),  # 13984-byte rows, 32 x 437
 ], ids=str)
 def test_which_operands_the_host_repacks(h100, m, n, k, dtype, repacked):
     p = host._problem(torch, _operand(m, k, dtype), _operand(n, k, dtype), *_scales(dtype), "k")
@@ -109,6 +112,8 @@ def test_a_padded_copy_holds_the_same_values_in_128_byte_rows(make):
 
 
 @pytest.mark.parametrize("shape, stride, odd", [((9, 70), (70, 1), True), ((9, 70), (128, 1), False),
+                                                ((9, 70), (80, 1), False),  # 160 bytes: 32 x 5, full speed
+                                                ((9, 70), (72, 1), True),  # 144 bytes: 16 x 9
                                                 ((1, 70), (70, 1), False), ((2, 9, 70), (640, 64, 1), False),
                                                 ((2, 9, 70), (720, 72, 1), True)], ids=str)
 def test_what_an_odd_pitch_is(shape, stride, odd):
@@ -133,7 +138,8 @@ def test_the_prior_prices_the_repack_it_takes(h100):
     plain = gemm_choices.predicted_us(gemm_choices.COST_MODEL, config, 3000, 5000, 7000, "bf16", 132)
     odd = gemm_choices.predicted_us(gemm_choices.COST_MODEL, config, 3000, 5000, 7000, "bf16", 132,
                                     odd_rows=(True, True))
-    copies = 2 * gemm_choices.REPACK_LAUNCH_US + 2 * (3000 + 5000) * 7000 * 2 / BANDWIDTH
+    copies = 2 * gemm_choices.REPACK_LAUNCH_US + \
+        2 * (3000 + 5000) * 7000 * 2 / (BANDWIDTH * gemm_choices.REPACK_BANDWIDTH_SHARE)
     assert odd == pytest.approx(plain + copies)
     decode = GemmConfig(128, 128, 6, wgmma_in_flight=1)
     stepping = gemm_choices.fitted_terms(gemm_choices.COST_MODEL, decode, 16, 4096, 4000, "bf16", 132)[1]
