@@ -105,7 +105,8 @@ def forget() -> None:
     _prior.cache_clear()
     _pool.cache_clear()  # priced from COST_MODEL
     _sized_pool.cache_clear()
-    _least_fitted_block.cache_clear()
+    _FITTED_BLOCKS.clear()
+    _PLANS_ASKED.clear()
     _sized.cache_clear()
     splits.cache_clear()
 
@@ -203,25 +204,47 @@ def _least_fitted(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_maj
                   k: int, sms: int, layers: int, m_granules: int) -> int:
     """The pool's first candidate without split-K of least fitted time at M = m_granules x M_GRANULE rows: the
     prior's pick among those where no operand's rows are odd -- the memory floor and the host's are the same for
-    every one, so max(fitted, floor) then fitted orders them as fitted does."""
+    every one, so max(fitted, floor) then fitted orders them as fitted does. A plan's first M is ranked alone (one
+    problem of a new N and K must not pay for 64 granules); from its second, GRANULES_PRICED granules at once."""
+    plan = (small_m, swapped, split_k, dtype, a_major, b_major, n, k, sms, layers)
     block, at = divmod(m_granules - 1, GRANULES_PRICED)
-    return _least_fitted_block(small_m, swapped, split_k, dtype, a_major, b_major, n, k, sms, layers, block)[at]
+    ranked = _FITTED_BLOCKS.get((plan, block))
+    if ranked is not None:
+        return ranked[at]
+    if plan not in _PLANS_ASKED:  # ranked alone, in plain Python (numpy's calls cost more on one row)
+        _remember(_PLANS_ASKED, plan, True)
+        m, pool = m_granules * M_GRANULE, _sized_pool(*plan[:-1])[0]
+        return min((_cost(z, m, n, k, 1, 1.0, 0.0, layers)[1], i) for i, z in enumerate(pool)
+                   if not z.p.split and m <= z.m_most)[1]
+    ranked = _least_fitted_ranked(plan, (block * GRANULES_PRICED + np.arange(1, GRANULES_PRICED + 1))[None, :] *
+                                  M_GRANULE)
+    _remember(_FITTED_BLOCKS, (plan, block), ranked)
+    return ranked[at]
 
 
-@lru_cache(maxsize=4096)
-def _least_fitted_block(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str, b_major: str, n: int,
-                        k: int, sms: int, layers: int, block: int) -> tuple[int, ...]:
-    """_least_fitted for GRANULES_PRICED granules of M at once: the same formula (_grid, _fitted) on numpy arrays,
-    candidates x granules (float64 in the same order of operations: the same times as the scalar path's)."""
-    pool = _sized_pool(small_m, swapped, split_k, dtype, a_major, b_major, n, k, sms)[0]
+def _least_fitted_ranked(plan: tuple, m) -> tuple[int, ...]:
+    """_least_fitted at each of the rows `m` (a 1 x G array): the scalar path's formula (_grid, _fitted) on numpy arrays,
+    candidates x rows (float64 in the same order of operations: the same times as the scalar path's)."""
+    *pool_plan, layers = plan
+    pool = _sized_pool(*pool_plan)[0]
     rows = [i for i, z in enumerate(pool) if not z.p.split]
     sized = SimpleNamespace(**{name: np.array([getattr(pool[i], name) for i in rows])[:, None]
                                for name in ("m_block", "m_cluster", "n_units", "ctas", "k_steps", "m_most")})
     terms = SimpleNamespace(**{name: np.array([getattr(pool[i].p, name) for i in rows])[:, None]
                                for name in ("c0", "c1", "c2")})
-    m = (block * GRANULES_PRICED + np.arange(1, GRANULES_PRICED + 1))[None, :] * M_GRANULE
     fitted = np.where(m <= sized.m_most, _fitted(terms, *_grid(sized, m, 1, layers))[0], np.inf)
     return tuple(np.asarray(rows)[fitted.argmin(axis=0)].tolist())  # argmin: the first of equal times
+
+
+def _remember(memory: dict, key, value) -> None:
+    if len(memory) >= REMEMBERED:
+        memory.clear()
+    memory[key] = value
+
+
+REMEMBERED = 4096  # plans and ranked blocks kept (a bound: a caller may bring ever new N and K)
+_FITTED_BLOCKS: dict[tuple, tuple[int, ...]] = {}  # (plan, block of granules) -> the pool index ranked first
+_PLANS_ASKED: dict[tuple, bool] = {}  # plans whose first M was ranked alone
 
 
 @lru_cache(maxsize=64)
@@ -239,7 +262,7 @@ def _sized_pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major
                 sms: int) -> tuple[tuple[_Sized, ...], tuple[int, ...]]:
     """_pool's candidates sized on one N and K (the prior's plan for every M of that projection), and which of
     them split K."""
-    pool = tuple(_sized(config, priced, n, k, sms)
+    pool = tuple(_size(config, priced, n, k, sms)
                  for config, priced in _pool(small_m, swapped, split_k, dtype, a_major, b_major))
     return pool, tuple(i for i, z in enumerate(pool) if z.p.split)
 
@@ -411,6 +434,12 @@ class _Sized(NamedTuple):
 
 @lru_cache(maxsize=8192)
 def _sized(config: GemmConfig, p: _Priced, n: int, k: int, sms: int) -> _Sized:
+    return _size(config, p, n, k, sms)
+
+
+def _size(config: GemmConfig, p: _Priced, n: int, k: int, sms: int) -> _Sized:
+    """`config` (priced `p`) on N and K: _sized's value, built without a cache's key (a new N and K sizes the whole
+    pool at once, _sized_pool)."""
     t = p.tile
     (m_block, m_cluster), (n_block, n_cluster) = ((t.block_n, t.cluster_n), (t.block_m, t.cluster_m)) if t.swap \
         else ((t.block_m, t.cluster_m), (t.block_n, t.cluster_n))
