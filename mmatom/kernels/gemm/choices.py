@@ -6,7 +6,6 @@ problem has been tuned. The tuner itself is mmatom.gemm_autotune (autotune.py); 
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import asdict, replace
 from functools import lru_cache
@@ -33,26 +32,20 @@ def problem_key(gpu: str, dtype: str, m: int, n: int, k: int, layers: int = 1) -
 
 
 class _Seen(NamedTuple):
-    """The tuning file as last read: the variables that place it (cache_root reads them), its path, when it was
-    stat-ed (time.monotonic), its (mtime_ns, size)."""
-    places: tuple
+    """The tuning file as last read: its path, when it was stat-ed (time.monotonic), its (mtime_ns, size)."""
     path: Path
     checked: float
     version: tuple | None
 
 
-def _places() -> tuple:
-    return tuple(os.environ.get(name) for name in ("MMATOM_CACHE_DIR", "XDG_CACHE_HOME", "HOME"))
-
-
 def _read(fresh: bool = False) -> dict[str, Any]:
-    """The tuning file's choices, parsed again only when the file changed (its mtime and size), its stat taken at most
-    every RECHECK_S seconds (`fresh`: now): a new shape's first call looks its key up here and must not pay for a file
-    system call, nor for building the file's path (the variables that place it are compared instead); a choice
-    another process stores is seen within that time."""
+    """The tuning file's choices, parsed again only when the file changed (its mtime and size) or moved (cache_root's
+    variables), both looked at most every RECHECK_S seconds (`fresh`, or after forget(): now) -- a new shape's first
+    call looks its key up here and must not pay for a file system call or the environment; a choice another process
+    stores is seen within that time."""
     seen, choices = _PARSED
-    now, places = time.monotonic(), _places()
-    if not fresh and seen is not None and seen.places == places and now - seen.checked < RECHECK_S:
+    now = time.monotonic()
+    if not fresh and seen is not None and now - seen.checked < RECHECK_S:
         return choices
     path = tuning_file()
     try:
@@ -66,7 +59,7 @@ def _read(fresh: bool = False) -> dict[str, Any]:
         except (OSError, ValueError):
             data = {}  # a corrupt file: nothing stored
         choices = data if isinstance(data, dict) else {}
-    _PARSED[:] = [_Seen(places, path, now, version), choices]
+    _PARSED[:] = [_Seen(path, now, version), choices]
     return choices
 
 
