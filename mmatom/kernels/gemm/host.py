@@ -83,24 +83,21 @@ def padded_copy(torch, x):
     align, cols = ROW_PITCH_BYTES // x.element_size(), x.shape[-1]
     padded = torch.empty(*x.shape[:-1], -(-cols // align) * align, dtype=x.dtype, device=x.device)
     copy = padded[..., :cols]
-    word = _words(torch, x)
-    if word is None:
-        return copy.copy_(x)
-    copy.view(word).copy_(x.view(word))
+    dst, src = _word_views(torch, copy, x)
+    dst.copy_(src)
     return copy
 
 
-def _words(torch, x):
-    """The widest integer type (8, 4 or 2 bytes) whose words tile `x`'s rows: its last dimension contiguous, its
-    base, its strides and a row's bytes multiples of the word; None: element by element."""
-    if x.stride(-1) != 1:
-        return None
-    size = x.element_size()
+def _word_views(torch, dst, src) -> tuple:
+    """(dst, src) as the widest integer words (8, 4 or 2 bytes) that tile both's rows -- their last dimensions
+    contiguous, bases, strides and a row's bytes multiples of the word -- or as they are: a copy between them moves
+    the same bytes in fewer elements."""
+    size = src.element_size()
     for word, dtype in ((8, torch.int64), (4, torch.int32), (2, torch.int16)):
-        if word > size and x.data_ptr() % word == 0 and x.shape[-1] * size % word == 0 and \
-                all(stride * size % word == 0 for stride in x.stride()[:-1]):
-            return dtype
-    return None
+        if word > size and all(x.stride(-1) == 1 and x.data_ptr() % word == 0 and x.shape[-1] * size % word == 0
+                               and all(stride * size % word == 0 for stride in x.stride()[:-1]) for x in (dst, src)):
+            return dst.view(dtype), src.view(dtype)
+    return dst, src
 
 
 def odd_pitch(x) -> bool:
@@ -191,7 +188,10 @@ class _CopyingReplay:
     (torch's current one), in order. `held_bytes`: the buffers (and sources) it keeps alive."""
 
     def __init__(self, run, copies: tuple, d, out, n: int):
-        self.run, self.copies, self.d, self.out, self.n = run, copies, d, out, n
+        torch = require_torch("mmatom.gemm")
+        self.run = run
+        self.copies = tuple(_word_views(torch, dst, src) for dst, src in copies)  # as padded_copy moves them
+        self.d_copy = None if d is out else _word_views(torch, out, d[:, :n])
         self.held_bytes = sum(x.untyped_storage().nbytes() for pair in copies for x in pair) + \
             (d.untyped_storage().nbytes() if d is not out else 0)
 
@@ -199,8 +199,8 @@ class _CopyingReplay:
         for dst, src in self.copies:
             dst.copy_(src)
         self.run(stream)
-        if self.d is not self.out:
-            self.out.copy_(self.d[:, :self.n])
+        if self.d_copy is not None:
+            self.d_copy[0].copy_(self.d_copy[1])
 
 
 def _keep_prepared(key: tuple, run) -> None:
