@@ -24,9 +24,11 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith, llvm, math, scf
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    BFloat16Type,
     DenseArrayBase,
     DictionaryAttr,
     FileLineColLoc,
+    Float16Type,
     IntAttr,
     IntegerAttr,
     IntegerType,
@@ -82,7 +84,7 @@ from .warp import Shfl
 
 PARAM_TYPES: dict[str, Attribute] = {"ptr": llvm.LLVMPointerType(IntAttr(1)), "i32": i32, "i64": i64, "f32": f32,
                                      "f64": f64}
-SCALAR_TYPES = {"f32": f32, "i32": i32}
+SCALAR_TYPES = {"f32": f32, "i32": i32, "bf16": BFloat16Type(), "f16": Float16Type()}
 _ROUND_TO_INTEGER = 12582912.0  # 1.5 x 2^23: x + this rounds x to an integer held in the sum's low mantissa bits
 # 2^f ~ c0 + c1 f + c2 f^2 + c3 f^3 on [-1/2, 1/2]: least relative error (Lawson's iteration, f32 coefficients)
 _EX2_POLY = (0.9999280571937561, 0.6932609677314758, 0.24261115491390228, 0.0551716685295105)
@@ -399,10 +401,14 @@ class KernelBuilder:
 
     def load_scalar(self, ptr: Operand, type_: Attribute | str, index: Operand = 0) -> Value:
         """One element of global memory at `ptr` + `index` elements (an int or an i32 Value: e.g. a per-row scale
-        factor a kernel reads on the device); `type_` an xDSL type or "f32", "i32"."""
-        type_ = SCALAR_TYPES.get(type_, type_) if isinstance(type_, str) else type_
-        ptr = self.wrap(self.ssa(ptr)) + index * (type_.bitwidth // 8)
-        return self.wrap(self.builder.insert(llvm.LoadOp(ptr.ssa, type_)).dereferenced_value)
+        factor a kernel reads on the device, or an operand's element at any alignment); `type_` an xDSL type or
+        "f32", "i32", "bf16", "f16" (a 16-bit element goes into a fragment with kb.insert)."""
+        found = SCALAR_TYPES.get(type_) if isinstance(type_, str) else type_
+        if not isinstance(getattr(found, "bitwidth", None), int):
+            raise api_error(f"load_scalar: element type {type_!r}; one of {', '.join(SCALAR_TYPES)}, or an xDSL "
+                            f"type with a bit width")
+        ptr = self.wrap(self.ssa(ptr)) + index * (found.bitwidth // 8)
+        return self.wrap(self.builder.insert(llvm.LoadOp(ptr.ssa, found)).dereferenced_value)
 
     def store_scalar(self, value: Operand, ptr: Operand, index: Operand = 0) -> None:
         """Store one element (an f32 or i32 Value) to global memory at `ptr` + `index` elements (an int or a Value):

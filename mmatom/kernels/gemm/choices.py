@@ -216,8 +216,8 @@ def _least_fitted(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_maj
 
 
 def _least_fitted_ranked(plan: tuple, m) -> tuple[int, ...]:
-    """_least_fitted at each of the rows `m` (a 1 x G array): the scalar path's formula (_grid, _fitted) on numpy arrays,
-    candidates x rows (float64 in the same order of operations: the same times as the scalar path's)."""
+    """_least_fitted at each of the rows `m` (a 1 x G array): the scalar path's formula (_grid, _fitted) on numpy
+    arrays, candidates x rows (float64 in the same order of operations: the same times as the scalar path's)."""
     *pool_plan, layers = plan
     pool = _sized_pool(*pool_plan)[0]
     rows = [i for i, z in enumerate(pool) if not z.p.split]
@@ -598,7 +598,8 @@ def repacked_operands(config: GemmConfig, m: int, n: int, k: int, dtype: str, od
     return pitch_plan(config, m, n, k, dtype, stepping, odd_rows, bandwidth or dram_bytes_per_us(), layers).repacked
 
 
-__all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES", "box_shares", "candidates",
+__all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES",
+           "box_shares", "candidates",
            "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name", "model_terms", "operand_class",
            "operand_dtypes", "pitch_plan", "predicted_us", "prior_config", "problem_key", "repacked_operands",
            "sm_count", "splits", "store", "stored", "tuning_file"]

@@ -132,8 +132,8 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     or `out`'s type. `out` (M x N) is written if given, else allocated. M or N of 0 gives an empty D, K of 0 zeros.
     Operands are read as they are stored: a 16-bit A or B that is a transposed view (A.t() of a K x M tensor) is
     read M- / N-major by wgmma's transpose bits, with no copy; fp8 operands are read K-major only (an MN-major one
-    is transposed here: keep a K-major copy of an fp8 weight); an operand whose rows are an odd multiple of 16 bytes apart is
-    copied per call into 128-byte rows where the copy costs less than TMA's slower loads over them
+    is transposed here: keep a K-major copy of an fp8 weight); an operand whose rows are an odd multiple of 16 bytes
+    apart is copied per call into 128-byte rows where the copy costs less than TMA's slower loads over them
     (choices.pitch_plan; D is written where it is given). Few output tiles with a long K (small M) run
     split-K: slices of K added into an f32 buffer, then converted (not bitwise reproducible run to run; not chosen
     under torch.use_deterministic_algorithms). A swapped-operand config (`config=` one of SWAP_AB_CONFIGS, for

@@ -89,6 +89,17 @@ def test_bitcast_keeps_the_bits():
     assert env[bits.ssa][0] == 0x3FC00000 and env[back.ssa][0] == np.array([0x3FC00001], np.int32).view(np.float32)
 
 
+def test_a_16_bit_element_loads_as_a_16_bit_global_load():
+    """load_scalar of "bf16" / "f16": one 2-byte load at ptr + 2 x index (an operand's element at any alignment)."""
+    kb = mmatom.KernelBuilder("k", [("x", "ptr"), ("out", "ptr")], "sm_90a")
+    for name in ("bf16", "f16"):
+        kb.load_scalar(kb.param("x"), name, kb.tid())
+    kb.store_scalar(kb.tid(), kb.param("out"))
+    module, _ = kb.finish()
+    ptx = emit_ptx(lower_for_ptx(module))
+    assert ptx.count("ld.global.b16") + ptx.count("ld.b16") + ptx.count("ld.global.u16") >= 2, ptx
+
+
 def test_lg2_prints_the_approximate_ptx_instruction():
     kb = mmatom.KernelBuilder("k", [("x", "f32"), ("out", "ptr")], "sm_90a")
     kb.store_scalar(kb.lg2(kb.param("x")), kb.param("out"))
@@ -107,6 +118,8 @@ def test_lg2_prints_the_approximate_ptx_instruction():
     (lambda kb: kb.lg2(kb.tid()), r"lg2: operand of type i32; it takes f32"),
     (lambda kb: kb.ex2_fma(kb.tid()), r"ex2_fma: operand of type i32; it takes f32"),
     (lambda kb: kb.bitcast(kb.tid(), i64), r"bitcast: i32 to i64; a type of the same width"),
+    (lambda kb: kb.load_scalar(kb.param("x"), "e4m3"),
+     r"load_scalar: element type 'e4m3'; one of f32, i32, bf16, f16, or an xDSL type with a bit width"),
 ])
 def test_diagnostics_name_the_op_and_the_legal_set(call, message):
     kb, _ = builder()
