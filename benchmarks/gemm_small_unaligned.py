@@ -24,6 +24,7 @@ import statistics
 import torch
 
 import mmatom
+from mmatom.tools.mmatom_bench_common import timed
 
 SHAPES = [(9, 470, 322), (1, 722, 452), (6, 8657, 268), (392, 3249, 524), (85, 1697, 284), (31, 9627, 289),
           (1, 4096, 4095), (54, 347, 7697), (256, 256, 256)]
@@ -85,16 +86,11 @@ def _store(kb, tiled, acc, m, n, row0, col0) -> None:
 
 
 def event_us(fn, calls: int = 30) -> float:
+    """Microseconds a call over `calls` in a row between two CUDA events, after three warm-up calls."""
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    start.record()
-    for _ in range(calls):
-        fn()
-    end.record()
-    end.synchronize()
-    return start.elapsed_time(end) * 1e3 / calls
+    return timed(fn, calls) * 1e3
 
 
 def main() -> None:
