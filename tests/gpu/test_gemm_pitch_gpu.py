@@ -1,6 +1,6 @@
 """GPU: operands whose rows are an odd multiple of 16 bytes apart, repacked by the host where choices.pitch_plan says
-the copy pays (and rows 32 x odd bytes apart, read in place): D as torch's (a float64 reference), and bitwise the D of the same config reading them in place. Outputs
-NaN-poisoned, inputs fresh random (marker `gpu`)."""
+the copy pays (and rows a multiple of 32 bytes apart, read in place): D as torch's (a float64 reference), and bitwise
+the D of the same config reading them in place. Outputs NaN-poisoned, inputs fresh random (marker `gpu`)."""
 
 import pytest
 

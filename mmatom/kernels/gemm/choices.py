@@ -539,7 +539,8 @@ def _operand_bytes(dtype: str) -> tuple[int, int]:
 # factor is taken (a repack must pay for itself). Measured again per pitch (benchmarks/gemm_pitch.py, H100, bf16 and
 # e4m3, three shapes, D aligned): rows 16, 48, 80 or 112 bytes past a multiple of 128 apart lose 0.63-0.97 of the
 # K-step term (median 0.80, 24 problems); rows a multiple of 32 bytes apart lose nothing (in place / padded 0.92-1.16,
-# median 0.96) -- the pitch of every fp8 K of 32 x odd, which the host had copied at up to 2.8x the GEMM's time.
+# median 0.96) -- the pitch of every fp8 K a multiple of 32 but not of 128, which the host had copied at up to 2.8x the
+# GEMM's time.
 ROW_PITCH_BYTES = 128
 FULL_SPEED_PITCH_BYTES = 32
 ODD_PITCH_STEP_SLOWDOWN = 1.83
