@@ -11,11 +11,12 @@ shape for comparison. Per shape and system:
 `--profile` adds cProfile's top entries of mmatom.gemm's host path per shape (where the host time goes).
 Then the first call of a new shape (issue 24's < 50 us): the kernel loaded, each call a new M (rows of one A and D
 sliced: views never seen before), host time per call without a sync -- the prior, the tensor maps, the packing;
-then each call a new M, N and K (views of larger A, B and D: every map new, the prior's plan for (N, K) too).
+then each call a new M, N and K (views of larger A, B and D: every map new, the prior's plan for (N, K) too); each
+call timed alone (median and mean), torch's GEMM on the same new shapes beside it.
 `--breakdown` times the steps of such a call (timers around host.py's steps, the kernel's prepare and launch: no
 profiler's overhead on the rest) and one tensor map's encode through the runtime and through cuda.bindings' call.
 
-    python -P benchmarks/gemm_host_path.py [--calls 2000] [--profile] [--new-shapes 200] [--breakdown]
+    python -P benchmarks/gemm_host_path.py [--calls 2000] [--profile] [--new-shapes 200] [--breakdown] [--skip-shapes]
 """
 
 from __future__ import annotations
