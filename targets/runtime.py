@@ -368,9 +368,6 @@ class TensorMapBytes:
     def getPtr(self) -> int:  # noqa: N802
         return self.address
 
-    def __bytes__(self) -> bytes:
-        return ctypes.string_at(self.address, TENSOR_MAP_BYTES)
-
 
 TENSOR_MAP_BYTES = 128
 _L2_PROMOTION_256B, _OOB_FILL_NONE, _INTERLEAVE_NONE = 3, 0, 0  # CUtensorMapL2promotion / FloatOOBfill / Interleave

@@ -444,13 +444,14 @@ def _size(config: GemmConfig, p: _Priced, n: int, k: int, sms: int) -> _Sized:
 
 
 def _m_units(z: _Sized, m: int) -> int:
+    """Cluster units across M (plain ints, or numpy arrays of them: _least_fitted_ranked)."""
     return -(-(-(-m // z.m_block)) // z.m_cluster)
 
 
 def _grid(z: _Sized, m: int, splits: int = 1, layers: int = 1) -> tuple[int, int]:
     """(waves of cluster units over the SMs, K steps per unit): the units are `splits` slices of each of `layers`
     problems' tiles (a batch: every layer its own partial row and column tiles); a swapped config tiles D^T."""
-    units = -(-(-(-m // z.m_block)) // z.m_cluster) * z.n_units * splits * layers
+    units = _m_units(z, m) * z.n_units * splits * layers
     return -(-units // z.ctas), -(-z.k_steps // splits)
 
 
@@ -475,8 +476,7 @@ def _cost(z: _Sized, m: int, n: int, k: int, splits: int, bandwidth: float, floo
     gpu = fitted if fitted > floor else floor
     if odd_rows[0] or odd_rows[1]:
         t = p.tile
-        a_rows, b_rows = (t.block_n, t.block_m) if t.swap else (t.block_m, t.block_n)
-        gpu += sum(min(costs) for costs in _pitch_costs((min(a_rows, m), min(b_rows, n)), m, n, k,
+        gpu += sum(min(costs) for costs in _pitch_costs(_box_rows(t.block_m, t.block_n, t.swap, m, n), m, n, k,
                                                          (p.a_bytes, p.b_bytes), stepping, odd_rows, bandwidth, layers))
     if p.split:
         gpu += SPLIT_LAUNCHES_US + m * n * (4 * splits + 4 + 6) / bandwidth
@@ -563,9 +563,8 @@ def pitch_plan(config: GemmConfig, m: int, n: int, k: int, dtype: str, stepping_
     time `stepping_us` slowed by ODD_PITCH_STEP_SLOWDOWN; or repacked once, REPACK_LAUNCH_US and its bytes read and
     written at REPACK_BANDWIDTH_SHARE of `bandwidth` -- whichever is less. Small M (decode) or a short K leaves
     little K-step time to lose."""
-    a_rows, b_rows = (config.block_n, config.block_m) if config.swap_ab else (config.block_m, config.block_n)
-    costs = _pitch_costs((min(a_rows, m), min(b_rows, n)), m, n, k, _operand_bytes(dtype), stepping_us, odd_rows,
-                         bandwidth, layers)
+    costs = _pitch_costs(_box_rows(config.block_m, config.block_n, config.swap_ab, m, n), m, n, k,
+                         _operand_bytes(dtype), stepping_us, odd_rows, bandwidth, layers)
     return PitchPlan(tuple(odd and copy < in_place for odd, (in_place, copy) in zip(odd_rows, costs)),
                      sum(min(c) for c in costs))
 
@@ -582,9 +581,15 @@ def _pitch_costs(box_rows: tuple[int, int], m: int, n: int, k: int, elem_bytes: 
 def box_shares(config: GemmConfig, m: int, n: int) -> tuple[float, float]:
     """A's and B's shares of the bytes a K step loads: their boxes' rows (A's on the tile's M side, or its N side in
     a swapped-operand config), no more than the operand has (TMA fetches nothing past the tensor)."""
-    a_rows, b_rows = (config.block_n, config.block_m) if config.swap_ab else (config.block_m, config.block_n)
-    a_rows, b_rows = min(a_rows, m), min(b_rows, n)
+    a_rows, b_rows = _box_rows(config.block_m, config.block_n, config.swap_ab, m, n)
     return a_rows / (a_rows + b_rows), b_rows / (a_rows + b_rows)
+
+
+def _box_rows(block_m: int, block_n: int, swap: bool, m: int, n: int) -> tuple[int, int]:
+    """The rows A's and B's boxes load a K step: the tile's M side for A (its N side in a swapped-operand config),
+    no more than the operand has (TMA fetches nothing past the tensor)."""
+    a_rows, b_rows = (block_n, block_m) if swap else (block_m, block_n)
+    return min(a_rows, m), min(b_rows, n)
 
 
 def repacked_operands(config: GemmConfig, m: int, n: int, k: int, dtype: str, odd_rows: tuple[bool, bool],

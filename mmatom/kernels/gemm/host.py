@@ -104,7 +104,12 @@ def odd_pitch(x) -> bool:
     """`x`'s rows (its last dimension contiguous) start an odd multiple of 16 bytes apart: TMA's boxes over them load
     slower (choices.ODD_PITCH_STEP_SLOWDOWN); rows a multiple of FULL_SPEED_PITCH_BYTES apart load at full speed. One
     row has no pitch."""
-    return x.shape[-2] > 1 and x.stride(-2) * x.element_size() % FULL_SPEED_PITCH_BYTES != 0
+    return x.shape[-2] > 1 and _slow_stride(x)
+
+
+def _slow_stride(x) -> bool:
+    """`x`'s row stride is one odd_pitch slows, whatever its rows (a template's A of any M)."""
+    return x.stride(-2) * x.element_size() % FULL_SPEED_PITCH_BYTES != 0
 
 
 def _tma_addressable(x, elem_bytes: int) -> bool:
@@ -299,7 +304,7 @@ class _AnyRows:
     def takes(p: Problem, a, d, out) -> bool:
         """The full path ran `p` on A as given and D in place (or one it allocated whole), no pitch odd."""
         return p.a is a and p.majors[0] == "k" and not p.rowwise and (d is out or out is None and d.is_contiguous()) \
-            and not (a.stride(0) * a.element_size() % FULL_SPEED_PITCH_BYTES or odd_pitch(p.b))
+            and not (_slow_stride(a) or odd_pitch(p.b))
 
     def run(self, torch, a, b, out, scale_a, scale_b):
         """(D, the launch) of A (m x K, where the template's A was) into `out` (or a new D), launched on torch's
