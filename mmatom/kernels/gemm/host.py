@@ -28,6 +28,10 @@ from .choices import FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, rep
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes, operand_box,
                      output_box)
 from .kernel import build_gemm
+from .repack import THREADS as REPACK_THREADS
+from .repack import repack_arguments, repack_kernel
+
+REPACK_CTAS_PER_SM = 8  # the repack's grid: enough warps in flight to keep DRAM busy (each strides over the rest)
 
 
 def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int, splits: int = 1) -> int:
@@ -66,12 +70,59 @@ def _dtype_name(x) -> str:
     return OUR_NAMES.get(name, name)
 
 
-def _aligned_columns(x, elem_bytes: int):
+def _aligned_columns(x, elem_bytes: int, pending: list | None = None):
     """`x` (rows x cols) as TMA can address it: `x` itself where it can (_tma_addressable: a column slice of an
-    aligned matrix too), else one copy into rows ROW_PITCH_BYTES apart (padded_copy)."""
+    aligned matrix too), else one copy into rows ROW_PITCH_BYTES apart (padded_copy) -- or, given `pending`, the
+    padded matrix uninitialised, (it, x) appended to `pending` for one copy of all (row_copier)."""
     if _tma_addressable(x, elem_bytes):
         return x
-    return padded_copy(require_torch("mmatom.gemm"), x)
+    torch = require_torch("mmatom.gemm")
+    if pending is None:
+        return padded_copy(torch, x)
+    copy = _padded_like(torch, x)
+    pending.append((copy, x))
+    return copy
+
+
+def _padded_like(torch, x):
+    """An uninitialised matrix (or batch) of `x`'s shape whose rows start ROW_PITCH_BYTES apart."""
+    align, cols = ROW_PITCH_BYTES // x.element_size(), x.shape[-1]
+    return torch.empty(*x.shape[:-1], -(-cols // align) * align, dtype=x.dtype, device=x.device)[..., :cols]
+
+
+def row_copier(torch, pairs):
+    """A function of a stream that copies each (destination, source) pair on it: matrices with contiguous rows on a
+    GPU by the repack kernel, two at a time in one launch (repack.py: aligned 32-bit words at any alignment of the
+    rows); the rest (a batch, a transposed view) by torch, as the widest integer words (_word_views)."""
+    ours = [(d, s) for d, s in pairs if s.is_cuda and s.dim() == 2 and s.stride(1) == d.stride(1) == 1
+            and d.stride(0) * d.element_size() % 4 == 0 and d.data_ptr() % 4 == 0]
+    theirs = [_word_views(torch, d, s) for d, s in pairs if not any(d is x for x, _ in ours)]
+    launches = [_repack_launch(group) for group in _repack_groups(ours)]
+
+    def copy(stream) -> None:
+        for launch in launches:
+            launch(stream)
+        for dst, src in theirs:
+            dst.copy_(src)
+    return copy
+
+
+def _repack_groups(pairs) -> list:
+    """The pairs in launches of one or two whose rows hold the same bytes."""
+    groups: list[list] = []
+    for pair in pairs:
+        row_bytes = pair[1].shape[1] * pair[1].element_size()
+        fits = [g for g in groups if len(g) < 2 and g[0][1].shape[1] * g[0][1].element_size() == row_bytes]
+        fits[0].append(pair) if fits else groups.append([pair])
+    return groups
+
+
+def _repack_launch(pairs):
+    """The repack kernel on these (one or two) pairs, packed: a warp per segment of a row, the grid at most
+    REPACK_CTAS_PER_SM CTAs an SM (its warps stride over the rest)."""
+    args, units = repack_arguments(pairs)
+    ctas = max(1, min(-(-units // (REPACK_THREADS // 32)), sm_count() * REPACK_CTAS_PER_SM))
+    return repack_kernel().prepare(*args, grid=(ctas,))
 
 
 def padded_copy(torch, x):
@@ -80,9 +131,7 @@ def padded_copy(torch, x):
     zeros past it. Copied in the widest words its rows and base allow (_words): torch's copy of 1- and 2-byte
     elements into strided rows ran at a third of the speed of the same bytes as 8-byte words (H100: a 3456 x 28096
     fp8 operand 224.7 us as bytes, 82.7 us as int64)."""
-    align, cols = ROW_PITCH_BYTES // x.element_size(), x.shape[-1]
-    padded = torch.empty(*x.shape[:-1], -(-cols // align) * align, dtype=x.dtype, device=x.device)
-    copy = padded[..., :cols]
+    copy = _padded_like(torch, x)
     dst, src = _word_views(torch, copy, x)
     dst.copy_(src)
     return copy
@@ -195,14 +244,13 @@ class _CopyingReplay:
     def __init__(self, run, copies: tuple, d, out, n: int):
         torch = require_torch("mmatom.gemm")
         self.run = run
-        self.copies = tuple(_word_views(torch, dst, src) for dst, src in copies)  # as padded_copy moves them
+        self.copy = row_copier(torch, copies)
         self.d_copy = None if d is out else _word_views(torch, out, d[:, :n])
         self.held_bytes = sum(x.untyped_storage().nbytes() for pair in copies for x in pair) + \
             (d.untyped_storage().nbytes() if d is not out else 0)
 
     def __call__(self, stream) -> None:
-        for dst, src in self.copies:
-            dst.copy_(src)
+        self.copy(stream)
         self.run(stream)
         if self.d_copy is not None:
             self.d_copy[0].copy_(self.d_copy[1])
@@ -271,8 +319,9 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
                                split_k=not torch.are_deterministic_algorithms_enabled(), swap_ab=out_dtype != "f32")
     repack = repacked_operands(config, p.m, p.n, p.k, dtype, odd, splits(config, p.m, p.n, p.k, dtype, sms), sms=sms)
     if any(repack):
-        a, b = (padded_copy(torch, x) if copy else x for x, copy in zip((p.a, p.b), repack))
-        copies = tuple((new, old) for new, old in ((a, p.a), (b, p.b)) if new is not old)
+        copies = tuple((_padded_like(torch, x), x) for x, copy in zip((p.a, p.b), repack) if copy)
+        row_copier(torch, copies)(current_stream(torch, p.a.device) if p.a.is_cuda else 0)
+        a, b = (next((new for new, old in copies if old is x), x) for x in (p.a, p.b))
         p = p._replace(a=a, b=b, copies=None if p.copies is None else p.copies + copies)
     return config, _swapped(p) if config.swap_ab else p
 
@@ -375,22 +424,25 @@ def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
         raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b} (N x K); the K extents differ")
     fp8 = dtypes[0] in FP8
     scales = check_scales(torch, fp8, a.device, m, n, scale_a, scale_b)
+    pending: list = []  # the operands copied into rows TMA addresses, copied in one go below
     (a_read, a_major), (b_read, b_major) = (
-        _as_stored(x, mn, ELEM_BYTES[t], fp8) for x, mn, t in ((a, "m", dtypes[0]), (b_nk, "n", dtypes[1])))
+        _as_stored(x, mn, ELEM_BYTES[t], fp8, pending) for x, mn, t in ((a, "m", dtypes[0]), (b_nk, "n", dtypes[1])))
+    if pending:
+        row_copier(torch, pending)(current_stream(torch, a.device) if a.is_cuda else 0)
     copies = tuple((new, old) for new, old in ((a_read, a), (b_read, b_nk)) if new.data_ptr() != old.data_ptr())
     return Problem(dtypes, m, n, k, a_read, b_read, (a_major, b_major), None if scales.copied else copies,
                    scales.a, scales.b, scales.rowwise)
 
 
-def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool) -> tuple:
+def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool, pending: list) -> tuple:
     """An operand given as rows x K, as the kernel reads it: (the tensor, its major) -- itself (K-major), its
     transpose (K x rows, read MN-major: a 16-bit type stored that way), or one K-major copy TMA can address (fp8
-    wgmma reads K-major operands only)."""
+    wgmma reads K-major operands only), left to `pending` (_aligned_columns)."""
     if _tma_addressable(x, elem_bytes):
         return x, "k"
     if not fp8 and _tma_addressable(x.t(), elem_bytes):
         return x.t(), mn_major
-    return _aligned_columns(x, elem_bytes), "k"
+    return _aligned_columns(x, elem_bytes, pending), "k"
 
 
 def _through_torch_op(torch, a, b) -> bool:
