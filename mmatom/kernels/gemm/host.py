@@ -47,7 +47,8 @@ OUR_NAMES = {torch_name: name for name, torch_name in TORCH_DTYPE_NAMES.items()}
 
 def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: str = "sm_90a",
                 config: GemmConfig | None = None, b_dtype: str | None = None, b_major: str = "k",
-                a_major: str = "k", batched: bool = False, rowwise: bool = False) -> mmatom.Kernel:
+                a_major: str = "k", batched: bool = False, rowwise: bool = False,
+                direct_d: bool = False) -> mmatom.Kernel:
     """The compiled GEMM kernel of a config (A `dtype`, B `b_dtype` (default: A's), D `out_dtype` (default bf16);
     parameters: tensor maps of A, B, D, the sizes m, n, k, a split-K config's `splits`, then for fp8 the two scale
     pointers): one kernel serves every shape; `b_major="n"` / `a_major="m"`: B's / A's tensor map is of the K x N /
@@ -57,11 +58,12 @@ def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: st
     out_dtype, b_dtype = out_dtype or "bf16", b_dtype or dtype
     check_dtypes("gemm_kernel", dtype, out_dtype, b_dtype)
     config = config or GemmConfig()
-    key = (dtype, b_dtype, target, config, out_dtype, b_major, a_major, batched, rowwise)
+    key = (dtype, b_dtype, target, config, out_dtype, b_major, a_major, batched, rowwise, direct_d)
     if key not in _KERNELS:  # on disk, found by the generator's parameters without building the module
         _KERNELS[key] = mmatom.compile_generated(
             ["mmatom.kernels.gemm", "any shape", *key[:3], asdict(config), *key[4:]],
-            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched, rowwise)[0])
+            lambda: build_gemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched, rowwise,
+                               direct_d)[0])
     return _KERNELS[key]
 
 
@@ -170,9 +172,13 @@ def _tma_addressable(x, elem_bytes: int) -> bool:
 
 
 def _padded_empty(torch, shape: tuple[int, int], dtype, device, elem_bytes: int):
-    """An uninitialised rows x cols matrix whose rows start a multiple of 16 bytes apart (the storage padded, the
-    tensor not): one allocation, what the copy or the kernel then writes."""
-    align = 16 // elem_bytes
+    """An uninitialised rows x cols matrix TMA stores to at full speed (the storage padded, the tensor not): rows
+    exactly cols long where that is a multiple of 16 bytes (a contiguous D), else padded to ROW_PITCH_BYTES -- rows an
+    odd multiple of 16 bytes apart store as slowly as they load (choices.FULL_SPEED_PITCH_BYTES; H100: a 13461 x 7943
+    e4m3 GEMM with K = 475 wrote its 214 MB D at 0.28x `_scaled_mm`'s time). One allocation, what the copy or the
+    kernel then writes."""
+    row_bytes = shape[1] * elem_bytes
+    align = 1 if row_bytes % 16 == 0 else ROW_PITCH_BYTES // elem_bytes
     return torch.empty_strided(shape, (-(-shape[1] // align) * align, 1), dtype=dtype, device=device)
 
 
@@ -207,7 +213,8 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     d = _output(torch, out, out_dtype, p.m, p.n, a.device)
     if 0 in (p.m, p.n, p.k):  # nothing to compute, or a sum of no products
         return _result(d.zero_() if p.m and p.n else d, out, p.n)
-    run, planned = _plan(torch, p, d, out_dtype, config)  # planned: as it runs (swapped operands: N and M too)
+    direct = d is out and not _tma_storable(out)  # the caller's D at a pitch TMA cannot store to
+    run, planned = _plan(torch, p, d, out_dtype, config, direct)  # planned: as it runs (swapped operands: N, M)
     run(current_stream(torch, a.device))
     if out is not None and key is not None and planned.copies is not None:
         _keep_prepared(key, run if d is out and not planned.copies else _with_copies(run, planned.copies, d, out, p.n))
@@ -275,7 +282,7 @@ def _keep_prepared(key: tuple, run) -> None:
     _HELD_BYTES += held
 
 
-def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
+def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None, direct: bool = False):
     """The launch of problem `p` into `d` (a split-K config: into a zeroed f32 buffer, then converted into `d`), as
     a function of the stream, and `p` as it runs (its `copies`: the operands' copies made for this call)."""
     dtype = "x".join(dict.fromkeys(p.dtypes))
@@ -283,8 +290,10 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     config, p = configured(torch, p, out_dtype, config, sms)
     split = splits(config, p.m, p.n, p.k, dtype, sms)
     kernel_out = "f32" if config.split_k else out_dtype
-    sums = d if kernel_out == out_dtype else _padded_empty(torch, tuple(d.shape), torch.float32, d.device, 4)
-    launch = _prepared_launch(p, config, sums, kernel_out, split, sms)
+    # split-K's reduce-adding stores are TMA's: its sums go through a padded f32 matrix unless D takes them as it is
+    summed_in_d = kernel_out == out_dtype and not (config.split_k and direct)
+    sums = d if summed_in_d else _padded_empty(torch, tuple(d.shape), torch.float32, d.device, 4)
+    launch = _prepared_launch(p, config, sums, kernel_out, split, sms, direct and sums is d)
     if not config.split_k:
         return launch, p
 
@@ -296,15 +305,18 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None):
     return split_k, p
 
 
-def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: int, sms: int):
-    """`config`'s kernel on problem `p` (as it runs: swapped for a swapped-operand config) into `d`, packed."""
+def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: int, sms: int,
+                     direct: bool = False):
+    """`config`'s kernel on problem `p` (as it runs: swapped for a swapped-operand config) into `d`, packed; `direct`:
+    D (the caller's, at a pitch TMA cannot store to) stored through its pointer (direct_d)."""
     kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
-                         b_major=p.majors[1], a_major=p.majors[0], rowwise=p.rowwise)
+                         b_major=p.majors[1], a_major=p.majors[0], rowwise=p.rowwise, direct_d=direct)
     maps = [tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
             tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
-            tensor_map(d, *output_box(config, kernel_out))]
+            d if direct else tensor_map(d, *output_box(config, kernel_out))]
+    sizes = [p.m, p.n, p.k] + ([d.stride(0)] if direct else [])
     scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
-    return kernel.prepare(*maps, p.m, p.n, p.k, *([split] if config.split_k else []), *scales,
+    return kernel.prepare(*maps, *sizes, *([split] if config.split_k else []), *scales,
                           grid=(persistent_ctas(config, p.m, p.n, sms, split),))
 
 
@@ -369,7 +381,8 @@ class _AnyRows:
             return None
         d = out if out is not None else torch.empty((m, p.n), dtype=self.torch_dtype, device=a.device)
         now = p._replace(m=m, a=a, b=b.t() if self.b_transposed else b, scale_a=scale_a, scale_b=scale_b)
-        launch = _prepared_launch(_swapped(now) if config.swap_ab else now, config, d, self.out_dtype, 1, sms)
+        launch = _prepared_launch(_swapped(now) if config.swap_ab else now, config, d, self.out_dtype, 1, sms,
+                                  out is not None and not _tma_storable(out))
         launch(current_stream(torch, a.device))
         return d, launch
 
@@ -526,12 +539,18 @@ def _output(torch, out, out_dtype: str, m: int, n: int, device):
         raise api_error(f"gemm: out is {tuple(out.shape)} {out.dtype} on {out.device}; expected ({m}, {n}) "
                         f"{torch_out} on {device}")
     # TMA clips a store at the tensor's last column rounded up to 16 bytes (measured on the H100: an out of 470 bf16
-    # columns inside a wider matrix had columns 470 and 471 written): an out whose rows do not end on a 16-byte
-    # boundary is written through the kernel's own padded matrix, then copied
+    # columns inside a wider matrix had columns 470 and 471 written): an out TMA cannot store to (_tma_storable) is
+    # written by a kernel that stores D through its pointer (direct_d) -- or, a transposed one, through the kernel's
+    # own padded matrix, then copied
     elem = OUT_DTYPES[out_dtype]
-    if out is not None and _tma_addressable(out, elem) and n * elem % 16 == 0:
+    if out is not None and out.stride(1) == 1 and out.stride(0) >= n:
         return out
     return _padded_empty(torch, (m, n), torch_out, device, OUT_DTYPES[out_dtype])
+
+
+def _tma_storable(d) -> bool:
+    """D's rows as TMA stores them: 16-byte aligned, a multiple of 16 bytes apart, and ending on a 16-byte granule."""
+    return _tma_addressable(d, d.element_size()) and d.shape[1] * d.element_size() % 16 == 0
 
 
 def _result(d, out, n: int):

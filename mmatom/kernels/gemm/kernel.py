@@ -24,8 +24,8 @@ from mmatom import ceil_div
 
 from mmatom.errors import api_error
 
-from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, PRODUCER_REGISTERS,
-                     GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
+from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, OUT_DTYPES,
+                     PRODUCER_REGISTERS, GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
 
 
 class HopperGemm:
@@ -34,7 +34,7 @@ class HopperGemm:
 
     def __init__(self, dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
                  out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k", a_major: str = "k",
-                 batched: bool = False, rowwise: bool = False):
+                 batched: bool = False, rowwise: bool = False, direct_d: bool = False):
         config.check(dtype)
         check_dtypes("build_gemm", dtype, out_dtype, b_dtype)
         check_majors("build_gemm", a_major, b_major, dtype, config)
@@ -44,11 +44,15 @@ class HopperGemm:
         if config.split_k and (out_dtype != "f32" or batched):
             raise api_error(f"build_gemm: a split-K config ({config.name}) adds its K slices into an f32 D, not "
                             f"batched; out_dtype {out_dtype!r}, batched={batched}")
+        if direct_d and (config.split_k or batched):
+            raise api_error(f"build_gemm: a D stored through its pointer (direct_d) takes one 2-d D, no split-K; "
+                            f"config {config.name}, batched={batched}")
         if rowwise and (dtype not in FP8 or batched):
             raise api_error(f"build_gemm: rowwise scales (scale_a of M, scale_b of N elements) are for a 2-d fp8 "
                             f"GEMM; dtype {dtype!r}, batched={batched}")
         self.batched = batched  # A, B and D of L layers (3-d tensor maps): the scheduler's layers are the batch
         self.rowwise = rowwise  # fp8: D scaled by scale_a[row] * scale_b[col], not by two scalars
+        self.direct_d = direct_d  # D's rows at any pitch: each staged box stored by the threads, not TMA
         self.dtype, self.b_dtype, self.target = dtype, b_dtype or dtype, target
         self.majors = {"a": a_major, "b": b_major}
         self.config, self.out_dtype, self.fp8 = config, out_dtype, dtype in FP8
@@ -114,9 +118,10 @@ class HopperGemm:
         batched = self.batched
         params = [("a", mmatom.TensorMapType(self.dtype, *box_a, "128b", batched=batched)),
                   ("b", mmatom.TensorMapType(self.b_dtype, *box_b, "128b", batched=batched)),
-                  ("d", mmatom.TensorMapType(self.out_dtype, *output_box(c, self.out_dtype), "128b",
-                                             batched=batched)),
+                  ("d", "ptr" if self.direct_d else mmatom.TensorMapType(
+                      self.out_dtype, *output_box(c, self.out_dtype), "128b", batched=batched)),
                   ("m", "i32"), ("n", "i32"), ("k", "i32")]
+        params += [("ldd", "i32")] if self.direct_d else []  # D's row pitch, in elements
         params += [("splits", "i32")] if c.split_k else [("batch", "i32")] if batched else []
         params += [("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else []
         kb = mmatom.KernelBuilder("gemm", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1,
@@ -318,23 +323,52 @@ class HopperGemm:
             kb.tma.wait_group(in_flight, read=True)
         kb.sync.named_barrier(barrier_id, 128)
         kb.stmatrix_tile(out, block, box, repeat, transposed=self.config.swap_ab)
+        row, col, layer = at
+        if self.direct_d:  # the warpgroup reads the box back and stores it; the next box's barrier orders reuse
+            kb.sync.named_barrier(barrier_id, 128)
+            self.store_box_directly(box, row, col)
+            return
         kb.sync.fence_proxy_async()
         kb.sync.named_barrier(barrier_id, 128)
-        row, col, layer = at
         with kb.if_(self.issuer):  # split-K: the slices' products add up in D (zeroed by the host)
             kb.tma.store(box, kb.param("d"), row, col, layer=layer, reduce="add" if self.config.split_k else None)
             kb.tma.commit_group()
 
 
+    def store_box_directly(self, box, row0, col0) -> None:
+        """A staged box (rows of 128 bytes, 128B-swizzled as TMA would store it) to D[row0:, col0:] element by element:
+        each warp of the warpgroup a quarter of its rows, a lane the 4 bytes of a row at 4 x lane (one or two elements,
+        loaded from SMEM as the swizzle places them), stored where inside D -- rows at any pitch (`ldd`)."""
+        kb = self.kb
+        rows, per_lane = output_box(self.config, self.out_dtype)[0], 4 // OUT_DTYPES[self.out_dtype]
+        lane, warp = self.tid % 32, self.tid // 32 % 4
+        chunk = (lane // 4) ^ warp  # a row r = warp + 4 i has r mod 8 = warp + 4 (i mod 2)
+        m, n, ldd = kb.param("m"), kb.param("n"), kb.param("ldd")
+        if self.config.swap_ab:  # the box is D^T's block put back: D's rows are the kernel's N, its columns M
+            m, n = n, m
+        elem = "f32" if self.out_dtype == "f32" else self.out_dtype
+        for i in range(rows // 4):
+            r = warp + 4 * i
+            at = box.ptr + r * 128 + ((chunk ^ (4 * (i % 2))) * 16 + lane % 4 * 4)
+            row = row0 + r
+            for e in range(per_lane):
+                col = col0 + lane * per_lane + e
+                value = kb.load_scalar(at, elem, e)
+                with kb.if_((row < m) & (col < n)):
+                    kb.store_scalar(value, kb.param("d"), row * ldd + col)
+
+
 def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
                out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k",
-               a_major: str = "k", batched: bool = False, rowwise: bool = False) -> tuple[object, mmatom.LaunchConfig]:
+               a_major: str = "k", batched: bool = False, rowwise: bool = False,
+               direct_d: bool = False) -> tuple[object, mmatom.LaunchConfig]:
     """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config; `b_major="n"`: B is
     read as the K x N tensor `a @ b` hands over, `a_major="m"`: A as a K x M tensor (16-bit types), wgmma reading
     their MN-major tiles transposed. A split-K config takes `splits` after k and adds into an f32 D; `batched`: A,
     B and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k. `rowwise` (fp8): the scale
     pointers are of M and N floats, D[i, j] scaled by scale_a[i] * scale_b[j] (else each a single float)."""
-    return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched, rowwise).build()
+    return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched, rowwise,
+                      direct_d).build()
 
 
 __all__ = ["HopperGemm", "build_gemm"]

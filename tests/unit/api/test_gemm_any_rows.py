@@ -49,7 +49,7 @@ def test_the_full_path_keeps_a_template_only_where_nothing_was_copied_or_pitched
 @pytest.fixture
 def launches(monkeypatch):
     seen = []
-    monkeypatch.setattr(host, "_prepared_launch", lambda p, config, d, out, split, sms:
+    monkeypatch.setattr(host, "_prepared_launch", lambda p, config, d, out, split, sms, direct=False:
                         seen.append((p, config, d)) or (lambda stream: None))
     monkeypatch.setattr(host, "current_stream", lambda torch, device: 0)
     monkeypatch.setattr(host, "sm_count", lambda: 132)

@@ -51,26 +51,29 @@ def test_d_is_out_where_tma_can_store_to_it():
     assert host._result(out, out, 472) is out
 
 
-def test_an_out_whose_rows_end_inside_a_16_byte_granule_gets_one_copy_of_d():
+def test_an_out_tma_cannot_store_to_is_written_in_place():
+    """An out whose rows TMA's stores cannot take -- a column slice whose rows end inside a 16-byte granule (TMA clips
+    at granules: it would write columns 470 and 471 too), rows 940 bytes apart -- is D itself: the kernel stores it
+    through its pointer (direct_d), no copy."""
     wide = torch.full((9, 480), float("nan"), dtype=torch.bfloat16)
-    out = wide[:, :470]  # TMA's store would write columns 470 and 471 too (it clips at 16-byte granules)
-    d = host._output(torch, out, "bf16", 9, 470, out.device)
-    assert d is not out and d.shape == (9, 470) and d.stride() == (472, 1)
-    d.copy_(_bf16(9, 470))
-    assert host._result(d, out, 470) is out and torch.equal(out, d) and wide[:, 470:].isnan().all()
+    for out in (wide[:, :470], torch.full((9, 470), float("nan"), dtype=torch.bfloat16)):
+        assert host._output(torch, out, "bf16", 9, 470, out.device) is out and not host._tma_storable(out)
+        assert host._result(out, out, 470) is out
+    assert host._tma_storable(wide) and host._tma_storable(torch.empty(9, 472, dtype=torch.bfloat16))
 
 
-def test_an_unaddressable_out_gets_one_copy_of_d():
-    out = torch.full((9, 470), float("nan"), dtype=torch.bfloat16)  # 940-byte rows
+def test_a_transposed_out_gets_one_copy_of_d():
+    out = torch.full((470, 9), float("nan"), dtype=torch.bfloat16).t()  # columns contiguous: not rows
     d = host._output(torch, out, "bf16", 9, 470, out.device)
-    assert d is not out and d.shape == (9, 470) and d.stride() == (472, 1)
+    assert d is not out and d.shape == (9, 470) and d.stride() == (512, 1)  # 940 bytes padded to 1024
     d.copy_(_bf16(9, 470))
     assert host._result(d, out, 470) is out and torch.equal(out, d)
 
 
 def test_without_out_d_is_the_kernels_matrix():
     d = host._output(torch, None, "f32", 3, 5, torch.device("cpu"))
-    assert d.shape == (3, 5) and d.stride() == (8, 1) and d.dtype == torch.float32
+    assert d.shape == (3, 5) and d.stride() == (32, 1) and d.dtype == torch.float32  # 20 bytes padded to 128
+    assert host._output(torch, None, "bf16", 3, 8, torch.device("cpu")).is_contiguous()  # 16-byte rows: exact
     assert host._result(d, None, 5) is d
 
 
