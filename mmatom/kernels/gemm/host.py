@@ -10,7 +10,9 @@ planning through that call's any-rows template (_AnyRows): the config for its M,
     kernel = mmatom.gemm_kernel(dtype="bf16")          # the compiled Kernel (one per config: every shape)
 
 Operands TMA cannot address (rows that are not a multiple of 16 bytes apart, a misaligned base) are copied
-here once, into rows padded ROW_PITCH_BYTES (128) apart; so is an operand whose rows are an odd multiple of 16 bytes
+here once, into rows padded ROW_PITCH_BYTES (128) apart, by the repack kernel (repack.py; a 128B-swizzled TMA box must
+start on a 16-byte column, so such rows cannot be read in place: benchmarks/tma_inner_alignment.py); a caller's `out`
+TMA cannot store to is written in place by a kernel storing D through its pointer (direct_d); so is an operand whose rows are an odd multiple of 16 bytes
 apart where the copy pays for itself (TMA's boxes over such rows load slower: choices.pitch_plan weighs the two).
 """
 
@@ -189,7 +191,7 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     kinds may differ -- with float32 scales on A's device, as torch._scaled_mm takes them: per tensor (`scale_a`,
     `scale_b` one element each) or rowwise (`scale_a` of M elements, shape (M,) or (M, 1); `scale_b` of N, shape
     (N,) or (1, N); D[i, j] = scale_a[i] * scale_b[j] * (A . B^T)[i, j]). D is A's type for bf16 / f16 inputs and bf16 for fp8, or `out_dtype` ("bf16", "f16", "f32")
-    or `out`'s type. `out` (M x N) is written if given, else allocated. M or N of 0 gives an empty D, K of 0 zeros.
+    or `out`'s type. `out` (M x N, its rows contiguous, at any pitch) is written in place if given, else allocated. M or N of 0 gives an empty D, K of 0 zeros.
     Operands are read as they are stored: a 16-bit A or B that is a transposed view (A.t() of a K x M tensor) is
     read M- / N-major by wgmma's transpose bits, with no copy; fp8 operands are read K-major only (an MN-major one
     is transposed here: keep a K-major copy of an fp8 weight); an operand whose rows are an odd multiple of 16 bytes

@@ -57,6 +57,36 @@ def test_every_shipped_config_assembles_clean():
             assert ".explicitcluster" not in ptx and "mapa" not in ptx, what
 
 
+# a D stored through its pointer (direct_d: the caller's out at a pitch TMA cannot store to), per consumer schedule,
+# swapped operands, a cluster, an f32 D
+DIRECT_D = [(GemmConfig.from_name(name), dtype, out) for name, dtype, out in (
+    ("128x256x4", "bf16", "bf16"), ("128x128x6w1", "e4m3", "f32"), ("64x128x8w1p", "f16", "f16"),
+    ("128x256x4c2x1", "e4m3", "bf16"), ("128x16x8w1t", "e4m3", "bf16"), ("128x64x8w1t", "bf16", "bf16"))]
+
+
+def _direct_metadata(case):
+    config, dtype, out = case
+    module, launch = build_gemm(dtype, "sm_90a", config, out, direct_d=True)
+    kernel = mmatom.compile(module, options={"cache": False})
+    return kernel.metadata, kernel.ptx
+
+
+def test_direct_d_variants_assemble_clean_and_store_d_element_by_element():
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(_direct_metadata, DIRECT_D))
+    for (config, dtype, out), (meta, ptx) in zip(DIRECT_D, results):
+        what = f"{config} {dtype} -> {out} direct_d"
+        assert meta.spill_bytes == 0 and meta.warnings == (), f"{what}: {meta}"
+        # every staged box read back and stored by the warpgroup: a lane's 4 bytes of each of its rows, no TMA store
+        rows = config.block_n if config.swap_ab else 64
+        boxes = 1 if config.swap_ab else config.block_n * (4 if out == "f32" else 2) // 128
+        repeats = config.block_m // (64 * config.tile_warpgroups)
+        per_lane = 1 if out == "f32" else 2
+        assert ptx.count("st.global") == repeats * boxes * rows // 4 * per_lane, what
+        assert "cp.async.bulk.tensor.2d.global" not in ptx, what
+        assert ("stmatrix" in ptx) == (out != "f32"), what  # staged as before: stmatrix, or st.shared.v2.f32
+
+
 def test_ptxas_warning_is_seen():
     """The gate can fail: an accumulator read after the commit and before the wait makes ptxas inject a wait
     (C7517, an `info` line), and the metadata reports it."""
@@ -67,6 +97,12 @@ def test_ptxas_warning_is_seen():
     lines.insert(commit + 1, f"\tadd.f32 {register}, {register}, {register};")
     kernel = mmatom.Kernel("\n".join(lines), mmatom.gemm_kernel().entries, "sm_90a")
     assert any("(C7517)" in w for w in kernel.metadata.warnings), kernel.metadata
+
+
+def test_direct_d_refuses_split_k():
+    with pytest.raises(mmatom.CompileError, match=r"stored through its pointer \(direct_d\) takes one 2-d D, no "
+                                                 r"split-K; config 64x128x8w1ps"):
+        build_gemm("bf16", "sm_90a", GemmConfig.from_name("64x128x8w1ps"), "f32", direct_d=True)
 
 
 def test_config_limits_are_compile_errors():
