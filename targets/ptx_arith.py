@@ -117,7 +117,18 @@ def bitcast(fn: PTXFunction, op: arith.BitcastOp) -> None:
 def cmpi(fn: PTXFunction, op: arith.CmpiOp) -> None:
     pred, kind = _CMPI[op.predicate.value.data]
     bits = value_bits(op.lhs.type)
-    fn.emit(f"setp.{pred}.{kind}{bits} {fn.define(op.result)}, {fn.reg(op.lhs)}, {fn.reg(op.rhs)};")
+    lhs, rhs = fn.reg(op.lhs), fn.reg(op.rhs)
+    if bits == 1:  # predicates have no setp: compared as the i1 values they are (true: 1 unsigned, -1 signed)
+        true = -1 if kind == "s" else 1
+        lhs, rhs = (_predicate_as_b32(fn, x, true) for x in (lhs, rhs))
+        bits = 32
+    fn.emit(f"setp.{pred}.{kind}{bits} {fn.define(op.result)}, {lhs}, {rhs};")
+
+
+def _predicate_as_b32(fn: PTXFunction, predicate: str, true: int) -> str:
+    value = fn.new(B32)
+    fn.emit(f"selp.b32 {value}, {true}, 0, {predicate};")
+    return value
 
 
 @emits(arith.SelectOp)

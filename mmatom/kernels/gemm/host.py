@@ -316,7 +316,8 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
     maps = [tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
             tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
             d if direct else tensor_map(d, *output_box(config, kernel_out))]
-    sizes = [p.m, p.n, p.k] + ([d.stride(0)] if direct else [])
+    # direct: D's pitch, and whether its base is 2 bytes past a 4-byte boundary (16-bit D: its pairs' alignment)
+    sizes = [p.m, p.n, p.k] + ([d.stride(0), d.data_ptr() // d.element_size() % 2] if direct else [])
     scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
     return kernel.prepare(*maps, *sizes, *([split] if config.split_k else []), *scales,
                           grid=(persistent_ctas(config, p.m, p.n, sms, split),))
@@ -572,8 +573,10 @@ _ANY_ROWS: dict[tuple, _AnyRows] = {}
 
 
 def forget_kernels() -> None:
-    """Drop this process's compiled GEMM kernels (the next gemm_kernel call reads the compile cache again)."""
+    """Drop this process's compiled GEMM kernels and the repack kernel (the next call reads the compile cache
+    again)."""
     _KERNELS.clear()
+    repack_kernel.cache_clear()
 
 
 def forget_prepared_calls() -> None:

@@ -121,7 +121,8 @@ class HopperGemm:
                   ("d", "ptr" if self.direct_d else mmatom.TensorMapType(
                       self.out_dtype, *output_box(c, self.out_dtype), "128b", batched=batched)),
                   ("m", "i32"), ("n", "i32"), ("k", "i32")]
-        params += [("ldd", "i32")] if self.direct_d else []  # D's row pitch, in elements
+        # D's row pitch in elements, and whether its first element is 2 bytes past a 4-byte boundary (16-bit D)
+        params += [("ldd", "i64"), ("d_odd", "i32")] if self.direct_d else []
         params += [("splits", "i32")] if c.split_k else [("batch", "i32")] if batched else []
         params += [("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else []
         kb = mmatom.KernelBuilder("gemm", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1,
@@ -336,26 +337,49 @@ class HopperGemm:
 
 
     def store_box_directly(self, box, row0, col0) -> None:
-        """A staged box (rows of 128 bytes, 128B-swizzled as TMA would store it) to D[row0:, col0:] element by element:
-        each warp of the warpgroup a quarter of its rows, a lane the 4 bytes of a row at 4 x lane (one or two elements,
-        loaded from SMEM as the swizzle places them), stored where inside D -- rows at any pitch (`ldd`)."""
+        """A staged box (rows of 128 bytes, 128B-swizzled as TMA would store it) to D[row0:, col0:] through D's
+        pointer, masked at D's extents: each warp of the warpgroup a quarter of its rows, a lane the 4 bytes of a row
+        at 4 x lane (read from SMEM where the swizzle placed them) -- rows at any pitch (`ldd`)."""
         kb = self.kb
-        rows, per_lane = output_box(self.config, self.out_dtype)[0], 4 // OUT_DTYPES[self.out_dtype]
+        rows = output_box(self.config, self.out_dtype)[0]
         lane, warp = self.tid % 32, self.tid // 32 % 4
         chunk = (lane // 4) ^ warp  # a row r = warp + 4 i has r mod 8 = warp + 4 (i mod 2)
-        m, n, ldd = kb.param("m"), kb.param("n"), kb.param("ldd")
+        m, n = kb.param("m"), kb.param("n")
         if self.config.swap_ab:  # the box is D^T's block put back: D's rows are the kernel's N, its columns M
             m, n = n, m
-        elem = "f32" if self.out_dtype == "f32" else self.out_dtype
         for i in range(rows // 4):
             r = warp + 4 * i
             at = box.ptr + r * 128 + ((chunk ^ (4 * (i % 2))) * 16 + lane % 4 * 4)
             row = row0 + r
-            for e in range(per_lane):
-                col = col0 + lane * per_lane + e
-                value = kb.load_scalar(at, elem, e)
-                with kb.if_((row < m) & (col < n)):
-                    kb.store_scalar(value, kb.param("d"), row * ldd + col)
+            if self.out_dtype == "f32":
+                value = kb.load_scalar(at, "f32")
+                with kb.if_((row < m) & (col0 + lane < n)):
+                    kb.store_scalar(value, kb.param("d"), row * kb.param("ldd") + col0 + lane)
+            else:
+                self.store_row_pairs(at, row, col0, lane, (row < m), n)
+
+    def store_row_pairs(self, at, row, col0, lane, row_in, n) -> None:
+        """One box row of a 16-bit D, 64 elements, as aligned 32-bit stores: lane l's pair (2l, 2l + 1) where the
+        row's element col0 is 4-byte aligned in D, else the pair (2l + 1, 2l + 2) -- its second element the next
+        lane's (shfl.down) -- with the row's first element, and a last one no pair covers, stored alone."""
+        kb = self.kb
+        word = kb.load_scalar(at, "i32")
+        following = kb.shfl.down(word, 1)  # every lane, before any branch
+        first = row * kb.param("ldd") + col0  # the element's index in D (i64)
+        d = kb.param("d")
+        with kb.if_(row_in):
+            odd = ((first + kb.param("d_odd")) & 1) == 1  # D's element col0 sits 2 bytes past a 4-byte boundary
+            col = col0 + 2 * lane + mmatom.select(odd, 1, 0)
+            pair = mmatom.select(odd, (word >> 16) | (following << 16), word)
+            whole = (col + 1 < n) & ((lane < 31) | (odd == 0))
+            with kb.if_(whole) as both:
+                kb.store_scalar(pair, d + (first + col - col0) * 2)
+            with both.otherwise():  # the row's last element of the box, or the last of D
+                with kb.if_(col < n):
+                    kb.store_scalar(kb.load_scalar(at, self.out_dtype, mmatom.select(odd, 1, 0)), d,
+                                    first + col - col0)
+            with kb.if_(odd & (lane == 0) & (col0 < n)):  # the element before lane 0's pair
+                kb.store_scalar(kb.load_scalar(at, self.out_dtype), d, first)
 
 
 def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),

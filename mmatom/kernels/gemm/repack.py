@@ -13,6 +13,8 @@ rows runs at a third of DRAM's speed (host.padded_copy); this one at the speed o
 
 from __future__ import annotations
 
+import functools
+
 import mmatom
 from mmatom import ceil_div
 
@@ -84,8 +86,10 @@ def build_repack():
     return RowRepack().build()
 
 
+@functools.cache
 def repack_kernel() -> mmatom.Kernel:
-    """The compiled repack kernel (cached on disk like the GEMM's)."""
+    """The compiled repack kernel: loaded once per process (a call that copies must not reload it: ~1 ms), cached on
+    disk like the GEMM's."""
     return mmatom.compile_generated(("mmatom.gemm.repack_rows", 1), lambda: build_repack()[0])
 
 

@@ -77,12 +77,14 @@ def test_direct_d_variants_assemble_clean_and_store_d_element_by_element():
     for (config, dtype, out), (meta, ptx) in zip(DIRECT_D, results):
         what = f"{config} {dtype} -> {out} direct_d"
         assert meta.spill_bytes == 0 and meta.warnings == (), f"{what}: {meta}"
-        # every staged box read back and stored by the warpgroup: a lane's 4 bytes of each of its rows, no TMA store
+        # every staged box read back and stored by the warpgroup, no TMA store: a lane's 4 bytes of each of its rows
+        # as one aligned 32-bit store (16-bit D: a pair, and the two elements a row off 4 bytes leaves unpaired)
         rows = config.block_n if config.swap_ab else 64
         boxes = 1 if config.swap_ab else config.block_n * (4 if out == "f32" else 2) // 128
-        repeats = config.block_m // (64 * config.tile_warpgroups)
-        per_lane = 1 if out == "f32" else 2
-        assert ptx.count("st.global") == repeats * boxes * rows // 4 * per_lane, what
+        stored_rows = config.block_m // (64 * config.tile_warpgroups) * boxes * rows // 4
+        wide = "st.global.f32" if out == "f32" else "st.global.b32"
+        assert ptx.count(wide) == stored_rows, what
+        assert ptx.count("st.global.b16") == (0 if out == "f32" else 2 * stored_rows), what
         assert "cp.async.bulk.tensor.2d.global" not in ptx, what
         assert ("stmatrix" in ptx) == (out != "f32"), what  # staged as before: stmatrix, or st.shared.v2.f32
 
