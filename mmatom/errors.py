@@ -3,6 +3,7 @@ yet (an atom lookup, a builder call), at the line of the DSL that made the call.
 
 from __future__ import annotations
 
+import functools
 import sys
 
 from xdsl.utils.exceptions import DiagnosticException
@@ -31,14 +32,19 @@ def caller_diagnostic(message: str, kernels_are_dsl: bool = False) -> Diagnostic
     while frame is not None:
         module = frame.f_globals.get("__name__", "")
         if module.split(".")[0] not in _LIBRARIES or (kernels_are_dsl and module.startswith(_APPLICATIONS)):
-            col = 1
-            for i, pos in enumerate(frame.f_code.co_positions()):
-                if i == frame.f_lasti // 2:
-                    col = pos[2] + 1 if pos[2] is not None else 1
-                    break
+            columns = _columns(frame.f_code)
+            at = frame.f_lasti // 2
+            col = columns[at] + 1 if at < len(columns) and columns[at] is not None else 1
             return Diagnostic(frame.f_lineno, col, message, frame.f_code.co_filename)
         frame = frame.f_back
     return Diagnostic(0, 0, message)
+
+
+@functools.lru_cache(maxsize=4096)
+def _columns(code) -> tuple:
+    """Each instruction's starting column in `code` (co_positions), listed once: the builder locates every op it
+    inserts, often from one long kernel function."""
+    return tuple(pos[2] for pos in code.co_positions())
 
 
 def api_error(message: str) -> CompileError:
