@@ -9,27 +9,15 @@ operands as given). CUDA-event medians of whole calls, interleaved, the same con
 from __future__ import annotations
 
 import argparse
-import statistics
 
 import torch
 
 import mmatom
 from mmatom.kernels.gemm import choices
+from mmatom.tools.mmatom_bench_common import interleaved_us
 
 SHAPES = "13482x20444x11386,13251x2352x24787,13366x28101x573,2752x13926x762,6x8152x27021,143x12572x11538"
 TORCH = {"bf16": torch.bfloat16, "e4m3": torch.float8_e4m3fn}
-
-
-def event_us(fn, reps: int = 10) -> float:
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3)
-    return statistics.median(times)
 
 
 def padded(x, cols: int):
@@ -72,13 +60,7 @@ def main() -> None:
         for shape in args.shapes.split(","):
             m, n, k = map(int, shape.split("x"))
             config, fns = calls(dtype, m, n, k)
-            for fn in fns.values():
-                fn()
-            times = {name: [] for name in fns}
-            for _ in range(3):
-                for name, fn in fns.items():
-                    times[name].append(event_us(fn))
-            med = {name: statistics.median(v) for name, v in times.items()}
+            med = interleaved_us(fns, rounds=3, reps=10)
             print(f"{dtype} {shape} ({config.name}): " + ", ".join(f"{name} {us:.1f} us" for name, us in med.items()),
                   flush=True)
 

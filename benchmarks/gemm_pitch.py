@@ -18,21 +18,10 @@ import torch
 
 import mmatom
 from mmatom.kernels.gemm import choices, host
+from mmatom.tools.mmatom_bench_common import interleaved_us
 
 TORCH = {"bf16": torch.bfloat16, "e4m3": torch.float8_e4m3fn}
 SHAPES = [(4096, 4096, 4096), (8192, 2048, 1024), (1024, 8192, 8192)]  # M, N, and K's size (its pitch set below)
-
-
-def event_us(fn, reps: int = 15) -> float:
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3)
-    return statistics.median(times)
 
 
 def one(dtype: str, m: int, n: int, k: int) -> tuple[float, float]:
@@ -53,12 +42,8 @@ def one(dtype: str, m: int, n: int, k: int) -> tuple[float, float]:
         in_place()
     def padded():
         mmatom.gemm(a_wide[:, :k], b_wide[:, :k], out=out, config=config, **scales)
-    padded()
-    times = {"in place": [], "padded": []}
-    for _ in range(5):
-        times["in place"].append(event_us(in_place))
-        times["padded"].append(event_us(padded))
-    return statistics.median(times["in place"]), statistics.median(times["padded"])
+    times = interleaved_us({"in place": in_place, "padded": padded}, rounds=5, reps=15)
+    return times["in place"], times["padded"]
 
 
 def main() -> None:

@@ -8,37 +8,14 @@ one matrix, and A and B together (two torch copies against one launch). CUDA-eve
 
 from __future__ import annotations
 
-import statistics
-
 import torch
 
 from mmatom.kernels.gemm import host
+from mmatom.tools.mmatom_bench_common import interleaved_us
 
 CASES = [("bf16", 12572, 11538), ("e4m3", 20444, 11386), ("e4m3", 3456, 28095), ("e4m3", 8152, 27021), ("e4m3", 13366, 573), ("bf16", 8152, 27021),
          ("bf16", 4095, 4095), ("e4m3", 470, 322), ("bf16", 9, 322)]
 TORCH = {"bf16": torch.bfloat16, "e4m3": torch.float8_e4m3fn}
-
-
-def event_us(fn, reps: int = 20) -> float:
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1e3)
-    return statistics.median(times)
-
-
-def timed(fns: dict) -> dict:
-    for fn in fns.values():
-        fn()
-    times = {name: [] for name in fns}
-    for _ in range(5):
-        for name, fn in fns.items():
-            times[name].append(event_us(fn))
-    return {name: statistics.median(ts) for name, ts in times.items()}
 
 
 def main() -> None:
@@ -52,7 +29,7 @@ def main() -> None:
         words_b = host._word_views(torch, dst_b, b)
         ours = host.row_copier(torch, [(dst, src)])
         ours_pair = host.row_copier(torch, [(dst, src), (dst_b, b)])
-        t = timed({"torch": lambda: words[0].copy_(words[1]), "repack": lambda: ours(stream()),
+        t = interleaved_us({"torch": lambda: words[0].copy_(words[1]), "repack": lambda: ours(stream()),
                    "torch x2": lambda: (words[0].copy_(words[1]), words_b[0].copy_(words_b[1])),
                    "repack pair": lambda: ours_pair(stream())})
         moved = 2 * src.numel() * src.element_size()

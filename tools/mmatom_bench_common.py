@@ -51,6 +51,35 @@ def timed(fn, burst: int) -> float:
     return start.elapsed_time(end) / burst
 
 
+def call_us(fn, reps: int = 20) -> float:
+    """Median microseconds of `reps` single calls, each between two CUDA events: a call's host time and GPU time
+    whole (a host-bound call reads its host time)."""
+    import statistics
+
+    import torch
+    times = []
+    for _ in range(reps):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3)
+    return statistics.median(times)
+
+
+def interleaved_us(fns: dict, rounds: int = 5, reps: int = 20) -> dict:
+    """{name: median call_us over `rounds`}: each function called once first, then the functions taking turns."""
+    import statistics
+    for fn in fns.values():
+        fn()
+    times: dict = {name: [] for name in fns}
+    for _ in range(rounds):
+        for name, fn in fns.items():
+            times[name].append(call_us(fn, reps))
+    return {name: statistics.median(ts) for name, ts in times.items()}
+
+
 def burst_us(fn, ms: float = 30.0, max_calls: int = 1 << 16) -> float:
     """Microseconds per call of `fn` (after one warm-up call) over a burst doubled until it lasts `ms`."""
     fn()
