@@ -7,8 +7,9 @@ registers given away with setmaxnreg -- and warpgroups 1 and 2 are the consumers
 rows each) or ping-pong (a tile each, taking turns on the tensor cores), issuing one wgmma tile op per K step with
 the accumulators in registers; a config may keep the previous step's wgmma in flight, and pair CTAs in a cluster
 that multicasts A or B. The epilogue converts to bf16 or f16 (or keeps f32), stmatrix-es 64-row boxes into swizzled SMEM
-(double-buffered per warpgroup) and TMA-stores them, which also clips the M and N tails; the K tail reads TMA's
-zero fill.
+(double-buffered per warpgroup) and TMA-stores them, which also clips the M and N tails -- or (`direct_d`, D's rows
+at a pitch TMA cannot store to) reads each box back and stores it through D's pointer; the K tail reads TMA's zero
+fill.
 
     module, launch = HopperGemm("bf16", "sm_90a", GemmConfig(), "bf16").build()
     module, launch = HopperGemm("e4m3", "sm_90a", GemmConfig(), "bf16", rowwise=True).build()  # scales of M, N
@@ -335,21 +336,21 @@ class HopperGemm:
             kb.tma.store(box, kb.param("d"), row, col, layer=layer, reduce="add" if self.config.split_k else None)
             kb.tma.commit_group()
 
-
     def store_box_directly(self, box, row0, col0) -> None:
         """A staged box (rows of 128 bytes, 128B-swizzled as TMA would store it) to D[row0:, col0:] through D's
         pointer, masked at D's extents: each warp of the warpgroup a quarter of its rows, a lane the 4 bytes of a row
-        at 4 x lane (read from SMEM where the swizzle placed them) -- rows at any pitch (`ldd`)."""
+        at 4 x lane (read from SMEM where the box's layout placed them) -- rows at any pitch (`ldd`)."""
         kb = self.kb
         rows = output_box(self.config, self.out_dtype)[0]
+        # the box as 32-bit words: rows of 32, the 128B swizzle's 16-byte chunks XOR-ed with the row mod 8
+        words = f"Sw<3,2,3> o 0 o ({rows},32):(32,1)"
         lane, warp = self.tid % 32, self.tid // 32 % 4
-        chunk = (lane // 4) ^ warp  # a row r = warp + 4 i has r mod 8 = warp + 4 (i mod 2)
         m, n = kb.param("m"), kb.param("n")
         if self.config.swap_ab:  # the box is D^T's block put back: D's rows are the kernel's N, its columns M
             m, n = n, m
         for i in range(rows // 4):
             r = warp + 4 * i
-            at = box.ptr + r * 128 + ((chunk ^ (4 * (i % 2))) * 16 + lane % 4 * 4)
+            at = box.ptr + kb.layout(words, (r, lane)) * 4
             row = row0 + r
             if self.out_dtype == "f32":
                 value = kb.load_scalar(at, "f32")
@@ -390,7 +391,9 @@ def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig =
     read as the K x N tensor `a @ b` hands over, `a_major="m"`: A as a K x M tensor (16-bit types), wgmma reading
     their MN-major tiles transposed. A split-K config takes `splits` after k and adds into an f32 D; `batched`: A,
     B and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k. `rowwise` (fp8): the scale
-    pointers are of M and N floats, D[i, j] scaled by scale_a[i] * scale_b[j] (else each a single float)."""
+    pointers are of M and N floats, D[i, j] scaled by scale_a[i] * scale_b[j] (else each a single float).
+    `direct_d`: D is a pointer, then its row pitch `ldd` and `d_odd` (its base 2 bytes past 4) after k -- rows at any
+    pitch, each staged box stored by the threads (a caller's `out` TMA cannot store to)."""
     return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched, rowwise,
                       direct_d).build()
 
