@@ -174,11 +174,10 @@ def _tma_addressable(x, elem_bytes: int) -> bool:
 
 
 def _padded_empty(torch, shape: tuple[int, int], dtype, device, elem_bytes: int):
-    """An uninitialised rows x cols matrix TMA stores to at full speed (the storage padded, the tensor not): rows
-    exactly cols long where that is a multiple of 16 bytes (a contiguous D), else padded to ROW_PITCH_BYTES -- rows an
-    odd multiple of 16 bytes apart store as slowly as they load (choices.FULL_SPEED_PITCH_BYTES; H100: a 13461 x 7943
-    e4m3 GEMM with K = 475 wrote its 214 MB D at 0.28x `_scaled_mm`'s time). One allocation, what the copy or the
-    kernel then writes."""
+    """An uninitialised rows x cols matrix TMA stores to (the storage padded, the tensor not): rows exactly cols long
+    where that is a multiple of 16 bytes (a contiguous D), else padded to ROW_PITCH_BYTES like the operands' copies
+    (rows an odd multiple of 16 bytes apart load slower: choices.FULL_SPEED_PITCH_BYTES). One allocation, what the
+    copy or the kernel then writes."""
     row_bytes = shape[1] * elem_bytes
     align = 1 if row_bytes % 16 == 0 else ROW_PITCH_BYTES // elem_bytes
     return torch.empty_strided(shape, (-(-shape[1] // align) * align, 1), dtype=dtype, device=device)
@@ -191,7 +190,8 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     kinds may differ -- with float32 scales on A's device, as torch._scaled_mm takes them: per tensor (`scale_a`,
     `scale_b` one element each) or rowwise (`scale_a` of M elements, shape (M,) or (M, 1); `scale_b` of N, shape
     (N,) or (1, N); D[i, j] = scale_a[i] * scale_b[j] * (A . B^T)[i, j]). D is A's type for bf16 / f16 inputs and bf16 for fp8, or `out_dtype` ("bf16", "f16", "f32")
-    or `out`'s type. `out` (M x N, its rows contiguous, at any pitch) is written in place if given, else allocated. M or N of 0 gives an empty D, K of 0 zeros.
+    or `out`'s type. `out` (M x N, its rows contiguous, at any pitch) is written in place if given, else allocated.
+    M or N of 0 gives an empty D, K of 0 zeros.
     Operands are read as they are stored: a 16-bit A or B that is a transposed view (A.t() of a K x M tensor) is
     read M- / N-major by wgmma's transpose bits, with no copy; fp8 operands are read K-major only (an MN-major one
     is transposed here: keep a K-major copy of an fp8 weight); an operand whose rows are an odd multiple of 16 bytes
@@ -533,8 +533,9 @@ def _out_dtype(out, out_dtype: str | None, a_dtype: str) -> str:
 
 
 def _output(torch, out, out_dtype: str, m: int, n: int, device):
-    """Where the kernel writes D: `out` itself when TMA can store to it (_tma_addressable, rows a multiple of 16 bytes
-    long), else a new m x n matrix whose rows start 16 bytes apart (TMA's stores past n land in its pad)."""
+    """Where the kernel writes D: `out` itself when its rows are contiguous (TMA-stored where _tma_storable, else
+    stored through its pointer: direct_d), else a new m x n matrix (_padded_empty: TMA's stores past n land in its
+    pad), copied into `out` after (a transposed `out`)."""
     if out_dtype not in OUT_DTYPES:
         raise api_error(f"gemm: D of type {out_dtype!r}; one of {', '.join(OUT_DTYPES)}")
     torch_out = getattr(torch, TORCH_DTYPE_NAMES[out_dtype])
