@@ -303,8 +303,13 @@ def compile(module_or_text: ModuleOp | str | os.PathLike, *, target: str | None 
         return _compile(module_or_text, target, options)
 
 
-def _compile(module_or_text: ModuleOp | str | os.PathLike, target: str | None, options: dict[str, Any] | None) -> Kernel:
+def _compile(module_or_text: ModuleOp | str | os.PathLike, target: str | None, options: dict[str, Any] | None,
+             owned: bool = False) -> Kernel:
+    """`owned`: a module made for this compile alone (compile_generated's, cached under its generator's key): lowered
+    in place, with no key of its own (no structure walk, no print, no clone: ~15% of a large kernel's cold compile)."""
     opts = _options(options)
+    if owned and isinstance(module_or_text, ModuleOp):
+        return _compiled(module_or_text, target, None, None, None, {**opts, "cache": False})
     shape, name = None, "<text>"
     if isinstance(module_or_text, os.PathLike):
         name, module_or_text = os.fspath(module_or_text), _read_source(module_or_text)
@@ -326,8 +331,14 @@ def _compile(module_or_text: ModuleOp | str | os.PathLike, target: str | None, o
             _BY_STRUCTURE[shape] = record
         return Kernel.from_record(record)
     module = _parse(text, name) if isinstance(module_or_text, str) else module_or_text.clone()
+    return _compiled(module, target, name if isinstance(module_or_text, str) else None, key, shape, opts)
+
+
+def _compiled(module: ModuleOp, target: str | None, name: str | None, key: str | None, shape: tuple | None,
+              opts: dict[str, Any]) -> Kernel:
+    """The Kernel of `module` (this compile's own: lowered in place), stored under `key` and `shape` when caching."""
     _set_target(module, target)
-    _verify(module, name if isinstance(module_or_text, str) else None)  # once: the input, on its chip
+    _verify(module, name)  # once: the input, on its chip
     batched_maps = _batched_map_params(module)
     _lowered(module, LowerMmaToPtx())
     try:
@@ -378,7 +389,8 @@ def compile_generated(key: Any, build: Callable[[], ModuleOp | str], *, target: 
     (by this process or another): how a DSL's kernel generator skips its own IR construction on a warm cache.
     `key` (JSON-able) must name everything the module depends on besides mmatom itself -- the generator and
     its parameters, e.g. ("my_dsl.matmul", 2, m, n, k, dtype); mmatom's sources, xDSL's version, `target` and the
-    options are part of the cache key already."""
+    options are part of the cache key already. The module `build()` returns is this call's: it is lowered in place
+    (not copied, printed or keyed by its text first -- the key names it)."""
     opts = _options(options)
     try:
         name = json.dumps(["generated", key], sort_keys=True)
@@ -387,7 +399,9 @@ def compile_generated(key: Any, build: Callable[[], ModuleOp | str], *, target: 
     k = compile_cache.key(name, target, opts)
     if opts["cache"] and (record := compile_cache.CACHE.get(k)) is not None:
         return Kernel.from_record(record)
-    kernel = compile(build(), target=target, options=options)
+    built = build()
+    with recursion_room():  # a module built for this call: compiled in place under this key alone
+        kernel = _compile(built, target, options, owned=True)
     if opts["cache"]:
         compile_cache.CACHE.put(k, kernel.record())
     return kernel
