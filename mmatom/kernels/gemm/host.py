@@ -90,8 +90,13 @@ def _aligned_columns(x, elem_bytes: int, pending: list | None = None):
 
 def _padded_like(torch, x):
     """An uninitialised matrix (or batch) of `x`'s shape whose rows start ROW_PITCH_BYTES apart."""
-    align, cols = ROW_PITCH_BYTES // x.element_size(), x.shape[-1]
-    return torch.empty(*x.shape[:-1], -(-cols // align) * align, dtype=x.dtype, device=x.device)[..., :cols]
+    return _padded(torch, tuple(x.shape), x.dtype, x.device, x.element_size())
+
+
+def _padded(torch, shape: tuple, dtype, device, elem_bytes: int):
+    """An uninitialised tensor of `shape` whose rows start ROW_PITCH_BYTES apart (the storage padded, the view not)."""
+    align, cols = ROW_PITCH_BYTES // elem_bytes, shape[-1]
+    return torch.empty(*shape[:-1], -(-cols // align) * align, dtype=dtype, device=device)[..., :cols]
 
 
 def row_copier(torch, pairs):
@@ -130,14 +135,13 @@ def _repack_launch(pairs):
 
 
 def padded_copy(torch, x):
-    """`x` (a matrix, or a batch of them) copied into rows that start ROW_PITCH_BYTES apart, its layers consecutive:
-    TMA addresses it at full speed. The pad is never written: the tensor map's extent is `x`'s columns, and TMA reads
-    zeros past it. Copied in the widest words its rows and base allow (_words): torch's copy of 1- and 2-byte
-    elements into strided rows ran at a third of the speed of the same bytes as 8-byte words (H100: a 3456 x 28096
-    fp8 operand 224.7 us as bytes, 82.7 us as int64)."""
+    """`x` (a matrix, or a batch of them) copied into rows that start ROW_PITCH_BYTES apart, its layers consecutive,
+    on torch's current stream: TMA addresses it at full speed. The pad is never written: the tensor map's extent is
+    `x`'s columns, and TMA reads zeros past it. Copied as row_copier copies (the repack kernel, or torch in the widest
+    words the rows allow: its copy of 1- and 2-byte elements into strided rows ran at a third of the speed of the same
+    bytes as 8-byte words -- H100: a 3456 x 28096 fp8 operand 224.7 us as bytes, 82.7 us as int64)."""
     copy = _padded_like(torch, x)
-    dst, src = _word_views(torch, copy, x)
-    dst.copy_(src)
+    row_copier(torch, [(copy, x)])(current_stream(torch, x.device) if x.is_cuda else 0)
     return copy
 
 
@@ -178,9 +182,9 @@ def _padded_empty(torch, shape: tuple[int, int], dtype, device, elem_bytes: int)
     where that is a multiple of 16 bytes (a contiguous D), else padded to ROW_PITCH_BYTES like the operands' copies
     (rows an odd multiple of 16 bytes apart load slower: choices.FULL_SPEED_PITCH_BYTES). One allocation, what the
     copy or the kernel then writes."""
-    row_bytes = shape[1] * elem_bytes
-    align = 1 if row_bytes % 16 == 0 else ROW_PITCH_BYTES // elem_bytes
-    return torch.empty_strided(shape, (-(-shape[1] // align) * align, 1), dtype=dtype, device=device)
+    if shape[1] * elem_bytes % 16 == 0:
+        return torch.empty(shape, dtype=dtype, device=device)
+    return _padded(torch, shape, dtype, device, elem_bytes)
 
 
 def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | None = None, b_major: str = "k",
