@@ -55,10 +55,12 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    traits_def,
     var_operand_def,
     var_result_def,
 )
 from xdsl.parser import AttrParser, Parser
+from xdsl.traits import Pure
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
@@ -1311,6 +1313,30 @@ class MBarrierTryWaitParityOp(IRDLOperation):
 
 
 @irdl_op_definition
+class FshrOp(IRDLOperation):
+    """`%r = llvm.intr.fshr %hi, %lo, %n : (i32, i32, i32) -> i32` (upstream LLVM dialect; xDSL's lacks it): the
+    low half of the 64-bit hi:lo shifted right by n mod 32 -- a funnel shift (PTX shf.r.wrap): bytes joined across
+    two words, e.g. a 16-byte window at any 2-byte offset of a row."""
+
+    name = "llvm.intr.fshr"
+    hi = operand_def(IntegerType)
+    lo = operand_def(IntegerType)
+    amount = operand_def(IntegerType)
+    res = result_def(IntegerType)
+    assembly_format = "$hi `,` $lo `,` $amount attr-dict `:` `(` type($hi) `,` type($lo) `,` type($amount) `)` " \
+        "`->` type($res)"
+    traits = traits_def(Pure())
+
+    def __init__(self, hi: SSAValue, lo: SSAValue, amount: SSAValue):
+        super().__init__(operands=[hi, lo, amount], result_types=[hi.type])
+
+    def verify_(self) -> None:
+        if not all(x.type == IntegerType(32) for x in (self.hi, self.lo, self.amount, self.res)):
+            raise VerifyException(f"{self.name}: operands and result are i32 (PTX shf.r.wrap.b32); got "
+                                  f"{self.hi.type}, {self.lo.type}, {self.amount.type} -> {self.res.type}")
+
+
+@irdl_op_definition
 class ExtractElementOp(IRDLOperation):
     """`%e = llvm.extractelement %v[%i : i32] : vector<4xi32>` (upstream LLVM dialect; xDSL 0.74's llvm
     dialect lacks it, so it is declared here to read tcgen05.ld results)."""
@@ -1448,7 +1474,7 @@ NVVM = Dialect(
     [MmaOp, MmaSpOp, MmaBlockScaleOp, MmaSpBlockScaleOp, BarrierOp, BarrierArriveOp, *SREG_OPS.values(), WgmmaMmaAsyncOp, WgmmaFenceAlignedOp, WgmmaGroupSyncAlignedOp,
      WgmmaWaitGroupSyncOp, FenceProxyOp, InlinePtxOp, Tcgen05AllocOp, Tcgen05DeallocOp, Tcgen05RelinquishOp,
      Tcgen05CommitOp, Tcgen05FenceOp, Tcgen05WaitOp, Tcgen05LdOp, Tcgen05StOp, *TCGEN05_MMA_OPS, MBarrierInitOp,
-     MBarrierTryWaitParityOp, ExtractElementOp, ConvertF32x2ToF16x2Op, ConvertF32x2ToBF16x2Op, *HOPPER_OPS,
+     MBarrierTryWaitParityOp, ExtractElementOp, FshrOp, ConvertF32x2ToF16x2Op, ConvertF32x2ToBF16x2Op, *HOPPER_OPS,
      *WARP_OPS],
     [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
      WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr, BlockScaleFormatAttr, BlockScaleKindAttr,

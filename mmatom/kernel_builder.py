@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     UnitAttr,
+    VectorType,
     f32,
     f64,
     i32,
@@ -90,6 +91,9 @@ _ROUND_TO_INTEGER = 12582912.0  # 1.5 x 2^23: x + this rounds x to an integer he
 _EX2_POLY = (0.9999280571937561, 0.6932609677314758, 0.24261115491390228, 0.0551716685295105)
 SMEM_SYMBOL = "smem"
 Operand = Value | SSAValue | int | float
+
+
+CHUNK = VectorType(i32, [4])  # a 16-byte chunk as four 32-bit words (load_chunk, store_chunk)
 
 
 @dataclass(frozen=True)
@@ -194,6 +198,19 @@ class KernelBuilder:
         if not isinstance(type_, Attribute) or getattr(type_, "bitwidth", None) != getattr(a.type, "bitwidth", 0):
             raise api_error(f"bitcast: {a.type} to {type_}; a type of the same width (\"f32\" <-> \"i32\")")
         return self.wrap(self.builder.insert(arith.BitcastOp(a, type_)).result)
+
+    def int_cast(self, a: Operand, type_: str) -> Value:
+        """An integer Value at another width ("i16", "i32" or "i64"): the low bits (arith.trunci), or
+        sign-extended (arith.extsi) -- e.g. an address's low bits, computed in i64, for i32 arithmetic, or a
+        word's low half to store as 16 bits."""
+        a = self.ssa(a)
+        to = {"i16": IntegerType(16), "i32": i32, "i64": i64}.get(type_)
+        if to is None or not isinstance(a.type, IntegerType):
+            raise api_error(f"int_cast: {a.type} to {type_!r}; an integer Value to \"i16\", \"i32\" or \"i64\"")
+        if a.type == to:
+            return self.wrap(a)
+        op = arith.TruncIOp if a.type.width.data > to.width.data else arith.ExtSIOp
+        return self.wrap(self.builder.insert(op(a, to)).result)
 
     def lg2(self, a: Operand) -> Value:
         """log2(a) on f32, approximate: math.log2, PTX lg2.approx.ftz.f32 (e.g. a row's log-sum-exp, m + lg2(l))."""
@@ -411,11 +428,28 @@ class KernelBuilder:
         return self.wrap(self.builder.insert(llvm.LoadOp(ptr.ssa, found)).dereferenced_value)
 
     def store_scalar(self, value: Operand, ptr: Operand, index: Operand = 0) -> None:
-        """Store one element (an f32 or i32 Value) to global memory at `ptr` + `index` elements (an int or a Value):
-        what a kernel writes per row or per thread, e.g. a row's log-sum-exp."""
+        """Store one element (a Value of a scalar type: f32, i32, a 16-bit one from load_scalar or int_cast) to
+        global memory at `ptr` + `index` elements (an int or a Value): what a kernel writes per row or per thread,
+        e.g. a row's log-sum-exp."""
         value = self.ssa(value, f32 if isinstance(value, float) else i32)
         ptr = self.wrap(self.ssa(ptr)) + index * (value.type.bitwidth // 8)
         self.builder.insert(llvm.StoreOp(value, ptr.ssa))
+
+    def load_chunk(self, ptr: Operand) -> list[Value]:
+        """The 16 bytes at `ptr` (16-byte aligned, shared or global memory) as four i32 words, in one vector load
+        (ld.v4.b32): e.g. a row's 16-byte chunk of a staged tile, read back to be stored through a pointer."""
+        vector = self.builder.insert(llvm.LoadOp(self.ssa(ptr), CHUNK)).dereferenced_value
+        return [self.wrap(self.builder.insert(nvvm.ExtractElementOp(vector, self.ssa(i))).res) for i in range(4)]
+
+    def store_chunk(self, words: Sequence[Operand], ptr: Operand) -> None:
+        """Four i32 words to the 16 bytes at `ptr` (16-byte aligned, shared or global memory) in one vector store
+        (st.v4.b32)."""
+        if len(words) != 4:
+            raise api_error(f"store_chunk: {len(words)} words; a 16-byte chunk is 4 words of 32 bits")
+        vector = self.builder.insert(llvm.UndefOp(CHUNK)).res
+        for i, word in enumerate(words):
+            vector = self.builder.insert(llvm.InsertElementOp(vector, self.ssa(word), self.ssa(i))).res
+        self.builder.insert(llvm.StoreOp(vector, self.ssa(ptr)))
 
     # -- the kernel -----------------------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, IntegerType, f32, f64, i32
 from xdsl.ir import Attribute, SSAValue
 
+from .dialects import nvvm
 from .errors import api_error
 
 if TYPE_CHECKING:
@@ -276,6 +277,19 @@ def select(condition: Value, a: Value | Number, b: Value | Number) -> Value:
     type_, a, b = _common_type(kb, "select", a, b)
     a, b = (kb.const(x, type_) if not isinstance(x, Value) else x for x in (a, b))
     return kb.wrap(kb.builder.insert(arith.SelectOp(condition.ssa, a.ssa, b.ssa)).result)
+
+
+def funnel_shift_right(lo: Value | int, hi: Value | int, amount: Value | int) -> Value:
+    """The 32 bits of the 64-bit hi:lo that start `amount` (mod 32) bits up (llvm.intr.fshr, PTX shf.r.wrap): one
+    instruction that joins the bytes of two words, e.g. a window of a row at a 2-byte offset, 4 bytes at a time."""
+    values = [x for x in (lo, hi, amount) if isinstance(x, Value)]
+    if not values:
+        raise api_error("funnel_shift_right: no operand is a kernel value")
+    kb = values[0].kb
+    lo, hi, amount = (kb.ssa(x, i32) for x in (lo, hi, amount))
+    if not all(x.type == i32 for x in (lo, hi, amount)):
+        raise api_error(f"funnel_shift_right: operands of types {lo.type}, {hi.type}, {amount.type}; i32 each")
+    return kb.wrap(kb.builder.insert(nvvm.FshrOp(hi, lo, amount)).res)
 
 
 def constant_attr(value: Number, type_: Attribute) -> IntegerAttr | FloatAttr:

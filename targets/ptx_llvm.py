@@ -150,6 +150,12 @@ def extractelement(fn: PTXFunction, op: nvvm.ExtractElementOp) -> None:
     fn.bind(op.res, fn.reg(op.vector)[fn.immediate(op.position, op, "the element index")])
 
 
+@emits(nvvm.FshrOp)
+def fshr(fn: PTXFunction, op: nvvm.FshrOp) -> None:
+    """LLVM's funnel shift right (the amount mod 32) is PTX's shf.r.wrap, its low word first."""
+    fn.emit(f"shf.r.wrap.b32 {fn.define(op.res)}, {fn.reg(op.lo)}, {fn.reg(op.hi)}, {fn.reg(op.amount)};")
+
+
 @emits(llvm.BitcastOp)
 def bitcast(fn: PTXFunction, op: llvm.BitcastOp) -> None:
     src = fn.reg(op.arg)

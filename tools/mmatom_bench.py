@@ -148,9 +148,19 @@ class Operands:
         return cls(m, n, k, dtype, a, b, torch.empty(m, n, device=device, dtype=t_out), ours, va, vb,
                    torch.empty(m, vb.shape[0], device=device, dtype=t_out), scales)
 
+    @property
+    def padded_d(self) -> bool:
+        """The vendor's D is padded (fp8, N not a multiple of 16: _scaled_mm writes N rounded up, the caller gets
+        a view of its first N columns)."""
+        return self.vendor_d.shape[1] != self.n
+
     def mmatom_call(self, gemm: Callable, config=None) -> Callable:
-        """mmatom.gemm into D (`config`: None is the stored choice or the prior, as a user's call)."""
-        return lambda: gemm(self.a, self.b, out=self.d, config=config, **self.scales)
+        """mmatom.gemm into D (`config`: None is the stored choice or the prior, as a user's call). Where the
+        vendor's D is padded, mmatom.gemm allocates its own (out=None: rows padded too, a view of the first N
+        columns returned), D like the vendor's: an `out` of contiguous odd rows is another task, which no vendor
+        call does (its in-place stores: benchmarks/gemm_direct_store.py)."""
+        out = None if self.padded_d else self.d
+        return lambda: gemm(self.a, self.b, out=out, config=config, **self.scales)
 
     def vendor_calls(self) -> dict[str, Callable]:
         """cuBLAS into a preallocated output (as mmatom.gemm(out=d) runs: small shapes measure launches, not

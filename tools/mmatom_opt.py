@@ -158,6 +158,12 @@ class MmatomOptMain(xDSLOptMain):
             raise OptError(f"bad target {describe_spec_error(err)}") from None
         self.check_target_arguments()
 
+    def register_all_dialects(self) -> None:
+        """xDSL's lazily loaded dialects, with nvvm loaded up front: it declares the upstream LLVM ops xDSL's llvm
+        dialect lacks (llvm.extractelement, llvm.intr.fshr), which the parser must find by their llvm.* names."""
+        super().register_all_dialects()
+        self.ctx.load_registered_dialect("nvvm")
+
     def check_target_arguments(self) -> None:
         """Build the -t target once before any input is read, so `-t ptx{bogus=1}` is a usage error rather than
         a traceback from the first chunk's emission."""

@@ -1,5 +1,5 @@
 """GPU: an `out` TMA cannot store to -- rows an odd number of elements long or apart, a column slice ending inside a
-16-byte granule, a base 2 bytes off -- written in place by the kernel storing D through its pointer (direct_d): D as
+16-byte granule, a base 2 bytes off, rows 16 bytes apart ending inside a granule -- written in place by the kernel storing D through its pointer (direct_d): D as
 the float64 reference says and bit-equal to the TMA-stored D of the same config, the elements around it untouched.
 Every consumer schedule, swapped operands, a cluster, an f32 D (marker `gpu`; outputs NaN-poisoned)."""
 
@@ -15,7 +15,10 @@ def _outs(torch, m, n, dtype):
     odd = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)  # rows n elements apart
     wide = torch.full((m, n + 9), float("nan"), device="cuda", dtype=dtype)  # a slice of wider rows
     flat = torch.full((m * n + 1,), float("nan"), device="cuda", dtype=dtype)  # a base one element off
-    return [("odd", odd, odd), ("slice", wide[:, :n], wide), ("offset", flat[1:].view(m, n), flat)]
+    # rows a multiple of 16 bytes apart, ending inside a granule: every row's chunks aligned
+    granular = torch.full((m, n + 8 - n % 8), float("nan"), device="cuda", dtype=dtype)
+    return [("odd", odd, odd), ("slice", wide[:, :n], wide), ("offset", flat[1:].view(m, n), flat),
+            ("16-byte rows", granular[:, :n], granular)]
 
 
 @pytest.mark.parametrize("config", CONFIGS)
@@ -28,7 +31,7 @@ def test_out_at_any_pitch_is_written_in_place(config, out_dtype):
     c = GemmConfig.from_name(config)
     if out_dtype == "f32" and c.swap_ab:
         pytest.skip("swapped operands stage a 16-bit D")
-    m, n, k = (37, 1001, 4096) if c.swap_ab else (300, 1001, 1024)
+    m, n, k = (201, 1001, 4096) if c.swap_ab else (300, 1001, 1024)  # swapped: D's columns, M, span boxes
     a, b = torch.randn(m, k, device="cuda").bfloat16(), torch.randn(n, k, device="cuda").bfloat16()
     t = torch.float32 if out_dtype == "f32" else torch.bfloat16
     aligned = mmatom.gemm(a, b, config=c, out_dtype=out_dtype)  # D padded to aligned rows: TMA-stored

@@ -320,8 +320,8 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
     maps = [tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
             tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
             d if direct else tensor_map(d, *output_box(config, kernel_out))]
-    # direct: D's pitch, and whether its base is 2 bytes past a 4-byte boundary (16-bit D: its pairs' alignment)
-    sizes = [p.m, p.n, p.k] + ([d.stride(0), d.data_ptr() // d.element_size() % 2] if direct else [])
+    # direct: D's pitch (elements) and its base address mod 16 (where its rows sit against 16-byte chunks)
+    sizes = [p.m, p.n, p.k] + ([d.stride(0), d.data_ptr() % 16] if direct else [])
     scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
     return kernel.prepare(*maps, *sizes, *([split] if config.split_k else []), *scales,
                           grid=(persistent_ctas(config, p.m, p.n, sms, split),))

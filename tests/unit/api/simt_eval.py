@@ -95,6 +95,9 @@ def _eval(op, env, threads):
         return [-args[0]]
     if isinstance(op, ShflOp):
         return [_shfl(op.kind.data.value, env[op.val], env[op.offset])]
+    if isinstance(op, nvvm.FshrOp):  # the low word of hi:lo shifted right by the amount mod 32
+        hi, lo, amount = (env[x].astype(np.int64) & 0xFFFFFFFF for x in (op.hi, op.lo, op.amount))
+        return [(((hi << 32) | lo) >> (amount & 31)) & 0xFFFFFFFF]
     if isinstance(op, Ex2Op):
         return [np.exp2(args[0]).astype(np.float32)]
     if isinstance(op, RcpApproxFtzF32Op):

@@ -71,20 +71,28 @@ def _direct_metadata(case):
     return kernel.metadata, kernel.ptx
 
 
-def test_direct_d_variants_assemble_clean_and_store_d_element_by_element():
+def test_direct_d_variants_assemble_clean_and_store_d_in_chunks():
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(_direct_metadata, DIRECT_D))
     for (config, dtype, out), (meta, ptx) in zip(DIRECT_D, results):
         what = f"{config} {dtype} -> {out} direct_d"
         assert meta.spill_bytes == 0 and meta.warnings == (), f"{what}: {meta}"
-        # every staged box read back and stored by the warpgroup, no TMA store: a lane's 4 bytes of each of its rows
-        # as one aligned 32-bit store (16-bit D: a pair, and the two elements a row off 4 bytes leaves unpaired)
+        # every staged box read back and stored by the warpgroup, no TMA store: inside D's columns, a row's 16-byte
+        # chunks as aligned 16-byte stores, 4 rows a warp step (the row's last lane, a row off 16 bytes: the two
+        # partial chunks at its ends as 4 words, and a 16-bit D's first and last elements alone); the box
+        # holding D's last column 4 bytes a lane, a row a warp step (a 16-bit D: a pair, and the two elements a row
+        # off 4 bytes leaves unpaired)
         rows = config.block_n if config.swap_ab else 64
         boxes = 1 if config.swap_ab else config.block_n * (4 if out == "f32" else 2) // 128
         stored_rows = config.block_m // (64 * config.tile_warpgroups) * boxes * rows // 4
-        wide = "st.global.f32" if out == "f32" else "st.global.b32"
-        assert ptx.count(wide) == stored_rows, what
-        assert ptx.count("st.global.b16") == (0 if out == "f32" else 2 * stored_rows), what
+        steps = stored_rows // 4
+        assert ptx.count("st.global.v4.b32") == steps, what
+        ends = 4 * steps  # the partial chunks' words
+        if out == "f32":
+            assert (ptx.count("st.global.f32"), ptx.count("st.global.b32")) == (stored_rows, ends), what
+        else:
+            assert ptx.count("st.global.b32") == stored_rows + ends, what
+            assert ptx.count("st.global.b16") == 2 * stored_rows + 2 * steps, what
         assert "cp.async.bulk.tensor.2d.global" not in ptx, what
         assert ("stmatrix" in ptx) == (out != "f32"), what  # staged as before: stmatrix, or st.shared.v2.f32
 

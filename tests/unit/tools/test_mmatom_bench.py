@@ -218,6 +218,24 @@ def test_fp8_operands_are_padded_for_the_vendor_call():
     assert f16.d.dtype == torch.float16 and f16.vendor_a is f16.a and f16.scales == {}
 
 
+def test_mmatom_writes_d_as_the_vendor_does():
+    """Where _scaled_mm's D is padded (fp8, N not a multiple of 16), mmatom.gemm allocates its own D (padded rows,
+    a view returned) like the vendor; elsewhere both write into preallocated contiguous rows."""
+    pytest.importorskip("torch")
+    seen = []
+
+    def gemm(a, b, *, out=None, config=None, **scales):
+        seen.append(out)
+
+    odd = bench.Operands.random(5, 20, 32, "e4m3", "cpu")
+    even = bench.Operands.random(5, 32, 32, "e4m3", "cpu")
+    bf16 = bench.Operands.random(5, 21, 30, "bf16", "cpu")
+    for ops in (odd, even, bf16):
+        ops.mmatom_call(gemm)()
+    assert odd.padded_d and not even.padded_d and not bf16.padded_d
+    assert seen[0] is None and seen[1] is even.d and seen[2] is bf16.d
+
+
 def test_rowwise_fp8_operands_scale_rows_and_columns():
     """--rowwise: scale_a (M, 1) and scale_b (1, N) for mmatom.gemm, the vendor's scale_b padded as its B."""
     pytest.importorskip("torch")
