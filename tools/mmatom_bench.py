@@ -156,23 +156,25 @@ class Operands:
 
     def mmatom_call(self, gemm: Callable, config=None) -> Callable:
         """mmatom.gemm into D (`config`: None is the stored choice or the prior, as a user's call). Where the
-        vendor's D is padded, mmatom.gemm allocates its own (out=None: rows padded too, a view of the first N
-        columns returned), D like the vendor's: an `out` of contiguous odd rows is another task, which no vendor
-        call does (its in-place stores: benchmarks/gemm_direct_store.py)."""
+        vendor's D is padded, both calls allocate it (mmatom.gemm's out=None: rows padded too, a view of the first N
+        columns returned): an `out` of contiguous odd rows is another task, which no vendor call does (its in-place
+        stores: benchmarks/gemm_direct_store.py)."""
         out = None if self.padded_d else self.d
         return lambda: gemm(self.a, self.b, out=out, config=config, **self.scales)
 
     def vendor_calls(self) -> dict[str, Callable]:
         """cuBLAS into a preallocated output (as mmatom.gemm(out=d) runs: small shapes measure launches, not
-        allocations); for padded fp8 operands also `cublas_padded`, what a _scaled_mm caller pays for the padding
-        mmatom.gemm does inside its call."""
+        allocations) -- but a padded fp8 D, which each call allocates, as mmatom.gemm's own (mmatom_call); for padded
+        fp8 operands also `cublas_padded`, what a _scaled_mm caller pays for the padding mmatom.gemm does inside its
+        call."""
         import torch
         a, b, va, vb, n = self.a, self.b, self.vendor_a, self.vendor_b, self.n
         if self.dtype not in FP8:
             return {"cublas": lambda: torch.matmul(a, b.T, out=self.vendor_d)}
         sa, sb = self.vendor_scales["scale_a"], self.vendor_scales["scale_b"]
+        out = None if self.padded_d else self.vendor_d  # a padded D allocated by each call, as mmatom's
         calls = {"cublas": lambda: torch._scaled_mm(va, vb.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16,
-                                                    out=self.vendor_d)[:, :n]}
+                                                    out=out)[:, :n]}
         if va is not a:
             pad = torch.nn.functional.pad
             calls["cublas_padded"] = lambda: torch._scaled_mm(

@@ -179,6 +179,48 @@ def test_repeated_calls_replay_the_packed_launch():
     _check(out, other, b, 1.0, 256)
 
 
+@pytest.mark.parametrize("dtype, shape, config, out_dtype", [
+    ("e4m3", (200, 777, 475), None, None), ("bf16", (96, 1001, 333), None, None), ("bf16", (256, 512, 384), None, None),
+    ("e4m3", (120, 333, 4000), "128x128x6w1s", None),  # split-K: sums of their own, converted into each new D
+    ("bf16", (120, 336, 4000), "128x128x6w1s", "f32")], ids=str)  # split-K summing in D itself
+def test_calls_that_allocate_d_replay(dtype, shape, config, out_dtype):
+    """A call without `out` is replayed too (D allocated again, the operands copied again where the call copied
+    them): each result is its own tensor, right while the earlier ones live (a new D address packs its launch), and
+    the replay reads A's and B's current contents."""
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import GemmConfig
+    from mmatom.kernels.gemm import host as hopper_gemm
+    m, n, k = shape
+    t = torch.float8_e4m3fn if dtype == "e4m3" else torch.bfloat16
+    kwargs = {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")} \
+        if dtype == "e4m3" else {}
+    config = config and GemmConfig.from_name(config)
+    kwargs.update(config=config, out_dtype=out_dtype)
+    a, b = torch.randn(m, k, device="cuda").to(t), torch.randn(n, k, device="cuda").to(t)
+    first = mmatom.gemm(a, b, **kwargs)
+    rows_key = hopper_gemm._any_rows_key(a, b, None, kwargs.get("scale_a"), kwargs.get("scale_b"), config, "k",
+                                         out_dtype)
+    assert hopper_gemm._own_output_key(rows_key, a) in hopper_gemm._PREPARED
+    results = [first] + [mmatom.gemm(a, b, **kwargs) for _ in range(3)]  # all alive: new addresses
+    assert len({r.data_ptr() for r in results}) == 4
+
+    def close(d):  # the output's rounding, and (fp8) the accumulation bound of 14 kept bits
+        ref = a.double() @ b.double().T
+        bound = ref.abs() * 2.0 ** -8 + (k / 32) ** 0.5 * 2.0 ** -13 * (a.double().abs() @ b.double().abs().T)
+        return d.shape == (m, n) and bool(((d.double() - ref).abs() <= bound).all())
+
+    torch.cuda.synchronize()
+    assert all(close(r) for r in results)
+    a.copy_(torch.randn(m, k, device="cuda").to(t))  # same addresses, new contents
+    b.copy_(torch.randn(n, k, device="cuda").to(t))
+    del results, first
+    again = mmatom.gemm(a, b, **kwargs)
+    torch.cuda.synchronize()
+    assert close(again)
+
+
 @pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
 @pytest.mark.parametrize("shape", [(1024, 1024, 1024), (300, 520, 200), (4095, 4095, 4095), (64, 8192, 8192)],
                          ids=str)

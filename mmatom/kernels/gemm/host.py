@@ -224,6 +224,8 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     run(current_stream(torch, a.device))
     if out is not None and key is not None and planned.copies is not None:
         _keep_prepared(key, run if d is out and not planned.copies else _with_copies(run, planned.copies, d, out, p.n))
+    if out is None and rows_key is not None and planned.copies is not None:
+        _keep_prepared(_own_output_key(rows_key, a), _OwnOutput(torch, planned, d, out_dtype, run))
     if rows_key is not None and planned.copies == () and _AnyRows.takes(p, a, d, out):
         _keep_any_rows(rows_key, _AnyRows(p, b, out_dtype, config, d.dtype))
     return _result(d, out, p.n)
@@ -236,6 +238,8 @@ def _known_call(torch, rows_key: tuple | None, a, b, out, scale_a, scale_b):
     if key is not None and (replay := _PREPARED.get(key)) is not None:
         replay(current_stream(torch, a.device))
         return out
+    if out is None and rows_key is not None and (own := _PREPARED.get(_own_output_key(rows_key, a))) is not None:
+        return own(torch, current_stream(torch, a.device))
     template = _ANY_ROWS.get(rows_key)
     ran = template.run(torch, a, b, out, scale_a, scale_b) if template is not None else None
     if ran is None:
@@ -269,6 +273,52 @@ class _CopyingReplay:
             self.d_copy[0].copy_(self.d_copy[1])
 
 
+class _OwnOutput:
+    """A replay of a call that allocated its D (no `out`): D allocated again as that call did, the operands copied
+    again where it copied them, the launch. Split-K with sums of their own: the one launch, its sums converted into
+    each new D. Else the launch writes D itself: the caching allocator mostly hands D back at an address seen
+    before, whose packed launch is kept (a few); another packs one (D's tensor map). It holds no D: the caller owns
+    each."""
+
+    KEPT_ADDRESSES = 8
+
+    def __init__(self, torch, planned: Problem, d, out_dtype: str, run):
+        self.planned, self.out_dtype = planned, out_dtype
+        self.shape, self.dtype, self.device = tuple(d.shape), d.dtype, d.device
+        self.copy = row_copier(torch, planned.copies) if planned.copies else None
+        self.shared = run if isinstance(run, _SplitK) and run.apart else None
+        self.launches = {} if self.shared else {d.data_ptr(): run}
+        self.held_bytes = sum(x.untyped_storage().nbytes() for pair in planned.copies for x in pair) + (
+            self.shared.sums.untyped_storage().nbytes() if self.shared else 0)
+
+    def __call__(self, torch, stream):
+        d = _padded_empty(torch, self.shape, self.dtype, self.device, OUT_DTYPES[self.out_dtype])
+        if self.copy is not None:
+            self.copy(stream)
+        if self.shared is not None:
+            self.shared(stream, d)
+        else:
+            self.launch_into(d)(stream)
+        return d
+
+    def launch_into(self, d):
+        """The packed launch into `d` (split-K summing in D itself: zeroed first)."""
+        run = self.launches.get(d.data_ptr())
+        if run is None:
+            if len(self.launches) >= self.KEPT_ADDRESSES:
+                self.launches.clear()
+            p, sms = self.planned, sm_count()
+            split = splits(p.config, p.m, p.n, p.k, "x".join(dict.fromkeys(p.dtypes)), sms)
+            launch = _prepared_launch(p, p.config, d, self.out_dtype, split, sms)
+            run = self.launches[d.data_ptr()] = _SplitK(d, launch, d) if p.config.split_k else launch
+        return run
+
+
+def _own_output_key(rows_key: tuple, a) -> tuple:
+    """A call that allocates its D, as its replay depends on it: the any-rows key, A's address and rows."""
+    return "own output", rows_key, a.data_ptr(), a.shape[0]
+
+
 def _keep_prepared(key: tuple, run) -> None:
     """Remember a packed launch. One holding copies' buffers (and their sources) is kept within COPY_BYTES_KEPT: the
     oldest such launches are dropped to make room (a loop over many odd shapes keeps replaying its recent ones); one
@@ -294,21 +344,34 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None, direc
     dtype = "x".join(dict.fromkeys(p.dtypes))
     sms = sm_count()
     config, p = configured(torch, p, out_dtype, config, sms)
+    p = p._replace(config=config)
     split = splits(config, p.m, p.n, p.k, dtype, sms)
     kernel_out = "f32" if config.split_k else out_dtype
     # split-K's reduce-adding stores are TMA's: its sums go through a padded f32 matrix unless D takes them as it is
     summed_in_d = kernel_out == out_dtype and not (config.split_k and direct)
     sums = d if summed_in_d else _padded_empty(torch, tuple(d.shape), torch.float32, d.device, 4)
     launch = _prepared_launch(p, config, sums, kernel_out, split, sms, direct and sums is d)
-    if not config.split_k:
-        return launch, p
+    return (_SplitK(sums, launch, d) if config.split_k else launch), p
 
-    def split_k(stream) -> None:  # on torch's current stream, as the launch
-        sums.zero_()
-        launch(stream)
-        if sums is not d:
-            d.copy_(sums)
-    return split_k, p
+
+class _SplitK:
+    """A split-K launch as a function of the stream: its sums zeroed, the launch (each slice of K reduce-added into
+    them), then converted into D where the sums are a buffer of their own -- into `d`, or (a replay that allocates
+    D again) another D of the same shape."""
+
+    def __init__(self, sums, launch, d):
+        self.sums, self.launch, self.d = sums, launch, d
+
+    @property
+    def apart(self) -> bool:
+        """The sums are a buffer of their own (not D itself): the launch serves any D."""
+        return self.sums is not self.d
+
+    def __call__(self, stream, d=None) -> None:  # on torch's current stream, as the launch
+        self.sums.zero_()
+        self.launch(stream)
+        if self.apart:
+            (self.d if d is None else d).copy_(self.sums)
 
 
 def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: int, sms: int,
@@ -426,6 +489,7 @@ class Problem(NamedTuple):
     scale_a: object
     scale_b: object
     rowwise: bool = False
+    config: GemmConfig | None = None  # the config it runs with (set by _plan)
 
 
 def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:

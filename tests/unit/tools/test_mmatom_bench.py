@@ -219,8 +219,8 @@ def test_fp8_operands_are_padded_for_the_vendor_call():
 
 
 def test_mmatom_writes_d_as_the_vendor_does():
-    """Where _scaled_mm's D is padded (fp8, N not a multiple of 16), mmatom.gemm allocates its own D (padded rows,
-    a view returned) like the vendor; elsewhere both write into preallocated contiguous rows."""
+    """Where _scaled_mm's D is padded (fp8, N not a multiple of 16), both calls allocate their D (mmatom.gemm's:
+    padded rows, a view returned); elsewhere both write into preallocated contiguous rows."""
     pytest.importorskip("torch")
     seen = []
 
@@ -234,6 +234,15 @@ def test_mmatom_writes_d_as_the_vendor_does():
         ops.mmatom_call(gemm)()
     assert odd.padded_d and not even.padded_d and not bf16.padded_d
     assert seen[0] is None and seen[1] is even.d and seen[2] is bf16.d
+    padded = []
+    torch = pytest.importorskip("torch")
+    scaled_mm = lambda *args, out=None, **kwargs: padded.append(out) or torch.zeros(5, 32)  # noqa: E731
+    torch_scaled_mm, torch._scaled_mm = torch._scaled_mm, scaled_mm
+    try:
+        odd.vendor_calls()["cublas"](), even.vendor_calls()["cublas"]()
+    finally:
+        torch._scaled_mm = torch_scaled_mm
+    assert padded == [None, even.vendor_d]
 
 
 def test_rowwise_fp8_operands_scale_rows_and_columns():
