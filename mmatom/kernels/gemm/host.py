@@ -222,13 +222,20 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     direct = d is out and not _tma_storable(out)  # the caller's D at a pitch TMA cannot store to
     run, planned = _plan(torch, p, d, out_dtype, config, direct)  # planned: as it runs (swapped operands: N, M)
     run(current_stream(torch, a.device))
+    _remember(torch, (key, rows_key), (run, planned), p, (a, b, d, out), out_dtype, config)
+    return _result(d, out, p.n)
+
+
+def _remember(torch, keys: tuple, launch: tuple, p: Problem, tensors: tuple, out_dtype: str, config) -> None:
+    """Keep what a later call like this one replays: the packed launch (with its copies) into `out`, or (no `out`)
+    the launch and D's allocation; and the any-rows template of the call's key."""
+    (key, rows_key), (run, planned), (a, b, d, out) = keys, launch, tensors
     if out is not None and key is not None and planned.copies is not None:
         _keep_prepared(key, run if d is out and not planned.copies else _with_copies(run, planned.copies, d, out, p.n))
     if out is None and rows_key is not None and planned.copies is not None:
         _keep_prepared(_own_output_key(rows_key, a), _OwnOutput(torch, planned, d, out_dtype, run))
     if rows_key is not None and planned.copies == () and _AnyRows.takes(p, a, d, out):
         _keep_any_rows(rows_key, _AnyRows(p, b, out_dtype, config, d.dtype))
-    return _result(d, out, p.n)
 
 
 def _known_call(torch, rows_key: tuple | None, a, b, out, scale_a, scale_b):

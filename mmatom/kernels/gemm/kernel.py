@@ -8,8 +8,8 @@ rows each) or ping-pong (a tile each, taking turns on the tensor cores), issuing
 the accumulators in registers; a config may keep the previous step's wgmma in flight, and pair CTAs in a cluster
 that multicasts A or B. The epilogue converts to bf16 or f16 (or keeps f32), stmatrix-es 64-row boxes into swizzled SMEM
 (double-buffered per warpgroup) and TMA-stores them, which also clips the M and N tails -- or (`direct_d`, D's rows
-at a pitch TMA cannot store to) reads each box back and stores it through D's pointer; the K tail reads TMA's zero
-fill.
+at a pitch TMA cannot store to) reads each box back and stores it through D's pointer (direct_store.py); the K tail
+reads TMA's zero fill.
 
     module, launch = HopperGemm("bf16", "sm_90a", GemmConfig(), "bf16").build()
     module, launch = HopperGemm("e4m3", "sm_90a", GemmConfig(), "bf16", rowwise=True).build()  # scales of M, N
@@ -20,8 +20,6 @@ its tile counts and K loop computed on the device; the tensor maps carry the ext
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import mmatom
 from mmatom import ceil_div
 
@@ -29,6 +27,7 @@ from mmatom.errors import api_error
 
 from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, OUT_DTYPES,
                      PRODUCER_REGISTERS, GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
+from .direct_store import DirectStore
 
 
 class HopperGemm:
@@ -196,7 +195,7 @@ class HopperGemm:
         warpgroup = kb.warpgroup_id() - 1  # 0 or 1
         self.issuer = self.tid & 127 == 0  # the warpgroup's thread that issues its TMA stores
         self.boxes = self.staging[warpgroup]  # this warpgroup's two staging boxes
-        self.lane = self.chunk_lane() if self.direct_d else None
+        self.direct = DirectStore(kb, self.tid, self.config, self.out_dtype) if self.direct_d else None
         # cooperative: the tile's rows this warpgroup owns (as the wgmma tile places them: warpgroup 1 of the CTA
         # is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the whole tile
         self.half = 0 if pingpong else kb.warpgroup_id() & 1
@@ -331,147 +330,13 @@ class HopperGemm:
         row, col, layer = at
         if self.direct_d:  # the warpgroup reads the box back and stores it; the next box's barrier orders reuse
             kb.sync.named_barrier(barrier_id, 128)
-            self.store_box_directly(box, row, col)
+            self.direct.store(box, row, col)
             return
         kb.sync.fence_proxy_async()
         kb.sync.named_barrier(barrier_id, 128)
         with kb.if_(self.issuer):  # split-K: the slices' products add up in D (zeroed by the host)
             kb.tma.store(box, kb.param("d"), row, col, layer=layer, reduce="add" if self.config.split_k else None)
             kb.tma.commit_group()
-
-    def store_box_directly(self, box, row0, col0) -> None:
-        """A staged box (rows of 128 bytes, 128B-swizzled as TMA would store it) to D[row0:, col0:] through D's
-        pointer, masked at D's extents -- rows at any pitch (`ldd`) and alignment: as 16-byte stores where the box
-        lies inside D's columns (store_box_chunks), else (the box holding D's last column, or a box whose rows are
-        not 128 bytes) 4 bytes a lane (store_box_words)."""
-        kb = self.kb
-        m, n = kb.param("m"), kb.param("n")
-        if self.config.swap_ab:  # the box is D^T's block put back: D's rows are the kernel's N, its columns M
-            m, n = n, m
-        rows, cols = output_box(self.config, self.out_dtype)
-        if rows % 16 or cols * self.out_bytes != 128:
-            self.store_box_words(box, row0, col0, m, n)
-            return
-        with kb.if_(col0 + cols <= n) as inside:
-            self.store_box_chunks(box, row0, col0, m)
-        with inside.otherwise():
-            self.store_box_words(box, row0, col0, m, n)
-
-    @property
-    def out_bytes(self) -> int:
-        return 4 if self.out_dtype == "f32" else 2
-
-    def chunk_lane(self) -> SimpleNamespace:
-        """(direct_d) What this consumer thread's 16-byte stores of a staged box need, the same for every box (the
-        boxes start on multiples of 16 rows and 128 bytes of D): its row in each 16 rows of the box; the box
-        offsets of its 16-byte chunk of that row and of the next chunk (the last chunk's next: the first; rows of
-        128 bytes, their chunks XOR-ed with the row mod 8); `skip`, how far the row's start sits below D's next
-        16-byte boundary, as the window's first word of those 8 (`quarter`) and the bits to shift across; where
-        past the row's start its 16 bytes go; and for the row's last lane where skip > 0 (`ends`), where each word
-        of its window goes (store_row_ends)."""
-        kb = self.kb
-        lane = self.tid % 32
-        chunk, first_row = lane % 8, self.tid // 32 % 4 * 4 + lane // 8
-        pitch = kb.int_cast(kb.param("ldd"), "i32") * self.out_bytes  # D's row pitch in bytes, its low bits
-        skip = -(first_row * pitch + kb.param("d_align")) & 15
-        tail = 16 - skip  # the ends' window: its bytes that end the row; the rest begin it
-        return SimpleNamespace(
-            first_row=first_row, places=[first_row * 128 + (((chunk + c) & 7) ^ (first_row % 8)) * 16 for c in (0, 1)],
-            quarter=((skip & 8) != 0, (skip & 4) != 0),
-            bits=(skip & 3) * 8, dest=chunk * 16 + skip, whole=(chunk < 7) | (skip == 0),
-            ends=(chunk == 7) & (skip != 0), step_bytes=kb.param("ldd") * (16 * self.out_bytes),
-            # word w of the ends' window: at the row's end (112 + skip + 4w past its start) or start (skip - 16 + 4w);
-            # a 16-bit D's word that straddles the two goes as the row's last and first elements alone
-            end_places=[mmatom.select(4 * w < tail, 112 + skip, skip - 16) + 4 * w for w in range(4)],
-            end_whole=[(4 * w + 4 <= tail) | (4 * w >= tail) for w in range(4)], split=(skip & 3) != 0)
-
-    def store_box_chunks(self, box, row0, col0, m) -> None:
-        """The box's rows as aligned 16-byte stores (chunk_lane): 8 lanes a row, a warp 4 rows a step, rows 16
-        apart. A lane reads its chunk and the next (16-byte loads, conflict-free: a row's 8 lanes read its 8
-        chunks) and joins its window of the 8 words (selects, funnel shifts) -- no shuffles, whose convergence
-        checks would cut the steps into separate blocks. The row's last lane, its row off 16 bytes, then stores
-        the two partial chunks at the row's ends (store_row_ends): after every step's chunk, all predicated, so
-        that the steps are one stretch of code whose latencies overlap. (Measured on the H100, e4m3 13440 x 7943
-        x 512: 4 bytes a lane a row, D written at 0.55-0.65 TB/s; these stores, rows 16-byte aligned 1.2 TB/s,
-        rows at odd pitch 0.7 TB/s -- the partial chunks' small stores -- against 1.7 TB/s for TMA's.)"""
-        kb, lane = self.kb, self.lane
-        rows = output_box(self.config, self.out_dtype)[0]
-        row = row0 + lane.first_row
-        at = kb.param("d") + (row * kb.param("ldd") + col0) * self.out_bytes
-        steps = []
-        for step in range(rows // 16):
-            own, following = (kb.load_chunk(box.ptr + place + step * 16 * 128) for place in lane.places)
-            words = own + following
-            for half, width in zip(lane.quarter, (2, 1)):  # the words from `quarter` on
-                words = [mmatom.select(half, words[k + width], words[k]) for k in range(len(words) - width)]
-            window = [mmatom.funnel_shift_right(words[k], words[k + 1], lane.bits) for k in range(4)]
-            row_in, at_row = row + 16 * step < m, at + step * lane.step_bytes
-            with kb.if_(row_in & lane.whole):
-                kb.store_chunk(window, at_row + lane.dest)
-            steps.append((window, row_in, at_row, (own[3], following[0])))
-        with kb.if_(lane.ends):
-            for step in steps:
-                self.store_row_ends(*step)
-
-    def store_row_ends(self, window, row_in, at, edge_words) -> None:
-        """The row's last lane, its row off 16 bytes (chunk_lane's `ends`): its window's first 16 - skip bytes end
-        the row, the rest begin it, each word to its place -- a 16-bit D's word that straddles the two as the row's
-        last and first elements alone (`edge_words`: the row's last word and its first)."""
-        kb, lane = self.kb, self.lane
-        for word, place, whole in zip(window, lane.end_places, lane.end_whole):
-            with kb.if_(row_in & whole):
-                kb.store_scalar(word, at + place)
-        if self.out_bytes == 2:
-            last, first = edge_words
-            with kb.if_(row_in & lane.split):
-                kb.store_scalar(kb.int_cast(last >> 16, "i16"), at + 126)
-            with kb.if_(row_in & lane.split):
-                kb.store_scalar(kb.int_cast(first, "i16"), at)
-
-    def store_box_words(self, box, row0, col0, m, n) -> None:
-        """The box as 4 bytes a lane: each warp of the warpgroup a quarter of its rows, a lane the 4 bytes of a row
-        at 4 x lane (read from SMEM where the box's layout placed them), masked at D's last column too. Every row's
-        word is read (and shuffled) before the first branch."""
-        kb = self.kb
-        rows = output_box(self.config, self.out_dtype)[0]
-        # the box as 32-bit words: rows of 32, the 128B swizzle's 16-byte chunks XOR-ed with the row mod 8
-        words = f"Sw<3,2,3> o 0 o ({rows},32):(32,1)"
-        lane, warp = self.tid % 32, self.tid // 32 % 4
-        mine = [warp + 4 * i for i in range(rows // 4)]
-        at = [box.ptr + kb.layout(words, (r, lane)) * 4 for r in mine]
-        if self.out_dtype == "f32":
-            values = [kb.load_scalar(a, "f32") for a in at]
-            for r, value in zip(mine, values):
-                with kb.if_((row0 + r < m) & (col0 + lane < n)):
-                    kb.store_scalar(value, kb.param("d"), (row0 + r) * kb.param("ldd") + col0 + lane)
-            return
-        pairs = [kb.load_scalar(a, "i32") for a in at]
-        following = [kb.shfl.down(word, 1) for word in pairs]  # every lane, before any branch
-        for r, a, word, after in zip(mine, at, pairs, following):
-            self.store_row_pairs(a, (word, after), row0 + r, col0, lane, n, m)
-
-    def store_row_pairs(self, at, words: tuple, row, col0, lane, n, m) -> None:
-        """One box row of a 16-bit D, 64 elements, as aligned 32-bit stores: lane l's pair (2l, 2l + 1) where the
-        row's element col0 is 4-byte aligned in D, else the pair (2l + 1, 2l + 2) -- its second element the next
-        lane's word (`words`: this lane's and the next lane's) -- with the row's first element, and a last one no
-        pair covers, stored alone (read again from the box at `at`)."""
-        kb = self.kb
-        word, following = words
-        first = row * kb.param("ldd") + col0  # the element's index in D (i64)
-        d = kb.param("d")
-        with kb.if_(row < m):
-            odd = ((first * 2 + kb.param("d_align")) & 3) != 0  # D's element col0 sits 2 bytes past a 4-byte boundary
-            col = col0 + 2 * lane + mmatom.select(odd, 1, 0)
-            pair = mmatom.select(odd, (word >> 16) | (following << 16), word)
-            whole = (col + 1 < n) & ((lane < 31) | (odd == 0))
-            with kb.if_(whole) as both:
-                kb.store_scalar(pair, d + (first + col - col0) * 2)
-            with both.otherwise():  # the row's last element of the box, or the last of D
-                with kb.if_(col < n):
-                    kb.store_scalar(kb.load_scalar(at, self.out_dtype, mmatom.select(odd, 1, 0)), d,
-                                    first + col - col0)
-            with kb.if_(odd & (lane == 0) & (col0 < n)):  # the element before lane 0's pair
-                kb.store_scalar(kb.load_scalar(at, self.out_dtype), d, first)
 
 
 def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
