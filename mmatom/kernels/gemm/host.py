@@ -210,7 +210,8 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     if _through_torch_op(torch, a, b):
         return call_torch_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
                              out_dtype=out_dtype)
-    rows_key = _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype)
+    rows_key = _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype,
+                             torch.are_deterministic_algorithms_enabled())
     if (known := _known_call(torch, rows_key, a, b, out, scale_a, scale_b)) is not None:
         return known
     key = _call_key(rows_key, a, out)
@@ -464,13 +465,14 @@ class _AnyRows:
         return d, launch
 
 
-def _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple | None:
-    """What an _AnyRows template depends on: the call's key (_call_key) but A's and D's rows and addresses; None
+def _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype, deterministic: bool = False) -> tuple | None:
+    """What an _AnyRows template depends on: the call's key (_call_key) but A's and D's rows and addresses, and
+    whether torch asks for deterministic algorithms (no split-K then: a replay of a split-K call must not run); None
     for operands that are not tensors."""
     try:
         return (a.shape[1], a.stride(), a.dtype, a.device, b.data_ptr(), b.shape, b.stride(), b.dtype, b.device,
                 None if out is None else (out.shape[1], out.stride(), out.dtype, out.device), _scale_key(scale_a),
-                _scale_key(scale_b), config, b_major, out_dtype)
+                _scale_key(scale_b), config, b_major, out_dtype, deterministic)
     except (AttributeError, IndexError, TypeError):
         return None
 

@@ -27,6 +27,9 @@ def test_calls_that_differ_in_m_and_where_a_and_d_are_share_a_key():
     assert host._any_rows_key(big[:7], b, None, None, None, None, "n", None) != \
         host._any_rows_key(big[:7], b, None, None, None, None, "k", None)
     assert host._any_rows_key("a", b, None, None, None, None, "k", None) is None
+    # under torch.use_deterministic_algorithms a call (and its replays) takes no split-K: another key
+    assert host._any_rows_key(big[:7], b, None, None, None, None, "k", None, True) != \
+        host._any_rows_key(big[:7], b, None, None, None, None, "k", None, False)
 
 
 def _problem(m=8, n=96, k=64, a=None, b=None):
