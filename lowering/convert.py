@@ -103,15 +103,28 @@ class LowerExtract(RewritePattern):
 
 
 class LowerInsert(RewritePattern):
-    """The fragment's registers with value v replaced (a packed register is rebuilt from its two halves)."""
+    """The fragment's registers with value v's replaced (a packed register rebuilt from its two halves). A fragment
+    this insert alone uses -- a chain of inserts, as kb.map builds -- is updated in place: its cast moved here with
+    one operand changed, not a new cast of every register (inserts into a 64-register fragment were quadratic)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.InsertOp, rewriter: PatternRewriter) -> None:
         elem = op.dest.type.elem.data
+        registers = fragment_registers(op.dest, op)
+        per_register = 2 if elem in PAIRED else 1
+        r, half = divmod(op.index.value.data, per_register)
         ops = OpList()
-        scalars = list(_unpack(ops, fragment_registers(op.dest, op), elem))
-        scalars[op.index.value.data] = op.value
-        rewriter.replace(op, ops.ops, [as_fragment(ops, _pack(ops, scalars, elem), op.res.type)])
+        scalars = list(_unpack(ops, [registers[r]], elem))
+        scalars[half] = op.value
+        register = _pack(ops, scalars, elem)[0]
+        cast = op.dest.owner
+        if op.dest.has_one_use() and op.res.type == op.dest.type:
+            cast.detach()
+            cast.operands[r] = register
+            rewriter.replace(op, [*ops.ops, cast], [cast.results[0]])
+            return
+        registers[r] = register
+        rewriter.replace(op, ops.ops, [as_fragment(ops, registers, op.res.type)])
 
 
 CONVERT_PATTERNS = (LowerConvert(), LowerExtract(), LowerInsert())

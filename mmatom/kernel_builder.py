@@ -368,10 +368,10 @@ class KernelBuilder:
     def map(self, fragment: Operand, fn) -> Value:
         """The fragment with `fn(x)` -- or `fn(x, index)`, index the value's place in the fragment -- applied to
         each of this thread's values (Values: operators, kb.fma, kb.ex2, mmatom.select ...)."""
-        fragment = self.wrap(self.ssa(fragment))
+        source = fragment = self.wrap(self.ssa(fragment))
         with_index = len(inspect.signature(fn).parameters) >= 2
         for v in range(fragment.type.layout.data[1].size()):
-            x = self.extract(fragment, v)
+            x = self.extract(source, v)  # the source's value (not the chain's: each link has one use, its insert)
             fragment = self.insert(fn(x, v) if with_index else fn(x), fragment, v)
         return fragment
 

@@ -179,3 +179,27 @@ def test_fill_is_seeded_only_where_a_test_reads_it():
     assert isinstance(frag.ssa.owner, FillOp)
     with pytest.raises(AssertionError, match="seed every mma.fill"):
         run(kb.block, tiled.threads, {})
+
+
+def test_a_map_lowers_in_place_and_a_shared_fragment_is_not_changed():
+    """kb.map's chain of inserts (each link used by the next insert alone) lowers to one cast of the fragment's
+    registers, updated in place -- not a new cast of all of them per value; a fragment something else still reads
+    keeps its registers (the insert builds a new cast), and extracts of either read the right value."""
+    from xdsl.dialects.builtin import UnrealizedConversionCastOp
+
+    from mmatom.compiler import make_context
+    from mmatom.lowering.convert_mma_to_nvvm import ConvertMmaToNvvm
+
+    kb = mmatom.KernelBuilder("k", [("p", "ptr")], "sm_90a", threads=128)
+    s = kb.fill(1.0, WGMMA.fragment_type("C"))
+    doubled = kb.map(s, lambda x: x + x)                   # 32 values: a chain of 32 inserts
+    kept = kb.insert(kb.extract(doubled, 3) * 3.0, doubled, 0)  # doubled is read after this insert too
+    kb.store_scalar(kb.extract(kept, 0) + kb.extract(doubled, 0), kb.param("p"), kb.tid())
+    module, _ = kb.finish()
+    ConvertMmaToNvvm().apply(make_context(), module)
+    casts = [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp) and len(op.inputs) == 32]
+    assert len(casts) == 3  # the fill, the map's chain, the shared fragment's copy
+    stored = next(op for op in module.walk() if op.name == "llvm.store")
+    total = stored.operands[0].owner  # extract(kept, 0) + extract(doubled, 0): 6 + 2
+    values = [operand.owner for operand in total.operands]
+    assert [type(v) for v in values] == [arith.MulfOp, arith.AddfOp]  # kept[0] = 3 * doubled[3]; doubled[0] = x + x
