@@ -60,6 +60,8 @@ class DirectStore:
         skip = -(first_row * pitch + kb.param("d_align")) & 15
         tail = 16 - skip  # the ends' window: its bytes that end the row; the rest begin it
         return SimpleNamespace(
+            # the box's 128B swizzle at 16-byte granularity (Sw<3,4,3> on bytes): chunk c of row r at r x 128 + (c ^
+            # r mod 8) x 16, the same for every step (rows 16 apart)
             first_row=first_row, places=[first_row * 128 + (((chunk + c) & 7) ^ (first_row % 8)) * 16 for c in (0, 1)],
             quarter=((skip & 8) != 0, (skip & 4) != 0),
             bits=(skip & 3) * 8, dest=chunk * 16 + skip, whole=(chunk < 7) | (skip == 0),
@@ -76,8 +78,9 @@ class DirectStore:
         checks would cut the steps into separate blocks. The row's last lane, its row off 16 bytes, then stores
         the two partial chunks at the row's ends (row_ends): after every step's chunk, all predicated, so
         that the steps are one stretch of code whose latencies overlap. (Measured on the H100, e4m3 13440 x 7943
-        x 512: 4 bytes a lane a row, D written at 0.55-0.65 TB/s; these stores, rows 16-byte aligned 1.2 TB/s,
-        rows at odd pitch 0.7 TB/s -- the partial chunks' small stores -- against 1.7 TB/s for TMA's.)"""
+        x 512: 4 bytes a lane a row, D written at 0.52-0.65 TB/s; these stores, rows 16-byte aligned 1.31 TB/s,
+        rows at odd pitch 0.73 TB/s -- the partial chunks' small stores -- against 1.73 TB/s for TMA's:
+        benchmarks/gemm_direct_store.py.)"""
         kb, lane = self.kb, self.lane
         rows = output_box(self.config, self.out_dtype)[0]
         row = row0 + lane.first_row
