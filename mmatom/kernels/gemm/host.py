@@ -284,9 +284,9 @@ class _CopyingReplay:
 class _OwnOutput:
     """A replay of a call that allocated its D (no `out`): D allocated again as that call did, the operands copied
     again where it copied them, the launch. Split-K with sums of their own: the one launch, its sums converted into
-    each new D. Else the launch writes D itself: the caching allocator mostly hands D back at an address seen
-    before, whose packed launch is kept (a few); another packs one (D's tensor map). It holds no D: the caller owns
-    each."""
+    each new D. Else the launch writes D itself (split-K: zeroed first): the caching allocator mostly hands D back
+    at an address seen before, whose packed launch is kept (a few); another packs one (D's tensor map). It holds no
+    D: the caller owns each (one held would keep its address from coming back)."""
 
     KEPT_ADDRESSES = 8
 
@@ -294,8 +294,9 @@ class _OwnOutput:
         self.planned, self.out_dtype = planned, out_dtype
         self.shape, self.dtype, self.device = tuple(d.shape), d.dtype, d.device
         self.copy = row_copier(torch, planned.copies) if planned.copies else None
-        self.shared = run if isinstance(run, _SplitK) and run.apart else None
-        self.launches = {} if self.shared else {d.data_ptr(): run}
+        split_k = isinstance(run, _SplitK)
+        self.shared = _SplitK(run.sums, run.launch, None) if split_k and run.apart else None
+        self.launches = {} if self.shared else {d.data_ptr(): run.launch if split_k else run}
         self.held_bytes = sum(x.untyped_storage().nbytes() for pair in planned.copies for x in pair) + (
             self.shared.sums.untyped_storage().nbytes() if self.shared else 0)
 
@@ -305,21 +306,23 @@ class _OwnOutput:
             self.copy(stream)
         if self.shared is not None:
             self.shared(stream, d)
-        else:
-            self.launch_into(d)(stream)
+            return d
+        launch = self.launch_into(d)
+        if self.planned.config.split_k:  # its slices reduce-add into D itself
+            d.zero_()
+        launch(stream)
         return d
 
     def launch_into(self, d):
-        """The packed launch into `d` (split-K summing in D itself: zeroed first)."""
-        run = self.launches.get(d.data_ptr())
-        if run is None:
+        """The packed launch into `d`."""
+        launch = self.launches.get(d.data_ptr())
+        if launch is None:
             if len(self.launches) >= self.KEPT_ADDRESSES:
                 self.launches.clear()
             p, sms = self.planned, sm_count()
             split = splits(p.config, p.m, p.n, p.k, "x".join(dict.fromkeys(p.dtypes)), sms)
-            launch = _prepared_launch(p, p.config, d, self.out_dtype, split, sms)
-            run = self.launches[d.data_ptr()] = _SplitK(d, launch, d) if p.config.split_k else launch
-        return run
+            launch = self.launches[d.data_ptr()] = _prepared_launch(p, p.config, d, self.out_dtype, split, sms)
+        return launch
 
 
 def _own_output_key(rows_key: tuple, a) -> tuple:
