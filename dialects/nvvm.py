@@ -75,6 +75,7 @@ from mmatom.atoms.limits import THREADS_PER_CTA
 
 from .carried import carried_method, carry
 from .mma_types import MnkShape, module_target
+from .nvvm_cp_async import CP_ASYNC_OPS
 from .nvvm_hopper import HOPPER_ATTRS, HOPPER_OPS, ImpliedType, expect_type
 from .nvvm_warp import WARP_ATTRS, WARP_OPS
 from .words import WordAttr, word_enum
@@ -1475,7 +1476,7 @@ NVVM = Dialect(
      WgmmaWaitGroupSyncOp, FenceProxyOp, InlinePtxOp, Tcgen05AllocOp, Tcgen05DeallocOp, Tcgen05RelinquishOp,
      Tcgen05CommitOp, Tcgen05FenceOp, Tcgen05WaitOp, Tcgen05LdOp, Tcgen05StOp, *TCGEN05_MMA_OPS, MBarrierInitOp,
      MBarrierTryWaitParityOp, ExtractElementOp, FshrOp, ConvertF32x2ToF16x2Op, ConvertF32x2ToBF16x2Op, *HOPPER_OPS,
-     *WARP_OPS],
+     *CP_ASYNC_OPS, *WARP_OPS],
     [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
      WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr, BlockScaleFormatAttr, BlockScaleKindAttr,
      ScaleVecSizeAttr, CTAGroupAttr, Tcgen05MmaKindAttr, Tcgen05BlockScaleAttr, Tcgen05LdStShapeAttr,

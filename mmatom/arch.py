@@ -2,6 +2,7 @@
 
     kb.mbarrier.init / arrive / arrive_expect_tx / wait / fence_init     mbarrier.*, fence.mbarrier_init
     kb.tma.load / store / commit_group / wait_group                      cp.async.bulk.tensor, cp.async.bulk.*_group
+    kb.cp_async.copy / commit_group / wait_group                         cp.async (SM80), cp.async.*_group
     kb.wgmma.fence / commit_group / wait_group                           wgmma.fence, wgmma.commit_group, wait_group
     kb.sync.barrier / named_barrier / named_barrier_arrive               bar.sync 0, bar.sync id, bar.arrive id
     kb.sync.fence_proxy_async / elect / setmaxnreg                       fence.proxy.async, elect.sync, setmaxnreg
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from xdsl.dialects.builtin import IntegerType
 
-from mmatom.dialects import nvvm, nvvm_hopper
+from mmatom.dialects import nvvm, nvvm_cp_async, nvvm_hopper
 from mmatom.dialects.mma import TmaLoadOp, TmaStoreOp
 from mmatom.dialects.mma_types import TensorMapType, TmaReduceAttr
 
@@ -108,6 +109,33 @@ class Tma(_Unit):
         """cp.async.bulk.wait_group: at most `pending` of this thread's bulk groups in flight (`read`: only their
         SMEM reads are done, so their source boxes may be written again)."""
         self._insert(nvvm_hopper.CpAsyncBulkWaitGroupOp(pending, read))
+
+
+class CpAsync(_Unit):
+    """cp.async (SM80 on): a thread's 16-byte copies global -> SMEM that hold no registers while in flight, for
+    what TMA cannot address (rows whose starts are not 16-byte aligned); its groups, and the wait for them. A
+    thread waits for its own copies only: a barrier after the wait shows every thread's to all of them."""
+
+    def copy(self, dst, src, src_bytes: Value | int | None = None) -> None:
+        """cp.async.cg: the 16 bytes at global `src` to shared `dst` (both 16-byte aligned); `src_bytes` (0 to 16,
+        a runtime value) reads only that many and zero-fills the rest -- 0 reads nothing (a row past the end)."""
+        kb = self.kb
+        dst, src = kb.ssa(dst), kb.ssa(src)
+        if dst.type != nvvm_cp_async.SHARED or src.type != nvvm_cp_async.GLOBAL:
+            raise api_error(f"cp_async.copy: from {src.type} to {dst.type}; a global pointer (a kernel's pointer "
+                            f"parameter, offset) to a shared one (kb.smem, a tile's .ptr)")
+        size = None if src_bytes is None else kb.ssa(src_bytes, IntegerType(32))
+        self._insert(nvvm_cp_async.CpAsyncOp(dst, src, 16, "cg", size))
+
+    def commit_group(self) -> None:
+        """cp.async.commit_group: this thread's copies since the last commit form a group (an empty one too)."""
+        self._insert(nvvm_cp_async.CpAsyncCommitGroupOp())
+
+    def wait_group(self, pending: int = 0) -> None:
+        """cp.async.wait_group: until at most `pending` of this thread's newest groups are in flight."""
+        if not isinstance(pending, int) or pending < 0:
+            raise api_error(f"cp_async.wait_group: pending={pending!r}; a non-negative Python int")
+        self._insert(nvvm_cp_async.CpAsyncWaitGroupOp(pending))
 
 
 class Wgmma(_Unit):

@@ -73,7 +73,7 @@ from mmatom.dialects.nvvm import MMALayoutAttr
 from mmatom.dialects import nvvm_hopper
 from mmatom.dialects.nvvm_warp import Ex2Op, RcpApproxFtzF32Op
 
-from .arch import Cluster, Mbarrier, Sync, Tma, Wgmma
+from .arch import Cluster, CpAsync, Mbarrier, Sync, Tma, Wgmma
 from .control_flow import If, Loop
 from .errors import CompileError, api_error, caller_diagnostic
 from .lookup import Atom
@@ -137,6 +137,7 @@ class KernelBuilder:
         self._last_declaration: Operation | None = self.block.last_op
         self._finished = False
         self.mbarrier, self.tma, self.wgmma = Mbarrier(self), Tma(self), Wgmma(self)
+        self.cp_async = CpAsync(self)
         self.sync, self.cluster, self.shfl = Sync(self), Cluster(self), Shfl(self)
 
     # -- values ---------------------------------------------------------------------------------------------
@@ -299,9 +300,10 @@ class KernelBuilder:
         `tiles[i]` / `tiles[i, j]` by ints or Values (mmatom/smem.py)."""
         return allocate_tiles(self, shape, tile)
 
-    def smem_ring(self, stages: int, consumers: int, **tiles: SmemDescType) -> SmemRing:
-        """An N-stage ring of the named SMEM tiles with full/empty mbarriers (mmatom/smem_ring.py)."""
-        return SmemRing(self, stages, consumers, tiles)
+    def smem_ring(self, stages: int, consumers: int, producers: int = 1, **tiles: SmemDescType) -> SmemRing:
+        """An N-stage ring of the named SMEM tiles with full/empty mbarriers (mmatom/smem_ring.py); `producers`:
+        the full barrier's arrivals (1, the TMA producer's, + the threads that write a tile themselves)."""
+        return SmemRing(self, stages, consumers, tiles, producers)
 
     def tile_scheduler(self, tiles_m: int | Value, tiles_n: int | Value, cluster: tuple[int, int] = (1, 1),
                        group_m: int | Value = 1, layers: int | Value = 1, snake: bool | Value = False) -> TileScheduler:

@@ -1,7 +1,9 @@
 """SmemRing: an N-stage ring of SMEM tiles between a TMA producer and its consumers (CuTe's PipelineTmaAsync).
 
 Each stage holds one tile of every operand the ring was declared with, a `full` mbarrier (one producer arrival +
-the bytes its TMA loads land) and an `empty` mbarrier (`consumers` arrivals). Producer and consumers walk the same
+the bytes its TMA loads land; with `producers=1 + P`, also P plain arrivals of threads that write a tile
+themselves: rows TMA cannot address, copied with cp.async and realigned) and an `empty` mbarrier (`consumers`
+arrivals). Producer and consumers walk the same
 sequence of iterations `it` (a counter the kernel carries through its loops); the ring turns it into the stage
 (it % N) and the phase parity ((it / N) % 2, flipping each time the ring wraps). The producer waits `empty` with
 the opposite parity (a fresh barrier counts as having completed the phase before its first), the consumers wait
@@ -12,6 +14,10 @@ the opposite parity (a fresh barrier counts as having completed the phase before
     # producer:  stage = ring.producer_acquire(it); kb.tma.load(map_a, row, k0, stage.a, stage.full)
     # consumers: stage = ring.consumer_wait(it); tiled.mma_smem(kb, stage.a.desc(), stage.b.desc(), acc)
     #            kb.wgmma.wait_group(0); ring.consumer_release(stage)
+    # a tile written by P threads (ring declared with producers=1 + P):
+    #   stage = ring.producer_wait(it)                # every writing thread
+    #   with kb.if_(tid == 0): ring.expect(stage, "b"); kb.tma.load(map_b, row, k0, stage.b, stage.full)
+    #   ... st.shared into stage.a ...; kb.sync.fence_proxy_async(); ring.producer_arrive(stage)
 """
 
 from __future__ import annotations
@@ -54,14 +60,15 @@ class Stage:
 class SmemRing:
     """An N-stage ring of SMEM operand tiles with full/empty mbarriers (see the module docstring)."""
 
-    def __init__(self, kb: KernelBuilder, stages: int, consumers: int, tiles: dict[str, SmemDescType]):
-        if stages < 1 or consumers < 1 or not tiles:
-            raise api_error(f"smem_ring: stages={stages}, consumers={consumers}, tiles {list(tiles)}; positive "
-                            f"counts and at least one operand tile")
+    def __init__(self, kb: KernelBuilder, stages: int, consumers: int, tiles: dict[str, SmemDescType],
+                 producers: int = 1):
+        if stages < 1 or consumers < 1 or producers < 1 or not tiles:
+            raise api_error(f"smem_ring: stages={stages}, consumers={consumers}, producers={producers}, tiles "
+                            f"{list(tiles)}; positive counts and at least one operand tile")
         for name, tile in tiles.items():
             if not isinstance(tile, SmemDescType):
                 raise api_error(f"smem_ring: tile {name}={tile!r} is not an !mma.smem_desc type")
-        self.kb, self.stages, self.consumers = kb, stages, consumers
+        self.kb, self.stages, self.consumers, self.producers = kb, stages, consumers, producers
         self.tiles: dict[str, SmemTiles] = {name: allocate_tiles(kb, stages, t) for name, t in tiles.items()}
         self._barriers: Value | None = None
 
@@ -90,7 +97,7 @@ class SmemRing:
     def init(self) -> None:
         """Initialise every barrier and fence the inits (run by one thread, then a CTA or cluster barrier)."""
         for s in range(self.stages):
-            self.kb.mbarrier.init(self.full(s), 1)
+            self.kb.mbarrier.init(self.full(s), self.producers)
             self.kb.mbarrier.init(self.empty(s), self.consumers)
         self.kb.mbarrier.fence_init()
 
@@ -109,10 +116,32 @@ class SmemRing:
     def producer_acquire(self, it: Value) -> Stage:
         """Wait until the consumers released the stage of iteration `it`, then post the bytes the stage's TMA
         loads will land on its full barrier."""
+        stage = self.producer_wait(it)
+        self.expect(stage, *self.tiles)
+        return stage
+
+    def producer_wait(self, it: Value) -> Stage:
+        """Wait until the consumers released the stage of iteration `it` (each thread that writes into it)."""
         stage, phase = self._position(it)
         self.kb.mbarrier.wait(stage.empty, phase ^ 1)
-        self.kb.mbarrier.arrive_expect_tx(stage.full, self.stage_bytes)
         return stage
+
+    def expect(self, stage: Stage, *operands: str) -> None:
+        """The producer's arrival on the stage's full barrier, posting the bytes TMA lands in these operands'
+        tiles (one thread)."""
+        unknown = [x for x in operands if x not in self.tiles]
+        if unknown or not operands:
+            raise api_error(f"smem_ring.expect: operands {list(operands)}; some of the ring's {', '.join(self.tiles)}")
+        self.kb.mbarrier.arrive_expect_tx(stage.full, sum(self.tiles[x].tile_bytes for x in operands))
+
+    def producer_arrive(self, stage: Stage) -> None:
+        """This thread wrote its part of the stage itself (after kb.sync.fence_proxy_async, which shows its
+        shared-memory stores to the wgmma that reads them): a plain arrival on the full barrier (the ring declared
+        with one more producer per such thread)."""
+        if self.producers == 1:
+            raise api_error("smem_ring.producer_arrive: the ring counts one producer (its TMA arrival); declare it "
+                            "with producers=1 + the threads that write a tile themselves")
+        self.kb.mbarrier.arrive(stage.full)
 
     def consumer_wait(self, it: Value) -> Stage:
         """Wait until the stage of iteration `it` is full."""

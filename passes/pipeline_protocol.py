@@ -20,8 +20,9 @@ forms, addresses.py, so `ring.full(stage)` built twice is one barrier):
    stage, so no stage is released under it. Stages are told apart by value: a release on a stage value the
    forms cannot relate to a read's is taken as another stage.
 4. registers: `nvvm.setmaxregister` needs `nvvm.minctasm` on the kernel (ptxas ignores it otherwise, warning
-   C7508); every thread of a warpgroup runs the same one; and the per-warpgroup budgets fit the 64K registers
-   of an SM for `nvvm.minctasm` CTAs. The role of each warpgroup is read from the scf.if guards around the
+   C7508); every thread of a warpgroup runs the same one; and the per-warpgroup budgets fit what the CTA is
+   launched with (64K registers of an SM over `nvvm.minctasm` CTAs, 8-aligned per thread): an increase beyond
+   what the others' decreases free waits forever (a hang measured on the H100: 96 / 208 for 128 + 256 threads). The role of each warpgroup is read from the scf.if guards around the
    setmaxregister ops, evaluated for every thread index; guards that depend on anything else are not checked.
 
 5. phases: each ring wait's counter visits every iteration once, in order, from 0, or takes turns with the
@@ -365,12 +366,16 @@ def _check_registers(func: llvm.FuncOp, body: Block) -> None:
                 f"paths; every warp of a warpgroup must execute the same setmaxnreg"))
         count = group[0].count if group[0] is not None else default
         total += count * len(group)
-    if total * bounds.minctasm > REGISTERS_PER_SM:
+    # setmaxnreg moves registers between the warpgroups of one CTA: an increase waits until the others' decreases
+    # freed enough of what the CTA was launched with (ptxas gives a kernel with setmaxnreg `default` a thread)
+    allocated = default * threads
+    if total > allocated:
         split = ", ".join(f"warpgroup {wg}: {op.count if op else f'{default} (entry)'}" for wg, op in
                           enumerate(per_thread[::WARPGROUP]))
         raise LifecycleError(setters[0], (
-            f"{setters[0].name}: the warpgroups' register budgets ({split}) need {total} registers x "
-            f"{bounds.minctasm} CTA(s) per SM = {total * bounds.minctasm}; an SM has {REGISTERS_PER_SM}"))
+            f"{setters[0].name}: the warpgroups' register budgets ({split}) need {total} registers; the CTA is "
+            f"launched with {default} a thread x {threads} threads = {allocated} ({bounds.minctasm} CTA(s) per SM of "
+            f"{REGISTERS_PER_SM}): an increase would wait for registers no warpgroup frees, and the kernel hang"))
 
 
 # -- the pass -------------------------------------------------------------------------------------------------------

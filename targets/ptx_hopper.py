@@ -1,8 +1,9 @@
 """PTX for the Hopper data path (nvvm_hopper ops): TMA loads and stores, bulk groups, mbarrier arrivals,
-setmaxnreg, elect.sync, stmatrix, cluster barriers and mapa -- each the form ../shared/reference/gemm-sm90.md assembled and ran."""
+setmaxnreg, elect.sync, stmatrix, cluster barriers and mapa, and SM80's cp.async -- each the form ../shared/reference/gemm-sm90.md assembled and ran."""
 
 from __future__ import annotations
 
+from mmatom.dialects import nvvm_cp_async as cpa
 from mmatom.dialects import nvvm_hopper as hop
 
 from .ptx_function import PTXFunction, emits
@@ -101,3 +102,21 @@ def stmatrix(fn: PTXFunction, op: hop.StMatrixOp) -> None:
 
 
 
+
+
+# -- SM80's cp.async (used by Hopper kernels for what TMA cannot address: rows off 16 bytes) --------------------
+
+@emits(cpa.CpAsyncOp)
+def cp_async(fn: PTXFunction, op: cpa.CpAsyncOp) -> None:
+    src_bytes = f", {fn.operand(op.cpSize)}" if op.cpSize is not None else ""
+    fn.emit(f"cp.async.{op.cache}.shared.global [{fn.reg(op.dst)}], [{fn.reg(op.src)}], {op.bytes}{src_bytes};")
+
+
+@emits(cpa.CpAsyncCommitGroupOp)
+def cp_async_commit(fn: PTXFunction, op: cpa.CpAsyncCommitGroupOp) -> None:
+    fn.emit("cp.async.commit_group;")
+
+
+@emits(cpa.CpAsyncWaitGroupOp)
+def cp_async_wait(fn: PTXFunction, op: cpa.CpAsyncWaitGroupOp) -> None:
+    fn.emit(f"cp.async.wait_group {op.pending};")

@@ -10,6 +10,10 @@ from mmatom.errors import api_error
 
 FP8 = ("e4m3", "e5m2")
 PRODUCER_REGISTERS, CONSUMER_REGISTERS = 40, 232  # CUTLASS's split below 208 accumulators per thread
+# a producer warpgroup that realigns rows itself (realigned_loads.py) computes: a split with room for its
+# addresses. The consumers get what the producer frees of the 168 a thread the CTA is launched with (a larger
+# increase waits forever: verify-pipeline refuses it)
+REALIGNING_REGISTERS = {"producer": 96, "consumer": 200}
 CONSUMER_THREADS = 256
 ORDER_BARRIER = 3  # named barriers 3 and 4: ping-pong warpgroup 0 / 1 waits there for the other's K loop to end
 BOX = 64  # rows of the epilogue's TMA store box: 64 x 128 bytes (64 bf16 or 32 f32 columns, one swizzle row)
@@ -245,4 +249,4 @@ SPLIT_K_CONFIGS = (replace(ROW64_TILE, split_k=True), GemmConfig(128, 128, 6, wg
 SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) for n in SWAP_AB_BLOCK_N)
 
 
-__all__ = ["BOX", "ELEM_BYTES", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box", "output_shape"]
+__all__ = ["BOX", "ELEM_BYTES", "REALIGNING_REGISTERS", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box", "output_shape"]

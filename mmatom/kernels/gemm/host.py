@@ -29,7 +29,7 @@ from ..torch_launch import current_stream, tensor_map
 from .choices import FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, repacked_operands, sm_count, splits
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes, operand_box,
                      output_box)
-from .kernel import build_gemm
+from .kernel import build_gemm, realigned_ring
 from .repack import THREADS as REPACK_THREADS
 from .repack import repack_arguments, repack_kernel
 
@@ -50,22 +50,24 @@ OUR_NAMES = {torch_name: name for name, torch_name in TORCH_DTYPE_NAMES.items()}
 def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: str = "sm_90a",
                 config: GemmConfig | None = None, b_dtype: str | None = None, b_major: str = "k",
                 a_major: str = "k", batched: bool = False, rowwise: bool = False,
-                direct_d: bool = False) -> mmatom.Kernel:
+                direct_d: bool = False, realigned: tuple = ()) -> mmatom.Kernel:
     """The compiled GEMM kernel of a config (A `dtype`, B `b_dtype` (default: A's), D `out_dtype` (default bf16);
     parameters: tensor maps of A, B, D, the sizes m, n, k, a split-K config's `splits`, then for fp8 the two scale
     pointers): one kernel serves every shape; `b_major="n"` / `a_major="m"`: B's / A's tensor map is of the K x N /
     K x M tensor; `batched`: 3-d tensor maps and the batch's size after k; `rowwise` (fp8): the scales are
-    vectors of M and N floats. Compiled once per process and cached on disk by its parameters
+    vectors of M and N floats; `realigned`: those operands ("a", "b") are pointers to rows at any alignment
+    (kernel.build_gemm). Compiled once per process and cached on disk by its parameters
     (mmatom.compile_generated)."""
     out_dtype, b_dtype = out_dtype or "bf16", b_dtype or dtype
     check_dtypes("gemm_kernel", dtype, out_dtype, b_dtype)
     config = config or GemmConfig()
-    key = (dtype, b_dtype, target, config, out_dtype, b_major, a_major, batched, rowwise, direct_d)
+    key = (dtype, b_dtype, target, config, out_dtype, b_major, a_major, batched, rowwise, direct_d, tuple(realigned))
     if key not in _KERNELS:  # on disk, found by the generator's parameters without building the module
         _KERNELS[key] = mmatom.compile_generated(
-            ["mmatom.kernels.gemm", "any shape", *key[:3], asdict(config), *key[4:]],
+            ["mmatom.kernels.gemm", "any shape", *key[:3], asdict(config), *key[4:-1],
+             *([list(realigned)] if realigned else [])],
             lambda: build_gemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched, rowwise,
-                               direct_d)[0])
+                               direct_d, tuple(realigned))[0])
     return _KERNELS[key]
 
 
@@ -389,13 +391,17 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
                      direct: bool = False):
     """`config`'s kernel on problem `p` (as it runs: swapped for a swapped-operand config) into `d`, packed; `direct`:
     D (the caller's, at a pitch TMA cannot store to) stored through its pointer (direct_d)."""
+    realigned = tuple(x for x, odd in zip("ab", p.unaligned) if odd)
     kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
-                         b_major=p.majors[1], a_major=p.majors[0], rowwise=p.rowwise, direct_d=direct)
-    maps = [tensor_map(p.a, *operand_box(config, p.dtypes[0], "a", p.majors[0])),
-            tensor_map(p.b, *operand_box(config, p.dtypes[0], "b", p.majors[1])),
-            d if direct else tensor_map(d, *output_box(config, kernel_out))]
-    # direct: D's pitch (elements) and its base address mod 16 (where its rows sit against 16-byte chunks)
+                         b_major=p.majors[1], a_major=p.majors[0], rowwise=p.rowwise, direct_d=direct,
+                         realigned=realigned)
+    maps = [x if name in realigned else tensor_map(x, *operand_box(config, p.dtypes[0], name, major))
+            for x, name, major in ((p.a, "a", p.majors[0]), (p.b, "b", p.majors[1]))]
+    maps.append(d if direct else tensor_map(d, *output_box(config, kernel_out)))
+    # direct: D's pitch (elements) and its base address mod 16 (where its rows sit against 16-byte chunks); the
+    # same of each realigned operand
     sizes = [p.m, p.n, p.k] + ([d.stride(0), d.data_ptr() % 16] if direct else [])
+    sizes += [v for x in (getattr(p, name) for name in realigned) for v in (x.stride(0), x.data_ptr() % 16)]
     scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
     return kernel.prepare(*maps, *sizes, *([split] if config.split_k else []), *scales,
                           grid=(persistent_ctas(config, p.m, p.n, sms, split),))
@@ -406,11 +412,13 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
     into rows ROW_PITCH_BYTES apart where choices.repacked_operands says the copy pays for itself, then swapped for a
     swapped-operand config."""
     dtype = "x".join(dict.fromkeys(p.dtypes))
-    odd = (odd_pitch(p.a), odd_pitch(p.b))
+    odd = tuple(odd_pitch(x) and not unaligned for x, unaligned in zip((p.a, p.b), p.unaligned))
     if config is None:
         config = choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], odd_rows=odd,
                                split_k=not torch.are_deterministic_algorithms_enabled(), swap_ab=out_dtype != "f32")
+    p = _copied_unaligned(torch, p, _realigned_by(config, p))
     repack = repacked_operands(config, p.m, p.n, p.k, dtype, odd, splits(config, p.m, p.n, p.k, dtype, sms), sms=sms)
+    repack = tuple(copy and not unaligned for copy, unaligned in zip(repack, p.unaligned))
     if any(repack):
         copies = tuple((_padded_like(torch, x), x) for x, copy in zip((p.a, p.b), repack) if copy)
         row_copier(torch, copies)(current_stream(torch, p.a.device) if p.a.is_cuda else 0)
@@ -419,11 +427,37 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
     return config, _swapped(p) if config.swap_ab else p
 
 
+# Whether calls realign unaligned operands in the kernel (kernel.build_gemm's `realigned`) rather than copy them.
+# Off: on the H100 the realigning producer was slower than the copy on 13 of 15 odd-K shapes (records/GEMM.md,
+# session 19: benchmarks/gemm_realigned.py) -- its warpgroup issues ~60 instructions a row a K step on one warp
+# per scheduler. The kernels and this path stay tested (tests/gpu/test_gemm_realigned_gpu.py sets it).
+REALIGN_UNALIGNED = False
+
+
+def _realigned_by(config: GemmConfig, p: Problem) -> tuple[bool, bool]:
+    """Which of `p`'s unaligned operands `config`'s kernel realigns (kernel.realigned_ring): both, else the larger
+    (B, the weight, unless A has more rows), else the other, else none -- the rest are copied; none while
+    REALIGN_UNALIGNED is off."""
+    if not REALIGN_UNALIGNED:
+        return (False, False)
+    names = ("b", "a") if config.swap_ab else ("a", "b")  # the kernel's operand each of p's is
+    larger = 1 if p.n >= p.m else 0
+    for keep in (p.unaligned, *(tuple(odd and i == one for i, odd in enumerate(p.unaligned))
+                                for one in (larger, 1 - larger))):
+        realigned = tuple(sorted(name for name, odd in zip(names, keep) if odd))
+        try:
+            realigned_ring(config, p.dtypes[0], realigned, False, p.majors[::-1] if config.swap_ab else p.majors)
+            return keep
+        except mmatom.CompileError:
+            continue
+    return (False, False)
+
+
 def _swapped(p: Problem) -> Problem:
     """`p` as a swapped-operand config runs it: D^T = B . A^T, staged transposed into D."""
     majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
     return p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,
-                      scale_b=p.scale_a)
+                      scale_b=p.scale_a, unaligned=p.unaligned[::-1])
 
 
 class _AnyRows:
@@ -502,6 +536,8 @@ class Problem(NamedTuple):
     scale_b: object
     rowwise: bool = False
     config: GemmConfig | None = None  # the config it runs with (set by _plan)
+    # (A, B) read in place though TMA cannot address their rows (not 16-byte aligned): the kernel realigns them
+    unaligned: tuple[bool, bool] = (False, False)
 
 
 def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
@@ -520,25 +556,38 @@ def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
         raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b} (N x K); the K extents differ")
     fp8 = dtypes[0] in FP8
     scales = check_scales(torch, fp8, a.device, m, n, scale_a, scale_b)
-    pending: list = []  # the operands copied into rows TMA addresses, copied in one go below
-    (a_read, a_major), (b_read, b_major) = (
-        _as_stored(x, mn, ELEM_BYTES[t], fp8, pending) for x, mn, t in ((a, "m", dtypes[0]), (b_nk, "n", dtypes[1])))
-    if pending:
-        row_copier(torch, pending)(current_stream(torch, a.device) if a.is_cuda else 0)
+    (a_read, a_major, a_odd), (b_read, b_major, b_odd) = (
+        _as_stored(x, mn, ELEM_BYTES[t], fp8) for x, mn, t in ((a, "m", dtypes[0]), (b_nk, "n", dtypes[1])))
     copies = tuple((new, old) for new, old in ((a_read, a), (b_read, b_nk)) if new.data_ptr() != old.data_ptr())
     return Problem(dtypes, m, n, k, a_read, b_read, (a_major, b_major), None if scales.copied else copies,
-                   scales.a, scales.b, scales.rowwise)
+                   scales.a, scales.b, scales.rowwise, unaligned=(a_odd, b_odd))
 
 
-def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool, pending: list) -> tuple:
-    """An operand given as rows x K, as the kernel reads it: (the tensor, its major) -- itself (K-major), its
-    transpose (K x rows, read MN-major: a 16-bit type stored that way), or one K-major copy TMA can address (fp8
-    wgmma reads K-major operands only), left to `pending` (_aligned_columns)."""
+def _copied_unaligned(torch, p: Problem, keep: tuple[bool, bool]) -> Problem:
+    """`p` with its unaligned operands that the kernel will not realign (`keep` False) copied into rows TMA
+    addresses (all of them in one go: row_copier), the copies recorded."""
+    pending = [(_padded_like(torch, x), x) for x, odd, kept in zip((p.a, p.b), p.unaligned, keep) if odd and not kept]
+    if not pending:
+        return p
+    row_copier(torch, pending)(current_stream(torch, p.a.device) if p.a.is_cuda else 0)
+    a, b = (next((new for new, old in pending if old is x), x) for x in (p.a, p.b))
+    return p._replace(a=a, b=b, copies=None if p.copies is None else p.copies + tuple(pending),
+                      unaligned=tuple(odd and kept for odd, kept in zip(p.unaligned, keep)))
+
+
+def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool) -> tuple:
+    """An operand given as rows x K, as the kernel reads it: (the tensor, its major, whether TMA cannot address its
+    rows) -- itself (K-major), its transpose (K x rows, read MN-major: a 16-bit type stored that way), or itself,
+    K-major, with rows off 16 bytes (fp8 wgmma reads K-major operands only): the kernel realigns them, or the
+    host copies them where the config cannot (_copied_unaligned). An operand whose elements are not contiguous
+    along either dimension is copied here."""
     if _tma_addressable(x, elem_bytes):
-        return x, "k"
+        return x, "k", False
     if not fp8 and _tma_addressable(x.t(), elem_bytes):
-        return x.t(), mn_major
-    return _aligned_columns(x, elem_bytes, pending), "k"
+        return x.t(), mn_major, False
+    if x.stride(1) == 1 and x.stride(0) >= x.shape[1] and x.data_ptr() % elem_bytes == 0:
+        return x, "k", True
+    return padded_copy(require_torch("mmatom.gemm"), x), "k", False
 
 
 def _through_torch_op(torch, a, b) -> bool:

@@ -26,8 +26,9 @@ from mmatom import ceil_div
 from mmatom.errors import api_error
 
 from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, OUT_DTYPES,
-                     PRODUCER_REGISTERS, GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
+                     PRODUCER_REGISTERS, REALIGNING_REGISTERS, GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
 from .direct_store import DirectStore
+from .realigned_loads import PRODUCER_BARRIER, PRODUCER_THREADS, RealignedLoads, raw_bytes
 
 
 class HopperGemm:
@@ -36,7 +37,7 @@ class HopperGemm:
 
     def __init__(self, dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
                  out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k", a_major: str = "k",
-                 batched: bool = False, rowwise: bool = False, direct_d: bool = False):
+                 batched: bool = False, rowwise: bool = False, direct_d: bool = False, realigned: tuple = ()):
         config.check(dtype)
         check_dtypes("build_gemm", dtype, out_dtype, b_dtype)
         check_majors("build_gemm", a_major, b_major, dtype, config)
@@ -55,6 +56,8 @@ class HopperGemm:
         self.batched = batched  # A, B and D of L layers (3-d tensor maps): the scheduler's layers are the batch
         self.rowwise = rowwise  # fp8: D scaled by scale_a[row] * scale_b[col], not by two scalars
         self.direct_d = direct_d  # D's rows at any pitch: each staged box stored by the threads, not TMA
+        # operands whose rows TMA cannot address (not 16-byte aligned), copied and realigned by the producer
+        self.realigned = tuple(x for x in "ab" if x in realigned)
         self.dtype, self.b_dtype, self.target = dtype, b_dtype or dtype, target
         self.majors = {"a": a_major, "b": b_major}
         self.config, self.out_dtype, self.fp8 = config, out_dtype, dtype in FP8
@@ -64,6 +67,7 @@ class HopperGemm:
         # the rows of A / B each CTA of a cluster loads (and multicasts to the others)
         self.slice_rows = {"a": self.bm // config.cluster_n, "b": self.bn // config.cluster_m}
         self.sliced = {"a": config.cluster_n > 1, "b": config.cluster_m > 1}
+        self.stages, self.raw_depth = realigned_ring(config, dtype, self.realigned, batched, (a_major, b_major))
 
     def _tiled_mma(self, rows: int, cols: int, warpgroups: int) -> mmatom.TiledMma:
         """`warpgroups` warpgroups of m64 x `cols` wgmma atoms over a rows x cols x block_k step."""
@@ -118,13 +122,17 @@ class HopperGemm:
         c = self.config
         box_a, box_b = (operand_box(c, self.dtype, x, self.majors[x]) for x in "ab")
         batched = self.batched
-        params = [("a", mmatom.TensorMapType(self.dtype, *box_a, "128b", batched=batched)),
-                  ("b", mmatom.TensorMapType(self.b_dtype, *box_b, "128b", batched=batched)),
+        params = [("a", "ptr" if "a" in self.realigned else
+                   mmatom.TensorMapType(self.dtype, *box_a, "128b", batched=batched)),
+                  ("b", "ptr" if "b" in self.realigned else
+                   mmatom.TensorMapType(self.b_dtype, *box_b, "128b", batched=batched)),
                   ("d", "ptr" if self.direct_d else mmatom.TensorMapType(
                       self.out_dtype, *output_box(c, self.out_dtype), "128b", batched=batched)),
                   ("m", "i32"), ("n", "i32"), ("k", "i32")]
         # D's row pitch in elements, and its base address mod 16
         params += [("ldd", "i64"), ("d_align", "i32")] if self.direct_d else []
+        for x in self.realigned:  # its row pitch in elements, and its base address mod 16
+            params += [(f"ld{x}", "i64"), (f"{x}_align", "i32")]
         params += [("splits", "i32")] if c.split_k else [("batch", "i32")] if batched else []
         params += [("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else []
         kb = mmatom.KernelBuilder("gemm", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1,
@@ -133,7 +141,9 @@ class HopperGemm:
         # CTA of the cluster (each CTA's slice lands in all of them), has released it
         readers = self.warpgroups * 128
         releases = readers // 32 * c.cluster_size if self.clustered else readers
-        self.ring = kb.smem_ring(c.stages, releases,
+        # a realigned operand's tile is written by the producer warpgroup's threads: each arrives on full
+        producers = (1 if len(self.realigned) < 2 else 0) + (PRODUCER_THREADS if self.realigned else 0)
+        self.ring = kb.smem_ring(self.stages, releases, producers,
                                  a=self.tiled.smem_desc_type("A", major="k" if self.majors["a"] == "k" else "mn"),
                                  b=self.tiled.smem_desc_type("B", major="k" if self.majors["b"] == "k" else "mn"))
         self.staging = kb.smem_tiles((2, 2), BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
@@ -157,7 +167,10 @@ class HopperGemm:
 
     def producer(self) -> None:
         kb = self.kb
-        kb.sync.setmaxnreg("decrease", PRODUCER_REGISTERS)
+        kb.sync.setmaxnreg("decrease", REALIGNING_REGISTERS["producer"] if self.realigned else PRODUCER_REGISTERS)
+        if self.realigned:
+            self.realigning_producer()
+            return
         with kb.if_(self.tid == 0):
             with (tiles := self.scheduler.loop([0])) as (unit, (it,)):
                 m0, n0, layer = self.tile_origin(unit)
@@ -169,6 +182,51 @@ class HopperGemm:
                     self.load("b", stage, n0, k0, layer)
                     k_loop.yield_(it_k + 1)
                 tiles.yield_(k_loop.results[0])
+
+    def realigning_producer(self) -> None:
+        """Every producer thread: the realigned operands' copies `raw_depth - 1` K steps ahead and their
+        realignment into each stage (realigned_loads.py); thread 0 also TMA-loads the other operand."""
+        kb, depth = self.kb, self.raw_depth
+        specs = {x: (self.bm if x == "a" else self.bn, self.dtype if x == "a" else self.b_dtype,
+                     self.ring.tiles[x].desc_type.layout.data) for x in self.realigned}
+        loads = RealignedLoads(kb, self.tid, specs, depth, {"a": kb.param("m"), "b": kb.param("n")})
+        with (tiles := self.scheduler.loop([0])) as (unit, (it,)):
+            m0, n0, layer = self.tile_origin(unit)
+            origins = {"a": m0, "b": n0}
+            first_step = self.scheduler.layer(unit) * self.k_tiles if self.config.split_k else 0
+            rows = {x: loads.tile_rows(loads.operands[x], origins[x]) for x in self.realigned}
+            kb.sync.named_barrier(PRODUCER_BARRIER, PRODUCER_THREADS)  # the last tile's slots all read
+            for ahead in range(depth - 1):
+                self.copy_ahead(loads, rows, ahead, first_step)
+            with (k_loop := kb.for_range(0, self.k_tiles, 1, [it])) as (kt, (it_k,)):
+                kb.cp_async.wait_group(depth - 2)  # this thread's copies of step kt landed; the barrier: all
+                kb.sync.named_barrier(PRODUCER_BARRIER, PRODUCER_THREADS)
+                self.copy_ahead(loads, rows, kt + depth - 1, first_step)
+                self.fill(loads, rows, it_k, kt, first_step, origins, layer)
+                k_loop.yield_(it_k + 1)
+            tiles.yield_(k_loop.results[0])
+
+    def copy_ahead(self, loads: RealignedLoads, rows: dict, step, first_step) -> None:
+        """The copies of the tile's K step `step` (none past its last) and their group."""
+        with self.kb.if_(step < self.k_tiles):
+            loads.issue(rows, step, (step + first_step) * self.bk)
+        self.kb.cp_async.commit_group()
+
+    def fill(self, loads: RealignedLoads, rows: dict, it, kt, first_step, origins: dict, layer) -> None:
+        """Ring iteration `it` (the tile's K step kt): the TMA-loaded operand by thread 0, the realigned ones by
+        every thread, each then arriving on the stage's full barrier."""
+        kb, ring = self.kb, self.ring
+        stage = ring.producer_wait(it)
+        k0 = (kt + first_step) * self.bk
+        loaded = [x for x in "ab" if x not in self.realigned]
+        if loaded:
+            with kb.if_(self.tid == 0):
+                ring.expect(stage, *loaded)
+                for x in loaded:
+                    self.load(x, stage, origins[x], k0, layer)
+        loads.realign(stage, rows, kt, k0)
+        kb.sync.fence_proxy_async()
+        ring.producer_arrive(stage)
 
     def load(self, operand: str, stage, origin, k0, layer) -> None:
         """One operand's box: the whole tile, or (a tile the cluster shares) this CTA's slice of it, landing at the
@@ -191,7 +249,7 @@ class HopperGemm:
     def consumer(self) -> None:
         """Both consumer warpgroups: their tiles, each a K loop and an epilogue."""
         kb, pingpong = self.kb, self.config.pingpong
-        kb.sync.setmaxnreg("increase", CONSUMER_REGISTERS)
+        kb.sync.setmaxnreg("increase", REALIGNING_REGISTERS["consumer"] if self.realigned else CONSUMER_REGISTERS)
         warpgroup = kb.warpgroup_id() - 1  # 0 or 1
         self.issuer = self.tid & 127 == 0  # the warpgroup's thread that issues its TMA stores
         self.boxes = self.staging[warpgroup]  # this warpgroup's two staging boxes
@@ -339,19 +397,52 @@ class HopperGemm:
             kb.tma.commit_group()
 
 
+SMEM_LIMIT = 227 * 1024
+STAGING_BYTES = 4 * BOX_BYTES  # the epilogue's boxes: two per consumer warpgroup
+# raw slots of realigned rows, deepest first: depth - 1 K steps in flight while one is realigned (a memory-bound
+# CTA needs its DRAM latency's worth of bytes in flight), beside at least MIN_STAGES ring stages
+RAW_DEPTHS, MIN_STAGES = (6, 5, 4, 3, 2), 3
+
+
+def realigned_ring(config: GemmConfig, dtype: str, realigned: tuple, batched: bool = False,
+                   majors: tuple = ("k", "k")) -> tuple[int, int]:
+    """(ring stages, raw slots) for a kernel that realigns `realigned` operands: the config's stages where nothing
+    is realigned; else the raw slots (deepest first) and as many of the config's stages as fit beside them in
+    SMEM, at least 2 -- an api_error where none fit, or where a realigned operand is MN-major, multicast or
+    batched."""
+    if not realigned:
+        return config.stages, 0
+    sliced = {"a": config.cluster_n > 1, "b": config.cluster_m > 1}
+    bad = [x for x in realigned if x not in "ab" or sliced[x] or majors["ab".index(x)] != "k"]
+    if bad or batched:
+        raise api_error(f"build_gemm: realigned operands {list(realigned)} with config {config.name}, majors "
+                        f"{majors}, batched={batched}; a realigned operand is a K-major one no cluster multicasts, "
+                        f"not batched")
+    rows = {"a": config.block_m, "b": config.block_n}
+    stage = (config.block_m + config.block_n) * 128  # a stage's tiles: 128 bytes of K per row
+    for depth in RAW_DEPTHS:
+        room = SMEM_LIMIT - STAGING_BYTES - 1024 - sum(raw_bytes(rows[x], depth) for x in realigned)
+        if room // stage >= (MIN_STAGES if depth > RAW_DEPTHS[-1] else 2):
+            return min(config.stages, room // stage), depth
+    raise api_error(f"build_gemm: config {config.name} realigning {list(realigned)}: its tiles and the raw rows "
+                    f"do not fit {SMEM_LIMIT} bytes of SMEM with 2 stages")
+
+
 def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig = GemmConfig(),
                out_dtype: str = "bf16", b_dtype: str | None = None, b_major: str = "k",
                a_major: str = "k", batched: bool = False, rowwise: bool = False,
-               direct_d: bool = False) -> tuple[object, mmatom.LaunchConfig]:
+               direct_d: bool = False, realigned: tuple = ()) -> tuple[object, mmatom.LaunchConfig]:
     """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config; `b_major="n"`: B is
     read as the K x N tensor `a @ b` hands over, `a_major="m"`: A as a K x M tensor (16-bit types), wgmma reading
     their MN-major tiles transposed. A split-K config takes `splits` after k and adds into an f32 D; `batched`: A,
     B and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k. `rowwise` (fp8): the scale
     pointers are of M and N floats, D[i, j] scaled by scale_a[i] * scale_b[j] (else each a single float).
     `direct_d`: D is a pointer, then its row pitch `ldd` and `d_align` (its base address mod 16) after k -- rows at any
-    pitch, each staged box stored by the threads (a caller's `out` TMA cannot store to)."""
+    pitch, each staged box stored by the threads (a caller's `out` TMA cannot store to). `realigned` ("a", "b"):
+    those operands are pointers, then each one's row pitch `ld<x>` and base address mod 16 `<x>_align` after k (and
+    D's): rows at any alignment, copied and realigned by the producer warpgroup (realigned_loads.py)."""
     return HopperGemm(dtype, target, config, out_dtype, b_dtype, b_major, a_major, batched, rowwise,
-                      direct_d).build()
+                      direct_d, realigned).build()
 
 
-__all__ = ["HopperGemm", "build_gemm"]
+__all__ = ["HopperGemm", "build_gemm", "realigned_ring"]

@@ -665,7 +665,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     %wg = arith.shrui %tid, %c7 : i32
     %is_producer = arith.cmpi eq, %wg, %c0 : i32
     scf.if %is_producer {
-      // expected-error@+1 {{nvvm.setmaxregister: the warpgroups' register budgets (warpgroup 0: 40, warpgroup 1: 256) need 37888 registers x 2 CTA(s) per SM = 75776; an SM has 65536}}
+      // expected-error@+1 {{nvvm.setmaxregister: the warpgroups' register budgets (warpgroup 0: 40, warpgroup 1: 256) need 37888 registers; the CTA is launched with 128 a thread x 256 threads = 32768 (2 CTA(s) per SM of 65536): an increase would wait for registers no warpgroup frees, and the kernel hang}}
       nvvm.setmaxregister decrease 40
       %leader = arith.cmpi eq, %tid, %c0 : i32
       scf.if %leader {

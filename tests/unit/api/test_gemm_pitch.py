@@ -6,7 +6,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from mmatom.kernels.gemm import GemmConfig, batched, host  # noqa: E402
+from mmatom.kernels.gemm import SWAP_AB_CONFIGS, GemmConfig, batched, host  # noqa: E402
 from mmatom.kernels.gemm import choices as gemm_choices  # noqa: E402
 
 E4M3 = getattr(torch, "float8_e4m3fn", None)
@@ -78,13 +78,43 @@ def test_a_transposed_operand_is_repacked_in_its_own_major(h100):
     assert q.majors == ("m", "k") and q.a.shape == (7000, 3000) and q.a.stride() == (3008, 1), config.name
 
 
-def test_an_operand_tma_cannot_address_is_copied_into_128_byte_rows_whatever_the_model(h100):
-    """fp8 decode with K = 1000: 1000-byte rows are not 16 bytes apart, so A and B are copied anyway -- into rows 128
-    bytes apart (the same copy), and the model has no odd pitch left to weigh."""
+def test_an_operand_tma_cannot_address_is_copied_into_128_byte_rows_by_default(h100):
+    """fp8 decode with K = 1000: 1000-byte rows do not start on 16 bytes, so TMA cannot read them; with realigning
+    off (the default) both are copied into rows 128 bytes apart, and the model has no odd pitch to weigh."""
     p = host._problem(torch, _operand(16, 1000, "e4m3"), _operand(4096, 1000, "e4m3"), *_scales("e4m3"), "k")
-    assert len(p.copies) == 2 and p.a.stride() == p.b.stride() == (1024, 1)
+    assert p.copies == () and p.unaligned == (True, True)
     config, q = host.configured(torch, p, "bf16", None, 132)
-    assert q.a is p.a and q.b is p.b, config.name
+    assert q.unaligned == (False, False) and len(q.copies) == 2 and q.a.stride() == q.b.stride() == (1024, 1)
+
+
+def test_an_operand_tma_cannot_address_is_read_in_place_for_the_kernel_to_realign(h100, monkeypatch):
+    """With realigning on, A and B are read in place, marked unaligned, and the config's kernel realigns them
+    (kernel.realigned_ring) -- no copy, and no odd pitch for the model to weigh."""
+    monkeypatch.setattr(host, "REALIGN_UNALIGNED", True)
+    p = host._problem(torch, _operand(16, 1000, "e4m3"), _operand(4096, 1000, "e4m3"), *_scales("e4m3"), "k")
+    assert p.copies == () and p.unaligned == (True, True) and p.a.stride() == p.b.stride() == (1000, 1)
+    config, q = host.configured(torch, p, "bf16", None, 132)
+    assert q.copies == () and q.unaligned == (True, True), config.name
+    assert {q.a.data_ptr(), q.b.data_ptr()} == {p.a.data_ptr(), p.b.data_ptr()}, config.name
+
+
+def test_a_config_that_cannot_realign_copies_the_operand(h100, monkeypatch):
+    """A cluster that multicasts B cannot realign it (each CTA would write a slice of the others' tiles): B is
+    copied into rows 128 bytes apart, A (not multicast) is still realigned."""
+    monkeypatch.setattr(host, "REALIGN_UNALIGNED", True)
+    p = host._problem(torch, _operand(3000, 1000, "e4m3"), _operand(4096, 1000, "e4m3"), *_scales("e4m3"), "k")
+    config, q = host.configured(torch, p, "bf16", GemmConfig(128, 256, 4, cluster_m=2), 132)
+    assert q.unaligned == (True, False) and q.a is p.a and q.b.stride() == (1024, 1)
+    assert len(q.copies) == 1 and q.copies[0][1] is p.b
+
+
+def test_a_swapped_config_realigns_the_operands_it_swaps(h100, monkeypatch):
+    """A swapped-operand config runs D^T = B . A^T: the unaligned marks swap with the operands."""
+    monkeypatch.setattr(host, "REALIGN_UNALIGNED", True)
+    p = host._problem(torch, _operand(6, 1000, "e4m3"), _operand(4096, 1000, "e4m3"), *_scales("e4m3"), "k")
+    p = p._replace(unaligned=(False, True), a=_operand(6, 1008, "e4m3")[:, :1000])
+    config, q = host.configured(torch, p, "bf16", SWAP_AB_CONFIGS[0], 132)
+    assert q.unaligned == (True, False) and q.a is p.b and q.b is p.a
 
 
 def test_a_config_without_fitted_terms_reads_in_place(h100):

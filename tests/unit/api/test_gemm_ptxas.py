@@ -8,6 +8,7 @@ import pytest
 
 import mmatom
 from mmatom.kernels.gemm import CONFIGS, GemmConfig, build_gemm
+from mmatom.kernels.gemm.kernel import realigned_ring
 
 pytestmark = pytest.mark.ptxas
 # (A, B) element types -> D: every config for bf16 and e4m3 into bf16 and f32, f16 into f16; mixed fp8 kinds on two
@@ -308,3 +309,33 @@ def test_swap_ab_limits_are_compile_errors():
     with pytest.raises(mmatom.CompileError, match=r"a swapped-operand config \(128x32x8w1t\) reads A and B K-major; "
                                                   r"got a_major 'k', b_major 'n'"):
         check_majors("gemm", "k", "n", "bf16", SWAP_AB_CONFIGS[1])
+
+
+# operands realigned by the producer (rows off 16 bytes: kernel.build_gemm's `realigned`): swapped, cooperative,
+# ping-pong and a one-operand variant, fp8 and bf16
+REALIGNED = [("128x16x8w1t", "e4m3", ("a", "b")), ("128x64x8w1", "bf16", ("a", "b")),
+             ("64x128x8w1p", "e4m3", ("a", "b")), ("128x128x6w1", "e4m3", ("b",))]
+
+
+def _realigned_metadata(case):
+    name, dtype, realigned = case
+    module, _ = build_gemm(dtype, "sm_90a", GemmConfig.from_name(name), "bf16", realigned=realigned)
+    kernel = mmatom.compile(module, options={"cache": False})
+    return kernel.metadata, kernel.ptx
+
+
+def test_realigned_variants_assemble_clean_and_copy_rows_with_cp_async():
+    """0 spills, no warning; each realigned operand's rows come by cp.async (16-byte copies, zero-filled past K)
+    and the other's by one TMA box; no realigned operand has a tensor map."""
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(_realigned_metadata, REALIGNED))
+    for (name, dtype, realigned), (meta, ptx) in zip(REALIGNED, results):
+        what = f"{name} {dtype} realigning {realigned}"
+        assert meta.spill_bytes == 0 and meta.warnings == (), f"{what}: {meta}"
+        config = GemmConfig.from_name(name)
+        rows = sum(config.block_m if x == "a" else config.block_n for x in realigned)
+        # a thread's rows (16 apart) of a step: its chunk, and a ninth chunk for the row's last lane; issued for the
+        # depth - 1 steps of a tile's prologue and once in its K loop
+        depth = realigned_ring(config, dtype, realigned)[1]
+        assert ptx.count("cp.async.cg.shared.global") == 2 * rows // 16 * depth, what
+        assert ptx.count("cp.async.bulk.tensor.2d.shared") == (2 - len(realigned)), what

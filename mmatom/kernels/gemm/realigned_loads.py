@@ -1,0 +1,137 @@
+"""The GEMM producer's loads of an operand whose rows TMA cannot address -- rows that do not start on 16 bytes
+(fp8 with K not a multiple of 16, bf16 / f16 with K not a multiple of 8), read in place instead of copied per call.
+
+The producer warpgroup's 128 threads copy, for each K step, every row's 144 bytes of aligned 16-byte chunks that
+hold the step's 128 bytes of it into a raw slot (cp.async: nothing held in registers, `depth - 1` steps in flight,
+chunks past the row's end or of rows past the operand's zero-filled). Once a step's copies landed (each thread's
+wait, then the warpgroup's barrier), each thread realigns one 16-byte chunk of 8 rows: it reads the 5 words of
+the raw row its chunk spans (4-byte loads at the row's offset rounded down to a word), joins them with funnel
+shifts, zeroes the bytes past K in the last step, and stores the chunk where the tile's 128B-swizzled layout
+places it. Then it fences its stores to the async proxy and arrives on the stage's
+full barrier (the ring counts 1 + 128 producers), so the consumers' wgmma read the tile as a TMA-loaded one.
+
+    loads = RealignedLoads(kb, tid, {"a": (rows, "e4m3", layout)}, depth, {"a": m})  # before the tile loop
+    rows = {"a": loads.tile_rows(loads.operands["a"], m0)}   # per tile
+    loads.issue(rows, step, k0)                              # a K step's copies, depth - 1 steps ahead
+    loads.realign(stage, rows, step, k0)                     # a landed step into the ring's stage
+
+On the public API only, like the kernel: kb.cp_async, load_chunk / store_chunk, funnel_shift_right, kb.layout.
+"""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import mmatom
+
+PRODUCER_THREADS = 128  # the producer warpgroup: every thread copies and realigns
+PRODUCER_BARRIER = 5  # named barrier 5: the producer warpgroup's (1, 2: the consumers' staging; 3, 4: ping-pong)
+ROW_BYTES = 128  # a K step of one row: the 128B swizzle's span (block_k of any element type)
+RAW_CHUNKS = ROW_BYTES // 16 + 1  # the aligned 16-byte chunks 128 bytes at any alignment lie in
+RAW_ROW_BYTES = RAW_CHUNKS * 16
+ROWS_APART = PRODUCER_THREADS // 8  # 8 threads a row (a chunk each), 16 rows at once
+SMEM_SPAN = 1 << 18  # byte offsets within a CTA's shared memory
+
+
+def raw_bytes(rows: int, depth: int) -> int:
+    """The SMEM of one operand's raw slots: `depth` steps of `rows` rows of RAW_CHUNKS chunks."""
+    return depth * rows * RAW_ROW_BYTES
+
+
+class RealignedLoads:
+    """One producer thread's part of the realigned operands (`operands`: name -> (tile rows, element type, tile
+    layout); each a kernel pointer parameter `<name>` with `ld<name>` (its row pitch in elements, i64) and
+    `<name>_align` (its base address mod 16))."""
+
+    def __init__(self, kb: mmatom.KernelBuilder, tid, operands: dict, depth: int, extents: dict):
+        self.kb, self.depth, self.extents = kb, depth, extents
+        self.chunk, self.first_row = tid % 8, tid // 8 % ROWS_APART
+        self.operands = {name: self._operand(name, *spec) for name, spec in operands.items()}
+
+    def _operand(self, name: str, rows: int, elem: str, layout) -> SimpleNamespace:
+        """An operand's constants: its raw slots, its element size, its pitch in bytes (low 32 bits: what the
+        alignment needs), where this thread's chunk of its first row lands in a tile (the tile's own layout) and
+        the offset of 16 rows further (one swizzle period apart twice)."""
+        kb, esize = self.kb, {"e4m3": 1, "e5m2": 1}.get(elem, 2)
+        raw = kb.smem(raw_bytes(rows, self.depth), align=16)
+        # the tile's layout: its element offsets, swizzled as byte addresses (CuTe's smem_ptr_flag: Sw<3,4,3> on
+        # bytes for every element type)
+        inner = kb.layout(layout.layout, (self.first_row, self.chunk * (16 // esize)))
+        place = kb.layout(f"{layout.swizzle} o 0 o {SMEM_SPAN}:1", (inner + layout.offset) * esize)
+        step16 = (layout.layout((ROWS_APART, 0)) - layout.layout((0, 0))) * esize  # two swizzle periods on
+        return SimpleNamespace(name=name, rows=rows, esize=esize, raw=raw, place=place, rows16_bytes=step16,
+                               pitch=kb.int_cast(kb.param(f"ld{name}"), "i32") * esize)
+
+    # -- copies ------------------------------------------------------------------------------------------------
+
+    def tile_rows(self, op, origin) -> SimpleNamespace:
+        """This thread's rows of a tile at `origin` (the operand's first row of it): its first row's address and
+        offset past 16 bytes (`skip`, the same for its rows 16 apart), whether each row is in the operand."""
+        kb = self.kb
+        row = origin + self.first_row
+        extent = self.extents[op.name]
+        # the row's first element (a row past the operand: its last row's, whose chunks are then not read)
+        start = kb.param(op.name) + mmatom.min_value(row, extent - 1) * kb.param(f"ld{op.name}") * op.esize
+        skip = (kb.param(f"{op.name}_align") + row * op.pitch) & 15
+        return SimpleNamespace(start=start, skip=skip, row=row, extent=extent)
+
+    def issue(self, rows_of: dict, step, k0) -> None:
+        """This thread's copies of K step `step` (its first element k0) into raw slot step % depth, then the group
+        closed (an empty one past the tile's last step: the wait counts groups)."""
+        kb = self.kb
+        k_bytes_all = kb.param("k")
+        for op in self.operands.values():
+            rows = rows_of[op.name]
+            slot = op.raw + (step % self.depth) * (op.rows * RAW_ROW_BYTES)
+            k_bytes = k_bytes_all * op.esize
+            first = k0 * op.esize - rows.skip  # the first aligned chunk, past the row's start (bytes; may be < 0)
+            for j in range(op.rows // ROWS_APART):
+                row_in = rows.row + ROWS_APART * j < rows.extent
+                dst = slot + (self.first_row + ROWS_APART * j) * RAW_ROW_BYTES
+                src = rows.start + (j * ROWS_APART) * kb.param(f"ld{op.name}") * op.esize + first
+                for chunk, extra in ((self.chunk, None), (8, self.chunk == 7)):
+                    at = first + chunk * 16
+                    size = mmatom.select(row_in & (at < k_bytes), 16, 0)
+                    copy = lambda: kb.cp_async.copy(dst + chunk * 16, src + chunk * 16, size)  # noqa: E731
+                    if extra is None:
+                        copy()
+                    else:
+                        with kb.if_(extra):
+                            copy()
+        kb.cp_async.commit_group()
+
+    # -- realignment -------------------------------------------------------------------------------------------
+
+    def realign(self, stage, rows_of: dict, step, k0) -> None:
+        """K step `step`'s raw chunks (landed: after the warpgroup's barrier) into the stage's tiles: this thread's
+        chunk of each of its rows, joined from its raw chunk and the next at the row's offset, the bytes past K
+        zeroed in the last step."""
+        kb = self.kb
+        for op in self.operands.values():
+            rows = rows_of[op.name]
+            slot = op.raw + (step % self.depth) * (op.rows * RAW_ROW_BYTES)
+            tile = getattr(stage, op.name).ptr
+            valid = kb.param("k") * op.esize - k0 * op.esize - self.chunk * 16  # this chunk's bytes before K
+            first_word, bits = (rows.skip & 12) + self.chunk * 16, (rows.skip & 3) * 8
+            for j in range(op.rows // ROWS_APART):
+                at = slot + (self.first_row + ROWS_APART * j) * RAW_ROW_BYTES + first_word
+                words = [kb.load_scalar(at, "i32", w) for w in range(5)]  # the 4-byte words the window spans
+                window = [mmatom.funnel_shift_right(words[w], words[w + 1], bits) for w in range(4)]
+                dst = tile + op.place + j * op.rows16_bytes
+                with kb.if_(valid >= 16) as whole:
+                    kb.store_chunk(window, dst)
+                with whole.otherwise():
+                    kb.store_chunk(self._masked(window, valid), dst)
+
+    @staticmethod
+    def _masked(window: list, valid) -> list:
+        """The chunk's words with the bytes from `valid` on (past K; 0 to 15 of them kept) zeroed."""
+        out = []
+        for w, word in enumerate(window):
+            keep = valid - 4 * w  # this word's bytes before K (any value: clamped by the selects)
+            partial = word & ((1 << (keep * 8)) - 1)  # 0 < keep < 4 where it is chosen
+            out.append(mmatom.select(keep >= 4, word, mmatom.select(keep > 0, partial, 0)))
+        return out
+
+
+__all__ = ["PRODUCER_BARRIER", "PRODUCER_THREADS", "RealignedLoads", "raw_bytes"]
