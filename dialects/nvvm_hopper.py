@@ -5,6 +5,7 @@ and stmatrix. Registered in the nvvm dialect by `dialects/nvvm.py`.
 
   nvvm.mbarrier.arrive.expect_tx %bar, %bytes : !llvm.ptr<3>, i32
   nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map, %bar, box[%k, %m] : !llvm.ptr<3>, !llvm.ptr
+  nvvm.cp.async.bulk.shared.cluster.global %dst, %src, %bar, %bytes : !llvm.ptr<3>, !llvm.ptr<1>
   nvvm.cp.async.bulk.tensor.global.shared.cta %map, %src, box[%n, %m] : !llvm.ptr, !llvm.ptr<3>
   nvvm.cp.async.bulk.tensor.reduce %map, %src, box[%n, %m] {redKind = #nvvm.tma_redux_kind<add>} : !llvm.ptr, !llvm.ptr<3>
   nvvm.cp.async.bulk.wait_group 1 {read}
@@ -202,6 +203,29 @@ class CpAsyncBulkTensorSharedClusterGlobalOp(IRDLOperation):
         _shared_pointer(self, self.mbar, "the barrier")
         if self.multicastMask is not None:
             expect_type(self, self.multicastMask, i16, "multicast_mask", " (a bit per CTA of the cluster)")
+
+
+@irdl_op_definition
+class CpAsyncBulkSharedClusterGlobalOp(IRDLOperation):
+    """`nvvm.cp.async.bulk.shared.cluster.global %dst, %src, %bar, %size : !llvm.ptr<3>, !llvm.ptr<1>`: a bulk copy
+    (TMA without a tensor map) of `%size` bytes -- a multiple of 16, both addresses 16-byte aligned -- from global
+    memory into this CTA's SMEM; its bytes complete the transaction count of `%bar`."""
+
+    name = "nvvm.cp.async.bulk.shared.cluster.global"
+    dstMem = operand_def()
+    srcMem = operand_def()
+    mbar = operand_def(ImpliedType(SHARED))
+    size = operand_def(ImpliedType(i32))
+    assembly_format = "$dstMem `,` $srcMem `,` $mbar `,` $size attr-dict `:` type($dstMem) `,` type($srcMem)"
+
+    def __init__(self, dst: SSAValue, src: SSAValue, mbar: SSAValue, size: SSAValue):
+        super().__init__(operands=[dst, src, mbar, size])
+
+    def verify_(self) -> None:
+        _shared_pointer(self, self.dstMem, "the destination")
+        expect_type(self, self.srcMem, LLVMPointerType(IntAttr(1)), "the source", " (a global-memory pointer)")
+        _shared_pointer(self, self.mbar, "the barrier")
+        expect_type(self, self.size, i32, "the size")
 
 
 @irdl_op_definition
@@ -485,6 +509,7 @@ class ClusterWaitOp(_ClusterBarrierOp):
 
 
 HOPPER_OPS = (MBarrierArriveOp, MBarrierArriveExpectTxOp, FenceMbarrierInitOp, CpAsyncBulkTensorSharedClusterGlobalOp,
+              CpAsyncBulkSharedClusterGlobalOp,
               CpAsyncBulkTensorGlobalSharedCtaOp, CpAsyncBulkTensorReduceOp, CpAsyncBulkCommitGroupOp,
               CpAsyncBulkWaitGroupOp, PrefetchTensormapOp, SetMaxRegisterOp, ElectSyncOp, StMatrixOp, MapaOp,
               ClusterArriveOp, ClusterWaitOp)

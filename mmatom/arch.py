@@ -1,7 +1,7 @@
 """The hardware units a kernel drives, one namespace each, named as the PTX instructions they emit:
 
     kb.mbarrier.init / arrive / arrive_expect_tx / wait / fence_init     mbarrier.*, fence.mbarrier_init
-    kb.tma.load / store / commit_group / wait_group                      cp.async.bulk.tensor, cp.async.bulk.*_group
+    kb.tma.load / copy / store / commit_group / wait_group               cp.async.bulk(.tensor), cp.async.bulk.*_group
     kb.cp_async.copy / commit_group / wait_group                         cp.async (SM80), cp.async.*_group
     kb.wgmma.fence / commit_group / wait_group                           wgmma.fence, wgmma.commit_group, wait_group
     kb.sync.barrier / named_barrier / named_barrier_arrive               bar.sync 0, bar.sync id, bar.arrive id
@@ -86,6 +86,16 @@ class Tma(_Unit):
         mask = None if multicast is None else kb.ssa(multicast, IntegerType(16))
         self._insert(TmaLoadOp(tensor_map, kb.ssa(row), kb.ssa(col), dst.ptr.ssa, kb.ssa(bar), dst.desc_type, mask,
                                None if layer is None else kb.ssa(layer)))
+
+    def copy(self, dst, src, nbytes, bar) -> None:
+        """A bulk copy without a tensor map (cp.async.bulk): `nbytes` (a multiple of 16, a runtime value) from
+        global `src` to shared `dst`, both 16-byte aligned, completing its bytes on `bar` -- e.g. a row whose start
+        a tensor map cannot address, one copy each."""
+        kb = self.kb
+        dst, src = kb.ssa(dst), kb.ssa(src)
+        if dst.type != nvvm_cp_async.SHARED or src.type != nvvm_cp_async.GLOBAL:
+            raise api_error(f"tma.copy: from {src.type} to {dst.type}; a global pointer to a shared one")
+        self._insert(nvvm_hopper.CpAsyncBulkSharedClusterGlobalOp(dst, src, kb.ssa(bar), kb.ssa(nbytes, IntegerType(32))))
 
     def store(self, src: SmemTile | Value, tensor_map, row, col, layer: Value | int | None = None,
               reduce: str | None = None) -> None:

@@ -21,23 +21,32 @@ from xdsl import __version__ as xdsl_version
 
 from mmatom.targets.cache_dir import atomic_write, cache_dir as _cache_dir
 
+# every package whose source a compiled module depends on -- the kernels too: a kernel generator's cache key
+# (compile_generated) names its parameters, not its code, so an edited kernel must change the toolchain (an H100
+# run served the previous realigned GEMM's cubin for an edited one, session 19)
 _PACKAGES = ("mmatom", "mmatom.atoms", "mmatom.dialects", "mmatom.layout", "mmatom.lowering", "mmatom.passes",
-             "mmatom.targets")
+             "mmatom.targets", "mmatom.kernels")
 
 
 @lru_cache(maxsize=1)
 def toolchain() -> str:
     """xDSL's version and a hash of every source file of the compiler (read once per process)."""
     digest = hashlib.sha256(str(xdsl_version).encode())  # xDSL reads it when asked: not at `import mmatom`
-    for name in _PACKAGES:
-        module = sys.modules.get(name)
-        if module is None or not getattr(module, "__file__", None):
-            continue
-        # the layers are linked into mmatom/ (mmatom/dialects -> ../dialects): its own modules only, each file once
-        pattern = "*.py" if name == "mmatom" else "**/*.py"
-        for path in sorted(Path(module.__file__).parent.glob(pattern)):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in source_files():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
+
+
+def source_files() -> list[Path]:
+    """The source files the toolchain hashes: each of _PACKAGES' -- by their folders under mmatom/, imported or not
+    (`import mmatom` does not import the kernels)."""
+    root = Path(sys.modules["mmatom"].__file__).parent
+    files = []
+    for name in _PACKAGES:
+        # the layers are linked into mmatom/ (mmatom/dialects -> ../dialects): its own modules only, each file once
+        folder = root.joinpath(*name.split(".")[1:])
+        files += sorted(folder.glob("*.py" if name == "mmatom" else "**/*.py"))
+    return files
 
 
 def cache_dir() -> Path:

@@ -55,6 +55,12 @@ def tma_load(fn: PTXFunction, op: hop.CpAsyncBulkTensorSharedClusterGlobalOp) ->
             f"[{fn.reg(op.dstMem)}], [{fn.reg(op.tmaDescriptor)}, {box}], [{fn.reg(op.mbar)}]{mask};")
 
 
+@emits(hop.CpAsyncBulkSharedClusterGlobalOp)
+def bulk_load(fn: PTXFunction, op: hop.CpAsyncBulkSharedClusterGlobalOp) -> None:
+    fn.emit(f"cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [{fn.reg(op.dstMem)}], "
+            f"[{fn.reg(op.srcMem)}], {fn.operand(op.size)}, [{fn.reg(op.mbar)}];")
+
+
 @emits(hop.CpAsyncBulkTensorGlobalSharedCtaOp)
 def tma_store(fn: PTXFunction, op: hop.CpAsyncBulkTensorGlobalSharedCtaOp) -> None:
     rank, box = _box(fn, op)

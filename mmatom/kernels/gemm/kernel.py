@@ -401,7 +401,7 @@ SMEM_LIMIT = 227 * 1024
 STAGING_BYTES = 4 * BOX_BYTES  # the epilogue's boxes: two per consumer warpgroup
 # raw slots of realigned rows, deepest first: depth - 1 K steps in flight while one is realigned (a memory-bound
 # CTA needs its DRAM latency's worth of bytes in flight), beside at least MIN_STAGES ring stages
-RAW_DEPTHS, MIN_STAGES = (6, 5, 4, 3, 2), 3
+RAW_DEPTHS, MIN_STAGES = (4, 2), 3  # powers of two: a slot is the step mod depth (a mask, no division)
 
 
 def realigned_ring(config: GemmConfig, dtype: str, realigned: tuple, batched: bool = False,

@@ -82,7 +82,7 @@ class RealignedLoads:
         k_bytes_all = kb.param("k")
         for op in self.operands.values():
             rows = rows_of[op.name]
-            slot = op.raw + (step % self.depth) * (op.rows * RAW_ROW_BYTES)
+            slot = op.raw + (step & (self.depth - 1)) * (op.rows * RAW_ROW_BYTES)
             k_bytes = k_bytes_all * op.esize
             first = k0 * op.esize - rows.skip  # the first aligned chunk, past the row's start (bytes; may be < 0)
             for j in range(op.rows // ROWS_APART):
@@ -104,33 +104,43 @@ class RealignedLoads:
 
     def realign(self, stage, rows_of: dict, step, k0) -> None:
         """K step `step`'s raw chunks (landed: after the warpgroup's barrier) into the stage's tiles: this thread's
-        chunk of each of its rows, joined from its raw chunk and the next at the row's offset, the bytes past K
-        zeroed in the last step."""
+        chunk of each of its rows; where the step holds bytes past K or rows past the operand, those zeroed."""
         kb = self.kb
         for op in self.operands.values():
             rows = rows_of[op.name]
-            slot = op.raw + (step % self.depth) * (op.rows * RAW_ROW_BYTES)
-            tile = getattr(stage, op.name).ptr
             valid = kb.param("k") * op.esize - k0 * op.esize - self.chunk * 16  # this chunk's bytes before K
-            first_word, bits = (rows.skip & 12) + self.chunk * 16, (rows.skip & 3) * 8
-            for j in range(op.rows // ROWS_APART):
-                at = slot + (self.first_row + ROWS_APART * j) * RAW_ROW_BYTES + first_word
-                words = [kb.load_scalar(at, "i32", w) for w in range(5)]  # the 4-byte words the window spans
-                window = [mmatom.funnel_shift_right(words[w], words[w + 1], bits) for w in range(4)]
-                dst = tile + op.place + j * op.rows16_bytes
-                with kb.if_(valid >= 16) as whole:
-                    kb.store_chunk(window, dst)
-                with whole.otherwise():
-                    kb.store_chunk(self._masked(window, valid), dst)
+            last = rows.row + ROWS_APART * (op.rows // ROWS_APART - 1)
+            with kb.if_((valid >= 16) & (last < rows.extent)) as whole:
+                self._rows(op, stage, rows, step, None)
+            with whole.otherwise():
+                self._rows(op, stage, rows, step, valid)
+
+    def _rows(self, op, stage, rows, step, valid) -> None:
+        """The thread's chunk of each of its rows, joined from the 5 words of the raw row it spans (4-byte loads at
+        the row's offset rounded down to a word, funnel shifts); `valid` (its bytes before K) given, masked."""
+        kb = self.kb
+        first_word, bits = (rows.skip & 12) + self.chunk * 16, (rows.skip & 3) * 8
+        base = op.raw + (step & (self.depth - 1)) * (op.rows * RAW_ROW_BYTES) + self.first_row * RAW_ROW_BYTES \
+            + first_word
+        tile = getattr(stage, op.name).ptr + op.place
+        for j in range(op.rows // ROWS_APART):
+            words = [kb.load_scalar(base + j * ROWS_APART * RAW_ROW_BYTES, "i32", w) for w in range(5)]
+            window = [mmatom.funnel_shift_right(words[w], words[w + 1], bits) for w in range(4)]
+            if valid is not None:
+                window = self._masked(window, valid, rows.row + ROWS_APART * j < rows.extent)
+            kb.store_chunk(window, tile + j * op.rows16_bytes)
 
     @staticmethod
-    def _masked(window: list, valid) -> list:
-        """The chunk's words with the bytes from `valid` on (past K; 0 to 15 of them kept) zeroed."""
+    def _masked(window: list, valid, row_in) -> list:
+        """The chunk's words with the bytes from `valid` on (past K; 0 to 15 of them kept) zeroed -- all of them
+        for a row past the operand (its raw chunks were zero-filled; a step's bytes past K may hold the next
+        row's)."""
         out = []
         for w, word in enumerate(window):
             keep = valid - 4 * w  # this word's bytes before K (any value: clamped by the selects)
             partial = word & ((1 << (keep * 8)) - 1)  # 0 < keep < 4 where it is chosen
-            out.append(mmatom.select(keep >= 4, word, mmatom.select(keep > 0, partial, 0)))
+            kept = mmatom.select(keep >= 4, word, mmatom.select(keep > 0, partial, 0))
+            out.append(mmatom.select(row_in, kept, 0))
         return out
 
 

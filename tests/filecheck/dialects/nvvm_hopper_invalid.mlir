@@ -339,3 +339,21 @@ llvm.func @barrier_arrive_threads_type(%l: i64) {
   "nvvm.barrier.arrive"(%l) <{operandSegmentSizes = array<i32: 0, 1>}> : (i64) -> ()
   llvm.return
 }
+
+// -----
+
+// bulk copies without a tensor map
+
+llvm.func @bulk_copy_src_not_global(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: i32, %l: i64, %h: i16) {
+  // expected-error@+1 {{'nvvm.cp.async.bulk.shared.cluster.global' op nvvm.cp.async.bulk.shared.cluster.global: the source must be !llvm.ptr<1> (a global-memory pointer), not !llvm.ptr<3>}}
+  nvvm.cp.async.bulk.shared.cluster.global %s, %s, %s, %i : !llvm.ptr<3>, !llvm.ptr<3>
+  llvm.return
+}
+
+// -----
+
+llvm.func @bulk_copy_dst_not_shared(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: i32, %l: i64, %h: i16) {
+  // expected-error@+1 {{'nvvm.cp.async.bulk.shared.cluster.global' op nvvm.cp.async.bulk.shared.cluster.global: the destination must be !llvm.ptr<3> (a shared-memory pointer), not !llvm.ptr<1>}}
+  nvvm.cp.async.bulk.shared.cluster.global %g, %g, %s, %i : !llvm.ptr<1>, !llvm.ptr<1>
+  llvm.return
+}

@@ -39,3 +39,15 @@ def test_an_atomic_write_makes_its_folder_and_leaves_no_temporary(tmp_path):
     path = tmp_path / "a" / "b.json"
     cache.atomic_write(path, b"{}")
     assert path.read_bytes() == b"{}" and [p.name for p in path.parent.iterdir()] == ["b.json"]
+
+
+def test_the_toolchain_hashes_the_kernels_sources_too():
+    """A kernel generator's cache key (compile_generated) names its parameters, not its code: the toolchain hash
+    covers the kernels' sources (an edited GEMM kernel once got the previous one's cubin), whether imported or
+    not, and every layer's, each file once."""
+    from mmatom import compile_cache
+    files = [p.as_posix() for p in compile_cache.source_files()]
+    for needed in ("mmatom/kernels/gemm/kernel.py", "mmatom/kernels/gemm/realigned_loads.py",
+                   "mmatom/kernels/attention/kernel.py", "passes/pipeline_protocol.py", "dialects/nvvm.py"):
+        assert any(f.endswith(needed) for f in files), needed
+    assert len(files) == len(set(files))
