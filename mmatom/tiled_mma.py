@@ -157,9 +157,10 @@ class TiledMma:
                 if tv[0].size() != self.threads:
                     raise api_error(f"TiledMma.placement: the {what} fragment covers {tv[0].size()} threads, the tile "
                                     f"{self.threads} (atom_layout_mnk {self.atom_layout_mnk}: wgmma tiles M only)")
-                values = tv[1].size()
+                # every (thread, value)'s offset at once, threads fastest: thread t's values are offsets[t::threads]
+                offsets, threads = tv.offsets(), tv[0].size()
                 self._placements[role] = placement(what, tv[0].shape, lambda t: [
-                    (i % rows, i // rows) for i in (tv((t, v)) for v in range(values))])
+                    (i % rows, i // rows) for i in offsets[t::threads]])
             else:  # register atoms: CuTe's partition, whose order (value, row repeat, column repeat) is the type's
                 lanes = self.atom.tv_layout(role)[0]
                 if lanes.size() != self.atom.threads:

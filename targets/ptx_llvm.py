@@ -110,12 +110,12 @@ def _dead_after(arg: SSAValue, user: Operation) -> bool:
     home = arg.block if isinstance(arg, BlockArgument) else arg.owner.parent_block()
     block = user.parent_block()
     others = [use.operation for use in arg.uses if use.operation is not user]
-    later = False
-    for op in block.ops:  # uses after `user` in its own block
-        if op is user:
-            later = True
-        elif later and op in others:
+    mine = {id(o) for o in others if o.parent_block() is block}
+    op = user.next_op
+    while op is not None and mine:  # uses after `user` in its own block
+        if id(op) in mine:
             return False
+        op = op.next_op
     reached: set = set()
     stack = list(block.last_op.successors) if block.last_op is not None else []
     while stack:

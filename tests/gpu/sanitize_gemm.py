@@ -1,14 +1,18 @@
 """A few GEMMs for compute-sanitizer (memcheck, racecheck, synccheck): every shipped config (or those named on
 the command line), bf16 and fp8, tails included, and a shape that gives each CTA two or three tiles (both
 ping-pong warpgroups, a second turn each). `compute-sanitizer --tool racecheck python -P tests/gpu/sanitize_gemm.py
-[128x128x6w1p ...]`."""
+[128x128x6w1p ...] [--realigned]` -- with --realigned, K is odd and the kernel realigns the operands' rows
+(host.REALIGN_UNALIGNED: cp.async copies and the producer's realignment) instead of the host copying them."""
 import sys
 
 import torch, mmatom
-from mmatom.kernels.gemm import CONFIGS, GemmConfig
-for config in [GemmConfig.from_name(n) for n in sys.argv[1:]] or CONFIGS:
+from mmatom.kernels.gemm import CONFIGS, GemmConfig, host
+odd = "--realigned" in sys.argv
+host.REALIGN_UNALIGNED = odd
+for config in [GemmConfig.from_name(n) for n in sys.argv[1:] if n != "--realigned"] or CONFIGS:
     for dtype in (torch.bfloat16, torch.float8_e4m3fn):
         for m, n, k in ((256, 512, 192), (300, 520, 200), (2304, 2048, 64)):
+            k += odd
             a = torch.randn(m, k, device="cuda").to(dtype); b = torch.randn(n, k, device="cuda").to(dtype)
             s = {} if dtype == torch.bfloat16 else {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")}
             d = mmatom.gemm(a, b, config=config, **s)
