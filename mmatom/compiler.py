@@ -28,7 +28,7 @@ from mmatom.dialects.launch_bounds import KERNEL, REQNTID, SHARED_BYTES, LaunchB
 from mmatom.dialects.mma_tma import AsTensorMapOp, tensor_map_param
 from mmatom.dialects.mma_types import TARGET_ATTR, TargetAttr, module_target
 from mmatom.dialects.source import (Diagnostic, LocatingParser, make_context, op_diagnostic, recursion_room,
-                                    verify_located)
+                                    verified_as_is, verify_located)
 from mmatom.lowering.pipeline import LowerMmaToNvvm, LowerMmaToPtx
 from mmatom.targets import ptxas, runtime
 from mmatom.targets.ptx_emitter import emit_ptx
@@ -337,8 +337,10 @@ def _compile(module_or_text: ModuleOp | str | os.PathLike, target: str | None, o
 def _compiled(module: ModuleOp, target: str | None, name: str | None, key: str | None, shape: tuple | None,
               opts: dict[str, Any]) -> Kernel:
     """The Kernel of `module` (this compile's own: lowered in place), stored under `key` and `shape` when caching."""
+    retargeted = target is not None and TARGET_ATTR not in module.attributes
     _set_target(module, target)
-    _verify(module, name)  # once: the input, on its chip
+    if retargeted or not verified_as_is(module):  # a builder's module, just verified on its chip, is not again
+        _verify(module, name)  # once: the input, on its chip
     batched_maps = _batched_map_params(module)
     _lowered(module, LowerMmaToPtx())
     try:
@@ -390,7 +392,8 @@ def compile_generated(key: Any, build: Callable[[], ModuleOp | str], *, target: 
     `key` (JSON-able) must name everything the module depends on besides mmatom itself -- the generator and
     its parameters, e.g. ("my_dsl.matmul", 2, m, n, k, dtype); mmatom's sources, xDSL's version, `target` and the
     options are part of the cache key already. The module `build()` returns is this call's: it is lowered in place
-    (not copied, printed or keyed by its text first -- the key names it)."""
+    (not copied, printed or keyed by its text first -- the key names it), and where KernelBuilder.finish() verified
+    it and it still has as many ops, not verified again."""
     opts = _options(options)
     try:
         name = json.dumps(["generated", key], sort_keys=True)
