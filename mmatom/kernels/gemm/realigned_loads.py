@@ -6,16 +6,19 @@ hold the step's 128 bytes of it into a raw slot (cp.async: nothing held in regis
 chunks past the row's end or of rows past the operand's zero-filled). Once a step's copies landed (each thread's
 wait, then the warpgroup's barrier), each thread realigns one 16-byte chunk of 8 rows: it reads the 5 words of
 the raw row its chunk spans (4-byte loads at the row's offset rounded down to a word), joins them with funnel
-shifts, zeroes the bytes past K in the last step, and stores the chunk where the tile's 128B-swizzled layout
-places it. Then it fences its stores to the async proxy and arrives on the stage's
-full barrier (the ring counts 1 + 128 producers), so the consumers' wgmma read the tile as a TMA-loaded one.
+shifts, zeroes the bytes past K (the last step) and the rows past the operand, and stores the chunk where the
+tile's 128B-swizzled layout places it. Then it fences its stores to the async proxy and arrives on the stage's full
+barrier (the ring counts 128 producers more than TMA's one), so the consumers' wgmma read the tile as a TMA-loaded
+one. Measured on the H100 (records/GEMM.md, session 19): right, but slower than copying the rows on the host --
+the four producer warps issue ~360 instructions each per K step -- so the host does not use it by default
+(host.REALIGN_UNALIGNED).
 
     loads = RealignedLoads(kb, tid, {"a": (rows, "e4m3", layout)}, depth, {"a": m})  # before the tile loop
     rows = {"a": loads.tile_rows(loads.operands["a"], m0)}   # per tile
     loads.issue(rows, step, k0)                              # a K step's copies, depth - 1 steps ahead
     loads.realign(stage, rows, step, k0)                     # a landed step into the ring's stage
 
-On the public API only, like the kernel: kb.cp_async, load_chunk / store_chunk, funnel_shift_right, kb.layout.
+On the public API only, like the kernel: kb.cp_async, load_scalar / store_chunk, funnel_shift_right, kb.layout.
 """
 
 from __future__ import annotations
