@@ -72,12 +72,13 @@ class CpAsyncOp(IRDLOperation):
         src_bytes = parser.parse_unresolved_operand() if parser.parse_optional_punctuation(",") else None
         attrs = parser.parse_optional_attr_dict()
         parser.parse_punctuation(":")
+        types_at = parser.pos
         types = [parser.parse_type()]
         while parser.parse_optional_punctuation(","):
             types.append(parser.parse_type())
         operands = [dst, src] + ([src_bytes] if src_bytes is not None else [])
         if len(types) != len(operands):
-            parser.raise_error(f"{cls.name}: {len(operands)} operands and {len(types)} types")
+            parser.raise_error(f"{cls.name}: {len(operands)} operands and {len(types)} types", types_at, parser.pos)
         resolved = [parser.resolve_operand(o, t) for o, t in zip(operands, types)]
         op = cls(resolved[0], resolved[1], size, cache, resolved[2] if src_bytes is not None else None)
         op.attributes.update(attrs)

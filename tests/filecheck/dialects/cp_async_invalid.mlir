@@ -47,3 +47,11 @@ llvm.func @cache_unknown(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>) {
   nvvm.cp.async.shared.global %s, %g, 16, cache = cs : !llvm.ptr<3>, !llvm.ptr<1>
   llvm.return
 }
+
+// -----
+
+llvm.func @types_not_one_per_operand(%g: !llvm.ptr<1>, %s: !llvm.ptr<3>) {
+  // expected-error@+1 {{nvvm.cp.async.shared.global: 2 operands and 1 types}}
+  nvvm.cp.async.shared.global %s, %g, 16, cache = cg : !llvm.ptr<3>
+  llvm.return
+}
