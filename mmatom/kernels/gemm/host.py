@@ -76,18 +76,12 @@ def _dtype_name(x) -> str:
     return OUR_NAMES.get(name, name)
 
 
-def _aligned_columns(x, elem_bytes: int, pending: list | None = None):
+def _aligned_columns(x, elem_bytes: int):
     """`x` (rows x cols) as TMA can address it: `x` itself where it can (_tma_addressable: a column slice of an
-    aligned matrix too), else one copy into rows ROW_PITCH_BYTES apart (padded_copy) -- or, given `pending`, the
-    padded matrix uninitialised, (it, x) appended to `pending` for one copy of all (row_copier)."""
+    aligned matrix too), else one copy into rows ROW_PITCH_BYTES apart (padded_copy)."""
     if _tma_addressable(x, elem_bytes):
         return x
-    torch = require_torch("mmatom.gemm")
-    if pending is None:
-        return padded_copy(torch, x)
-    copy = _padded_like(torch, x)
-    pending.append((copy, x))
-    return copy
+    return padded_copy(require_torch("mmatom.gemm"), x)
 
 
 def _padded_like(torch, x):
@@ -587,7 +581,7 @@ def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool) -> tuple:
         return x.t(), mn_major, False
     if x.stride(1) == 1 and x.stride(0) >= x.shape[1] and x.data_ptr() % elem_bytes == 0:
         return x, "k", True
-    return padded_copy(require_torch("mmatom.gemm"), x), "k", False
+    return _aligned_columns(x, elem_bytes), "k", False
 
 
 def _through_torch_op(torch, a, b) -> bool:

@@ -27,6 +27,8 @@ from types import SimpleNamespace
 
 import mmatom
 
+from .config import ELEM_BYTES
+
 PRODUCER_THREADS = 128  # the producer warpgroup: every thread copies and realigns
 PRODUCER_BARRIER = 5  # named barrier 5: the producer warpgroup's (1, 2: the consumers' staging; 3, 4: ping-pong)
 ROW_BYTES = 128  # a K step of one row: the 128B swizzle's span (block_k of any element type)
@@ -55,7 +57,7 @@ class RealignedLoads:
         """An operand's constants: its raw slots, its element size, its pitch in bytes (low 32 bits: what the
         alignment needs), where this thread's chunk of its first row lands in a tile (the tile's own layout) and
         the offset of 16 rows further (one swizzle period apart twice)."""
-        kb, esize = self.kb, {"e4m3": 1, "e5m2": 1}.get(elem, 2)
+        kb, esize = self.kb, ELEM_BYTES[elem]
         raw = kb.smem(raw_bytes(rows, self.depth), align=16)
         # the tile's layout: its element offsets, swizzled as byte addresses (CuTe's smem_ptr_flag: Sw<3,4,3> on
         # bytes for every element type)
