@@ -53,6 +53,7 @@ from xdsl.irdl import (
     operand_def,
     opt_operand_def,
     opt_prop_def,
+    opt_result_def,
     prop_def,
     result_def,
     traits_def,
@@ -75,6 +76,7 @@ from mmatom.atoms.limits import THREADS_PER_CTA
 
 from .carried import carried_method, carry
 from .mma_types import MnkShape, module_target
+from .llvm_atomic import ATOMIC_OPS
 from .nvvm_cp_async import CP_ASYNC_OPS
 from .nvvm_hopper import HOPPER_ATTRS, HOPPER_OPS, ImpliedType, expect_type
 from .nvvm_warp import WARP_ATTRS, WARP_OPS
@@ -558,24 +560,87 @@ def _sreg_class(reg: str) -> type[SpecialRegisterOp]:
 SREG_OPS: dict[str, type[SpecialRegisterOp]] = {reg: _sreg_class(reg) for reg in SPECIAL_REGISTERS}
 
 
+BarrierReduction = word_enum("BarrierReduction", ("and", "or", "popc"))
+
+
+@irdl_attr_definition
+class BarrierReductionAttr(WordAttr, EnumAttribute[BarrierReduction]):
+    """`#nvvm.reduction<and|or|popc>`: what a reducing nvvm.barrier computes over its threads' predicates."""
+
+    name = "nvvm.reduction"
+
+
 @irdl_op_definition
 class BarrierOp(IRDLOperation):
     """`nvvm.barrier`: the CTA-wide barrier (bar.sync 0); `nvvm.barrier id = %id number_of_threads = %n`: named
-    barrier `id` (0..15) among `n` threads (a multiple of 32), e.g. one warpgroup's."""
+    barrier `id` (0..15) among `n` threads (a multiple of 32), e.g. one warpgroup's. With
+    a reduction first -- `%r = nvvm.barrier #nvvm.reduction<or> %pred id = %id number_of_threads = %n -> i32`
+    (upstream's form, which upstream lowers for barrier 0) -- it also reduces the threads' predicates (%pred != 0):
+    and / or give every thread 1 or 0, popc how many held (PTX bar.red) -- one thread's finding handed to all."""
 
     name = "nvvm.barrier"
     barrierId = opt_operand_def(ImpliedType(i32))
     numberOfThreads = opt_operand_def(ImpliedType(i32))
+    reductionPredicate = opt_operand_def(ImpliedType(i32))
+    reductionOp = opt_prop_def(BarrierReductionAttr)
+    res = opt_result_def(ImpliedType(i32))
     irdl_options = (AttrSizedOperandSegments(as_property=True),)
-    assembly_format = "(`id` `=` $barrierId^)? (`number_of_threads` `=` $numberOfThreads^)? attr-dict"
 
-    def __init__(self, barrier_id: SSAValue | None = None, threads: SSAValue | None = None):
-        super().__init__(operands=[[barrier_id] if barrier_id else [], [threads] if threads else []])
+    def __init__(self, barrier_id: SSAValue | None = None, threads: SSAValue | None = None,
+                 reduction: str | None = None, predicate: SSAValue | None = None):
+        reduced = reduction is not None
+        super().__init__(operands=[[barrier_id] if barrier_id else [], [threads] if threads else [],
+                                   [predicate] if reduced else []],
+                         properties={"reductionOp": BarrierReductionAttr(BarrierReduction(reduction))} if reduced
+                         else {}, result_types=[[i32] if reduced else []])
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        reduction = predicate = None
+        if parser._current_token.text.startswith("#"):  # first: `%n #...` would read as a result index of %n
+            pos = parser.pos
+            attr = parser.parse_attribute()
+            if not isinstance(attr, BarrierReductionAttr):
+                parser.raise_error(f"{cls.name}: {attr} is not a reduction; #nvvm.reduction<and|or|popc>", pos,
+                                   parser.pos)
+            reduction = attr.data.value
+            predicate = parser.resolve_operand(parser.parse_unresolved_operand(), i32)
+        found = {}
+        for word, key in (("id", "id"), ("number_of_threads", "threads")):
+            if parser.parse_optional_keyword(word):
+                parser.parse_punctuation("=")
+                found[key] = parser.resolve_operand(parser.parse_unresolved_operand(), i32)
+        if reduction is not None:
+            parser.parse_punctuation("->")
+            pos = parser.pos
+            if parser.parse_type() != i32:
+                parser.raise_error(f"{cls.name}: a reduction's result is i32", pos, parser.pos)
+        op = cls(found.get("id"), found.get("threads"), reduction, predicate)
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
+
+    def print(self, printer: Printer) -> None:
+        if self.reductionOp is not None:
+            printer.print_string(" ")
+            printer.print_attribute(self.reductionOp)
+            printer.print_string(" ")
+            printer.print_operand(self.reductionPredicate)
+        for word, value in (("id", self.barrierId), ("number_of_threads", self.numberOfThreads)):
+            if value is not None:
+                printer.print_string(f" {word} = ")
+                printer.print_operand(value)
+        if self.reductionOp is not None:
+            printer.print_string(" -> i32")
+        printer.print_op_attributes(self.attributes)
 
     def verify_(self) -> None:
         if self.barrierId is None and self.numberOfThreads is not None:
             raise VerifyException("nvvm.barrier: number_of_threads without an id; a named barrier is "
                                   "`nvvm.barrier id = %id number_of_threads = %n`")
+        if (self.reductionOp is None) != (self.reductionPredicate is None) or \
+                (self.reductionOp is None) != (self.res is None):
+            raise VerifyException("nvvm.barrier: a reduction takes its kind, a predicate and an i32 result "
+                                  "together (`#nvvm.reduction<or> %pred -> i32`)")
         _verify_named_barrier(self)
 
 
@@ -1476,8 +1541,8 @@ NVVM = Dialect(
      WgmmaWaitGroupSyncOp, FenceProxyOp, InlinePtxOp, Tcgen05AllocOp, Tcgen05DeallocOp, Tcgen05RelinquishOp,
      Tcgen05CommitOp, Tcgen05FenceOp, Tcgen05WaitOp, Tcgen05LdOp, Tcgen05StOp, *TCGEN05_MMA_OPS, MBarrierInitOp,
      MBarrierTryWaitParityOp, ExtractElementOp, FshrOp, ConvertF32x2ToF16x2Op, ConvertF32x2ToBF16x2Op, *HOPPER_OPS,
-     *CP_ASYNC_OPS, *WARP_OPS],
-    [MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
+     *CP_ASYNC_OPS, *WARP_OPS, *ATOMIC_OPS],
+    [BarrierReductionAttr, MMALayoutAttr, MMATypeAttr, MMAIntOverflowAttr, MMAB1OpAttr, MMAKindAttr, MMAShapeAttr, WgmmaTypeAttr,
      WgmmaScaleOutAttr, WgmmaScaleInAttr, ProxyKindAttr, SharedSpaceAttr, BlockScaleFormatAttr, BlockScaleKindAttr,
      ScaleVecSizeAttr, CTAGroupAttr, Tcgen05MmaKindAttr, Tcgen05BlockScaleAttr, Tcgen05LdStShapeAttr,
      Tcgen05FenceAttr, Tcgen05WaitAttr, FPRoundingModeAttr, SaturationModeAttr, *HOPPER_ATTRS, *WARP_ATTRS],

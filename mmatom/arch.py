@@ -4,8 +4,9 @@
     kb.tma.load / copy / store / commit_group / wait_group               cp.async.bulk(.tensor), cp.async.bulk.*_group
     kb.cp_async.copy / commit_group / wait_group                         cp.async (SM80), cp.async.*_group
     kb.wgmma.fence / commit_group / wait_group                           wgmma.fence, wgmma.commit_group, wait_group
-    kb.sync.barrier / named_barrier / named_barrier_arrive               bar.sync 0, bar.sync id, bar.arrive id
-    kb.sync.fence_proxy_async / elect / setmaxnreg                       fence.proxy.async, elect.sync, setmaxnreg
+    kb.sync.barrier / named_barrier / named_barrier_any / _arrive         bar.sync 0, bar.sync id, bar.red.or, bar.arrive
+    kb.sync.fence_proxy_async / fence / elect / setmaxnreg               fence.proxy.async, fence.acq_rel, elect.sync, setmaxnreg
+    kb.atomic.add / exchange                                             atom.global.add / exch (the old value)
     kb.cluster.rank / id / count / sync / map_shared                     %cluster_ctarank, %clusterid, barrier.cluster, mapa
 
 Every op is located at the DSL's line like the rest of the builder; operands are Values, SSAValues or Python ints.
@@ -18,12 +19,13 @@ from typing import TYPE_CHECKING
 from xdsl.dialects.builtin import IntegerType
 
 from mmatom.dialects import nvvm, nvvm_cp_async, nvvm_hopper
+from mmatom.dialects.llvm_atomic import AtomicRMWOp, FenceOp
 from mmatom.dialects.mma import TmaLoadOp, TmaStoreOp
 from mmatom.dialects.mma_types import TensorMapType, TmaReduceAttr
 
 from .errors import api_error
 from .smem import SmemTile
-from .values import Value
+from .values import Value, select
 
 if TYPE_CHECKING:
     from .kernel_builder import KernelBuilder
@@ -176,6 +178,17 @@ class Sync(_Unit):
         barrier()'s) wait for each other."""
         self._insert(nvvm.BarrierOp(self.kb.ssa(barrier_id), self.kb.ssa(threads)))
 
+    def named_barrier_any(self, barrier_id, threads: int, predicate) -> Value:
+        """bar.red.or.pred: named_barrier(barrier_id, threads), returning an i1 that is true in every one of the
+        threads when `predicate` (an i1) held in any of them -- one thread's finding (an atomic's result) handed
+        to the others without a trip through SMEM."""
+        kb = self.kb
+        if not isinstance(predicate, Value) or predicate.type != IntegerType(1):
+            raise api_error(f"named_barrier_any: the predicate {predicate!r} is not an i1 kernel value (a comparison)")
+        word = select(predicate, 1, 0)
+        op = nvvm.BarrierOp(kb.ssa(barrier_id), kb.ssa(threads), "or", kb.ssa(word))
+        return kb.wrap(self._insert(op).res) != 0
+
     def named_barrier_arrive(self, barrier_id, threads: int) -> None:
         """bar.arrive id, threads: this thread counts towards named barrier `id` of `threads` threads and goes on
         (the threads that must wait use named_barrier on the same id and count)."""
@@ -184,6 +197,13 @@ class Sync(_Unit):
     def fence_proxy_async(self) -> None:
         """fence.proxy.async: generic-proxy SMEM writes (st.shared, stmatrix) become visible to TMA and wgmma."""
         self._insert(nvvm.FenceProxyOp())
+
+    def fence(self, scope: str = "gpu", ordering: str = "acq_rel") -> None:
+        """fence.acq_rel.<scope> (`ordering="seq_cst"`: fence.sc): this thread's memory accesses before it are
+        ordered against those after it for every thread of `scope` ("cta", "cluster", "gpu", "sys"). One thread's
+        fence after a CTA barrier, then its atomic, publishes what the CTA wrote before the barrier (a release);
+        the thread that reads the atomic's result fences, then a barrier shows the others' writes to its CTA."""
+        self._insert(FenceOp(_ordering(ordering, ("acq_rel", "seq_cst"), "fence"), _syncscope(scope, "fence")))
 
     def elect(self) -> Value:
         """elect.sync: an i1, true in one lane of the warp."""
@@ -195,6 +215,46 @@ class Sync(_Unit):
         if action not in nvvm_hopper.SETMAXNREG_ACTIONS:
             raise api_error(f"setmaxnreg: action {action!r} is not one of increase, decrease")
         self._insert(nvvm_hopper.SetMaxRegisterOp(action, count))
+
+
+PTX_SCOPES = {"cta": "block", "cluster": "cluster", "gpu": "device", "sys": ""}  # PTX scope -> NVPTX syncscope
+ATOMIC_ORDERINGS = {"relaxed": "monotonic", "acquire": "acquire", "release": "release", "acq_rel": "acq_rel"}
+
+
+def _syncscope(scope: str, who: str) -> str:
+    if scope not in PTX_SCOPES:
+        raise api_error(f"{who}: scope {scope!r}; one of {', '.join(PTX_SCOPES)}")
+    return PTX_SCOPES[scope]
+
+
+def _ordering(ordering: str, legal, who: str) -> str:
+    if ordering not in legal:
+        raise api_error(f"{who}: ordering {ordering!r}; one of {', '.join(legal)}")
+    return ordering
+
+
+class Atomic(_Unit):
+    """atom.global: one thread's read-modify-write of a global word that every other thread of the scope sees
+    whole, returning the word it replaced -- e.g. a per-tile counter whose last incrementer knows it is last."""
+
+    def add(self, ptr, value, index=0, ordering: str = "acq_rel", scope: str = "gpu") -> Value:
+        """atom.<ordering>.<scope>.global.add: `value` (an i32 or i64 Value or a Python int: i32) added to the
+        word at `ptr` + `index` words; the word before the add."""
+        return self._rmw("add", ptr, value, index, ordering, scope)
+
+    def exchange(self, ptr, value, index=0, ordering: str = "acq_rel", scope: str = "gpu") -> Value:
+        """atom.<ordering>.<scope>.global.exch: `value` written to the word at `ptr` + `index` words; the word it
+        replaced."""
+        return self._rmw("xchg", ptr, value, index, ordering, scope)
+
+    def _rmw(self, op: str, ptr, value, index, ordering: str, scope: str) -> Value:
+        kb, who = self.kb, f"atomic.{'add' if op == 'add' else 'exchange'}"
+        order = ATOMIC_ORDERINGS[_ordering(ordering, ATOMIC_ORDERINGS, who)]
+        value = kb.ssa(value)
+        if not isinstance(value.type, IntegerType) or value.type.width.data not in (32, 64):
+            raise api_error(f"{who}: the value is {value.type}; an i32 or i64")
+        address = kb.wrap(kb.ssa(ptr)) + index * (value.type.width.data // 8)
+        return kb.wrap(self._insert(AtomicRMWOp(op, address.ssa, value, order, _syncscope(scope, who))).res)
 
 
 class Cluster(_Unit):
@@ -224,4 +284,4 @@ class Cluster(_Unit):
         return self.kb.wrap(self._insert(nvvm_hopper.MapaOp(self.kb.ssa(ptr), self.kb.ssa(rank))).res)
 
 
-__all__ = ["Cluster", "Mbarrier", "Sync", "Tma", "Wgmma"]
+__all__ = ["Atomic", "Cluster", "Mbarrier", "Sync", "Tma", "Wgmma"]

@@ -6,6 +6,9 @@
     it_next, acc = loop.results
     with kb.if_(kb.tid() == 0) as branch: ...
     with branch.otherwise(): ...
+    with (found := kb.if_(kb.tid() == 0, otherwise=[0])):  # a value out of one branch, the defaults out of the other
+        found.yield_(kb.atomic.add(counter, 1))
+    old = found.results[0]
 """
 
 from __future__ import annotations
@@ -60,23 +63,42 @@ class Loop:
 
 @dataclass
 class If:
-    """`scf.if` being built: `with kb.if_(cond) as branch: ...` then, optionally, `with branch.otherwise(): ...`."""
+    """`scf.if` being built: `with kb.if_(cond) as branch: ...` then, optionally, `with branch.otherwise(): ...`;
+    one with `otherwise` values (kb.if_(cond, otherwise=[...])) has results: its branch ends with
+    `branch.yield_(...)`, values of the same types, and the else branch yields the `otherwise` values."""
 
     kb: KernelBuilder
     op: scf.IfOp
     _outer: InsertPoint | None = field(default=None, repr=False)
+    _yielded: bool = False
 
     def __enter__(self) -> If:
         self._outer = self.kb.builder.insertion_point
         self.kb.builder.insertion_point = InsertPoint.at_end(self.op.true_region.block)
         return self
 
+    def yield_(self, *values) -> None:
+        types = [r.type for r in self.op.results]
+        if not types or len(values) != len(types):
+            raise api_error(f"if_ has {len(types)} results (its `otherwise` values); yield_ got {len(values)}")
+        self.kb.builder.insert(scf.YieldOp(*(self.kb.ssa(v, t) for v, t in zip(values, types))))
+        self._yielded = True
+
     def __exit__(self, kind, value, traceback) -> None:
-        self.kb.builder.insert(scf.YieldOp())
+        if kind is None and not self._yielded:
+            if self.op.results:
+                raise api_error("an if_ with `otherwise` values must end its branch with branch.yield_(...)")
+            self.kb.builder.insert(scf.YieldOp())
         self.kb.builder.insertion_point = self._outer
 
     def otherwise(self) -> Else:
+        if self.op.results:
+            raise api_error("an if_ with `otherwise` values has its else branch already: it yields those values")
         return Else(self)
+
+    @property
+    def results(self) -> tuple[Value, ...]:
+        return tuple(self.kb.wrap(r) for r in self.op.results)
 
 
 @dataclass

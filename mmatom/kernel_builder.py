@@ -73,7 +73,7 @@ from mmatom.dialects.nvvm import MMALayoutAttr
 from mmatom.dialects import nvvm_hopper
 from mmatom.dialects.nvvm_warp import Ex2Op, RcpApproxFtzF32Op
 
-from .arch import Cluster, CpAsync, Mbarrier, Sync, Tma, Wgmma
+from .arch import Atomic, Cluster, CpAsync, Mbarrier, Sync, Tma, Wgmma
 from .control_flow import If, Loop
 from .errors import CompileError, api_error, caller_diagnostic
 from .lookup import Atom
@@ -137,7 +137,7 @@ class KernelBuilder:
         self._last_declaration: Operation | None = self.block.last_op
         self._finished = False
         self.mbarrier, self.tma, self.wgmma = Mbarrier(self), Tma(self), Wgmma(self)
-        self.cp_async = CpAsync(self)
+        self.cp_async, self.atomic = CpAsync(self), Atomic(self)
         self.sync, self.cluster, self.shfl = Sync(self), Cluster(self), Shfl(self)
 
     # -- values ---------------------------------------------------------------------------------------------
@@ -322,10 +322,16 @@ class KernelBuilder:
         self.builder.insert(op)
         return Loop(self, op)
 
-    def if_(self, condition: Value) -> If:
-        """`scf.if condition` (no results): `with kb.if_(c) as branch: ...`, `with branch.otherwise(): ...`."""
-        op = scf.IfOp(self.ssa(condition), [], Region(Block()), Region())
+    def if_(self, condition: Value, otherwise: Sequence[Operand] = ()) -> If:
+        """`scf.if condition`: `with kb.if_(c) as branch: ...`, `with branch.otherwise(): ...`; with `otherwise`
+        values it has results, the branch's `branch.yield_(...)` where `c` holds, else those values
+        (`branch.results` after it)."""
+        defaults = [self.ssa(v) for v in otherwise]
+        op = scf.IfOp(self.ssa(condition), [d.type for d in defaults], Region(Block()),
+                      Region(Block()) if defaults else Region())
         self.builder.insert(op)
+        if defaults:
+            op.false_region.block.add_op(scf.YieldOp(*defaults))
         return If(self, op)
 
     # -- fragments and atoms --------------------------------------------------------------------------------

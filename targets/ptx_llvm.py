@@ -8,6 +8,7 @@ from xdsl.dialects.builtin import AnyFloat, BFloat16Type, Float16Type, Float32Ty
 from xdsl.ir import Attribute, BlockArgument, Operation, SSAValue
 
 from mmatom.dialects import nvvm
+from mmatom.dialects.llvm_atomic import FENCE_ORDERINGS, RMW_OPS, RMW_ORDERINGS, SCOPES, AtomicRMWOp, FenceOp
 
 from .ptx_function import B32, B64, SPACES, PTXEmissionError, PTXFunction, addr_space, emits, reg_class, value_bits
 
@@ -154,6 +155,20 @@ def extractelement(fn: PTXFunction, op: nvvm.ExtractElementOp) -> None:
 def fshr(fn: PTXFunction, op: nvvm.FshrOp) -> None:
     """LLVM's funnel shift right (the amount mod 32) is PTX's shf.r.wrap, its low word first."""
     fn.emit(f"shf.r.wrap.b32 {fn.define(op.res)}, {fn.reg(op.lo)}, {fn.reg(op.hi)}, {fn.reg(op.amount)};")
+
+
+@emits(AtomicRMWOp)
+def atomicrmw(fn: PTXFunction, op: AtomicRMWOp) -> None:
+    kind = RMW_OPS[op.bin_op.data]
+    width = value_bits(op.val.type)
+    suffix = f".u{width}" if kind == "add" else f".b{width}"
+    fn.emit(f"atom.{RMW_ORDERINGS[op.ordering.data]}.{SCOPES[op.scope]}.global.{kind}{suffix} {fn.define(op.res)}, "
+            f"[{fn.reg(op.ptr)}], {fn.reg(op.val)};")
+
+
+@emits(FenceOp)
+def fence(fn: PTXFunction, op: FenceOp) -> None:
+    fn.emit(f"fence.{FENCE_ORDERINGS[op.ordering.data]}.{SCOPES[op.scope]};")
 
 
 @emits(llvm.BitcastOp)

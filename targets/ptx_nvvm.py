@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mmatom.dialects import nvvm
 
-from .ptx_function import PTXFunction, emits
+from .ptx_function import PRED, PTXFunction, emits
 
 
 @emits(nvvm.SpecialRegisterOp)
@@ -15,12 +15,21 @@ def special_register(fn: PTXFunction, op: nvvm.SpecialRegisterOp) -> None:
 
 @emits(nvvm.BarrierOp)
 def barrier(fn: PTXFunction, op: nvvm.BarrierOp) -> None:
-    if op.barrierId is None:
-        fn.emit("bar.sync 0;")
-    elif op.numberOfThreads is None:
-        fn.emit(f"bar.sync {fn.operand(op.barrierId)};")
-    else:
-        fn.emit(f"bar.sync {fn.operand(op.barrierId)}, {fn.operand(op.numberOfThreads)};")
+    where = fn.operand(op.barrierId) if op.barrierId is not None else "0"
+    if op.numberOfThreads is not None:
+        where += f", {fn.operand(op.numberOfThreads)}"
+    if op.reductionOp is None:
+        fn.emit(f"bar.sync {where};")
+        return
+    held = fn.new(PRED)
+    fn.emit(f"setp.ne.b32 {held}, {fn.reg(op.reductionPredicate)}, 0;")
+    kind = op.reductionOp.data.value
+    if kind == "popc":
+        fn.emit(f"bar.red.popc.u32 {fn.define(op.res)}, {where}, {held};")
+        return
+    reduced = fn.new(PRED)
+    fn.emit(f"bar.red.{kind}.pred {reduced}, {where}, {held};")
+    fn.emit(f"selp.u32 {fn.define(op.res)}, 1, 0, {reduced};")
 
 
 @emits(nvvm.BarrierArriveOp)

@@ -181,8 +181,8 @@ def test_repeated_calls_replay_the_packed_launch():
 
 @pytest.mark.parametrize("dtype, shape, config, out_dtype", [
     ("e4m3", (200, 777, 475), None, None), ("bf16", (96, 1001, 333), None, None), ("bf16", (256, 512, 384), None, None),
-    ("e4m3", (120, 333, 4000), "128x128x6w1s", None),  # split-K: sums of their own, converted into each new D
-    ("bf16", (120, 336, 4000), "128x128x6w1s", "f32")], ids=str)  # split-K summing in D itself
+    ("e4m3", (120, 333, 4000), "128x128x6w1s", None),  # split-K: the stream's workspace, each new D stored
+    ("bf16", (120, 336, 4000), "128x128x6w1s", "f32"), ("bf16", (40, 3000, 4000), "128x64x8w1st", None)], ids=str)
 def test_calls_that_allocate_d_replay(dtype, shape, config, out_dtype):
     """A call without `out` is replayed too (D allocated again, the operands copied again where the call copied
     them): each result is its own tensor, right while the earlier ones live (a new D address packs its launch), and

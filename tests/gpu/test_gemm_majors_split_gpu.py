@@ -1,6 +1,6 @@
 """GPU: mmatom.gemm on operands stored transposed (A as K x M, B as K x N: read M- / N-major by wgmma, no copy)
-and split-K (few output tiles, long K: slices of K reduce-added into f32, then converted). NaN-poisoned outputs,
-fresh random inputs, a float64 reference (marker `gpu`)."""
+and split-K (few output tiles, long K: the K slices' partial sums added up by each tile's last slice, in one
+launch). NaN-poisoned outputs, fresh random inputs, a float64 reference (marker `gpu`)."""
 
 import pytest
 
@@ -75,19 +75,51 @@ def test_fp8_stored_transposed_is_copied_k_major():
                          ids=str)
 @pytest.mark.parametrize("out_dtype", ["bf16", "f32"])
 def test_split_k_configs(m, n, k, out_dtype):
-    """Each split-K config (with the K slices the model picks) against float64: the slices' sums all land."""
+    """Each split-K config -- and (16-bit D) each swapped-operand config's split variant whose tile covers M --
+    with the K slices the model picks, against float64: every slice's sums land, in the same bits call after call
+    (the counters left at 0 by each launch; the last slice adds the slices up in order)."""
+    from dataclasses import replace
+
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import SPLIT_K_CONFIGS, SWAP_AB_CONFIGS
+    from mmatom.kernels.gemm.choices import sm_count, splits
+    a, b = _operand(m, k, "bf16", False), _operand(n, k, "bf16", False)
+    swapped = [replace(c, split_k=True) for c in SWAP_AB_CONFIGS if m <= c.block_n and out_dtype != "f32"]
+    for config in SPLIT_K_CONFIGS + tuple(swapped):
+        assert splits(config, m, n, k, "bf16", sm_count()) > 1, config.name
+        runs = []
+        for _ in range(3):
+            d = torch.full((m, n), float("nan"), device="cuda", dtype=getattr(torch, TYPES[out_dtype]))
+            mmatom.gemm(a, b, out=d, config=config)
+            runs.append(d)
+        torch.cuda.synchronize()
+        _assert_close(runs[0], a.double() @ b.double().T, k, 2.0 ** -8 if out_dtype == "bf16" else 2.0 ** -20)
+        assert torch.equal(runs[0], runs[1]) and torch.equal(runs[0], runs[2]), config.name
+
+
+def test_split_k_on_two_streams_at_once():
+    """Two streams, each with split-K calls in flight beside the other's: each stream's workspace is its own, so
+    neither counts the other's slices (a shared counter would let a tile be stored before all its slices land)."""
     import torch
 
     import mmatom
     from mmatom.kernels.gemm import SPLIT_K_CONFIGS
-    from mmatom.kernels.gemm.choices import sm_count, splits
-    a, b = _operand(m, k, "bf16", False), _operand(n, k, "bf16", False)
-    for config in SPLIT_K_CONFIGS:
-        assert splits(config, m, n, k, "bf16", sm_count()) > 1, config.name
-        d = torch.full((m, n), float("nan"), device="cuda", dtype=getattr(torch, TYPES[out_dtype]))
-        mmatom.gemm(a, b, out=d, config=config)
-        torch.cuda.synchronize()
-        _assert_close(d, a.double() @ b.double().T, k, 2.0 ** -8 if out_dtype == "bf16" else 2.0 ** -20)
+    config = SPLIT_K_CONFIGS[1]
+    a, b = _operand(128, 16384, "bf16", False), _operand(1024, 16384, "bf16", False)
+    streams = [torch.cuda.Stream(), torch.cuda.Stream()]
+    outs = [[torch.full((128, 1024), float("nan"), device="cuda", dtype=torch.bfloat16) for _ in range(8)]
+            for _ in streams]
+    torch.cuda.synchronize()
+    for i in range(8):
+        for stream, d in zip(streams, outs):
+            with torch.cuda.stream(stream):
+                mmatom.gemm(a, b, out=d[i], config=config)
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double().T
+    _assert_close(outs[0][0], ref, 16384, 2.0 ** -8)
+    assert all(torch.equal(d, outs[0][0]) for ds in outs for d in ds)
 
 
 def test_split_k_fp8_and_transposed_and_replayed():
@@ -98,7 +130,7 @@ def test_split_k_fp8_and_transposed_and_replayed():
     a, b = _operand(16, 8192, "e4m3", False), _operand(2048, 8192, "e4m3", False)
     sa, sb = torch.tensor([0.5], device="cuda"), torch.tensor([2.0], device="cuda")
     d = torch.full((16, 2048), float("nan"), device="cuda", dtype=torch.bfloat16)
-    for _ in range(3):  # the second and third calls replay the packed launch (its f32 buffer zeroed again)
+    for _ in range(3):  # the second and third calls replay the packed launch (the same workspace)
         d.fill_(float("nan"))
         mmatom.gemm(a, b, out=d, scale_a=sa, scale_b=sb, config=SPLIT_K_CONFIGS[0])
         torch.cuda.synchronize()
@@ -110,22 +142,27 @@ def test_split_k_fp8_and_transposed_and_replayed():
     _assert_close(d, at.double() @ bt.double().T, 4096, 2.0 ** -8)
 
 
-def test_the_prior_splits_decode_shapes_unless_deterministic():
+def test_the_prior_splits_decode_shapes_even_when_deterministic():
+    """Split-K adds its slices in a fixed order: under torch.use_deterministic_algorithms the prior still takes it,
+    and two calls give the same bits."""
     import torch
 
     import mmatom
     from mmatom.kernels.gemm import choose_config
-    assert choose_config(1, 4096, 11008, "bf16", swap_ab=False).split_k  # (the swapped 128x16 tile beats both)
+    assert choose_config(1, 4096, 11008, "bf16", swap_ab=False).split_k
     assert not choose_config(1, 4096, 11008, "bf16", split_k=False).split_k
     a, b = _operand(1, 11008, "bf16", False), _operand(4096, 11008, "bf16", False)
     torch.use_deterministic_algorithms(True)
     try:
-        first, second = mmatom.gemm(a, b), mmatom.gemm(a, b)  # not split: the same bits every time
+        first, second = mmatom.gemm(a, b, config=choose_config(1, 4096, 11008, "bf16", swap_ab=False)), \
+            mmatom.gemm(a, b)
+        again = mmatom.gemm(a, b)
         torch.cuda.synchronize()
-        assert torch.equal(first, second)
+        assert torch.equal(second, again)
     finally:
         torch.use_deterministic_algorithms(False)
-    _assert_close(mmatom.gemm(a, b), a.double() @ b.double().T, 11008, 2.0 ** -8)
+    _assert_close(first, a.double() @ b.double().T, 11008, 2.0 ** -8)
+    _assert_close(second, a.double() @ b.double().T, 11008, 2.0 ** -8)
 
 
 @pytest.mark.parametrize("case", ["k_major", "b_k_by_n", "a_transposed", "shared_b", "odd_k", "f16_out_given"])

@@ -1,9 +1,9 @@
 """GPU: operands whose rows do not start on 16 bytes (fp8 with K % 16 != 0, bf16 with K % 8 != 0, a base address
 off 16 bytes) are read in place and realigned by the kernel's producer (kernels/gemm/realigned_loads.py), not
 copied: D is bit for bit the D of the same config on aligned copies of the operands, and within rounding of the
-float64 reference; NaN between the rows (past K) never reaches D; no copy is made. Calls realign only with
-host.REALIGN_UNALIGNED on (off by default: slower than the copy so far, records/GEMM.md); these tests set it
-(marker `gpu`; D poisoned, inputs fresh random)."""
+float64 reference; NaN between the rows (past K) never reaches D; no copy is made. Calls realign where
+choices.realign_pays says it costs less than the copy (host.REALIGN_UNALIGNED None), always (True) or never
+(False); these tests set it (marker `gpu`; D poisoned, inputs fresh random)."""
 
 import pytest
 
@@ -38,6 +38,8 @@ CASES = [  # m, n, k, dtype, config, a's skew / gap, b's skew / gap
     (5, 700, 1999, "bf16", "128x32x8w1t", (0, 0), (1, 0)),  # bf16, K % 8 = 7
     (200, 300, 1003, "bf16", "128x128x6w1", (0, 2), (3, 0)),
     (64, 384, 13982, "bf16", "64x128x8w1p", (0, 0), (0, 0)),  # ping-pong consumers, a long K
+    (3, 2735, 2857, "bf16", "128x16x8w1st", (0, 0), (0, 0)),  # swapped, split-K: each slice realigns its K
+    (9, 470, 3222, "e4m3", "128x64x8w1s", (1, 0), (0, 7)),  # split-K, the slices' K steps off the rows' start
 ]
 
 
@@ -69,10 +71,11 @@ def test_realigned_operands_give_the_aligned_copies_d(monkeypatch, m, n, k, dtyp
     assert bool(((out.double() - ref).abs() <= bound).all())
 
 
-@pytest.mark.parametrize("realign", [True, False])
+@pytest.mark.parametrize("realign", [True, False, None])
 @pytest.mark.parametrize("dtype", ["e4m3", "bf16"])
 def test_untuned_call_on_odd_rows(monkeypatch, dtype, realign):
-    """The prior's config, whatever it is, realigns or copies (REALIGN_UNALIGNED on or off) -- D right either way."""
+    """The prior's config, whatever it is, realigns or copies (REALIGN_UNALIGNED on, off, or where it pays) -- D
+    right either way."""
     import torch
 
     import mmatom

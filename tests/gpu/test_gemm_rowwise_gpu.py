@@ -86,9 +86,9 @@ def test_rowwise_mixed_fp8_kinds(a_type, b_type):
 
 
 def test_rowwise_every_config():
-    """Every shipped config and the split-K ones (slices reduce-added into f32: each slice scaled, the sum too) on
-    a shape where each CTA takes two or three tiles and every tile has a tail in N; the scale shapes (M,) / (N,)
-    and (M, 1) / (1, N) give the same D."""
+    """Every shipped config and the split-K ones (the slices' sums added up, then scaled) on a shape where each
+    CTA takes two or three tiles and every tile has a tail in N; the scale shapes (M,) / (N,) and (M, 1) / (1, N)
+    give the same D."""
     import torch
 
     from mmatom.kernels.gemm import CONFIGS, SPLIT_K_CONFIGS

@@ -179,9 +179,12 @@ def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split
     # (the time with the floors, the fitted time alone, the pool's order): ties under the memory floor (small M:
     # every config reads A and B once) go to the fitted model's order
     best = min((_cost(pool[i], m, n, k, 1, bandwidth, floor, layers, odd_rows), i) for i in plain)
+    # split-K only as the best plain config's own variant: the fitted terms rank one config's slice counts better
+    # than they rank split calls of one config against plain calls of another (benchmarks/gemm_split_k.py)
+    base = pool[best[1]].config
     for i in splitting:
         z = pool[i]
-        if _split_floor(z, m, n, floor, bandwidth) > best[0][0]:
+        if _base_name(z.config) != base.name or _split_floor(z, m, n, floor, bandwidth) > best[0][0]:
             continue
         s = _best_splits(z, m, n, k, bandwidth, floor)
         if s > 1:  # one slice: its base config's kernel plus the split's costs, never the better
@@ -285,7 +288,7 @@ def _split_floor(z: _Sized, m: int, n: int, floor: float, bandwidth: float) -> f
     if p.c1 < 0 or p.c2 < 0:  # no such bound from these terms
         return 0.0
     spread = p.c0 + p.c1 + p.c2 * _m_units(z, m) * z.n_units * z.k_steps / z.ctas
-    return max(max(spread, floor) + SPLIT_LAUNCHES_US + m * n * 18 / bandwidth, HOST_US[True])
+    return max(max(spread, floor) + SPLIT_TAIL_US + 2 * SPLIT_SLICE_US + m * n * 16 / bandwidth, HOST_US)
 
 
 # The prior's cost model, per config: time_us ~ c0 + c1 * waves + c2 * waves * k_steps (model_terms): a fixed cost, a
@@ -339,19 +342,20 @@ COST_MODEL: dict[str, dict[str, tuple[float, float, float]]] = {
 }
 ROW64_MAX_M = 256  # the 64-row ping-pong tile is for small M; the linear model overrates it on large M (1.9x off)
 SWAP_AB_MAX_M = max(c.block_n for c in SWAP_AB_CONFIGS)  # swapped operands: M on wgmma's N, one tile's width at most
-# split-K: its kernel is its base config's but for the epilogue's reduce-add, so the base's fitted terms apply with
-# the units multiplied and the K steps divided by the splits; to that come the two torch ops around it (the f32 sums
-# zeroed, then converted) and D's traffic (each slice adds its f32 tile, zeroing, converting), and two floors the
-# fitted model lacks: A and B read once from DRAM at its peak bandwidth (small M is memory-bound, and splitting K
-# past that floor only adds the slices' traffic), and the host's time per call (back-to-back calls of a small
-# problem are host-bound: three launches for a split-K call). Measured on an H100 (benchmarks/gemm_split_k.py):
-# a split-K call took 5-11 us more than its kernel, and 22 us of host time against 9 for one launch -- but on the
-# H100 sweep (records/sweep-2026-11-26-h100) split-K calls ran a median 22 us slower against their base config than
-# those figures predict (the prior took split-K where the swapped configs were faster: e4m3 64 x 4096 x 14336, 35.9
-# us split vs 27.7 swapped); recalibrated there over (launches, host) in {6..26} x {22..34}: the prior's pick within 5%
-# of the fastest timed config on 489 rows (was 464), at worst 1.75x (was 2.68x).
-SPLIT_LAUNCHES_US = 14.0
-HOST_US = {False: 9.0, True: 30.0}  # per call, by split-K
+# split-K: its kernel is its base config's but for the epilogue (split_sums.py: each slice writes its f32 partial
+# sums, the tile's last slice reads them all back and stores the tile), so the base's fitted terms apply with the
+# units multiplied and the K steps divided by the splits; to that come the partial sums' traffic (every slice writes
+# its tile and the last reads them all: mostly L2, priced at DRAM's bandwidth), a fixed and a per-slice cost (the
+# epilogue's fences and counter, the last slice reading every slice back: SPLIT_TAIL_US, SPLIT_SLICE_US, chosen on
+# benchmarks/gemm_split_k.py's two H100 runs over 37 small-M and few-tile shapes, 2 and 0.5 us with DRAM_SHARE: the
+# slice count the prior gives its config a geomean 1.015x the fastest of that config's timed counts, 30 of 36 within
+# 3%, at worst 1.16x), and two floors the fitted model lacks: A and B read once from DRAM at its peak bandwidth (small M
+# is memory-bound, and splitting K past that floor only adds the slices' traffic), and the host's time per call
+# (back-to-back calls of a small problem are host-bound). One launch, as any other config's: the split-K of
+# sessions 13-19 zeroed an f32 D first and converted it after (three launches, 22 us of host time against 9, and
+# 14 us on the GPU on the H100 sweep).
+SPLIT_TAIL_US, SPLIT_SLICE_US = 2.0, 0.5
+HOST_US = 9.0  # per call
 MAX_SPLITS = 16
 
 
@@ -364,12 +368,14 @@ def operand_class(dtype: str) -> str:
 def candidates(m: int, split_k: bool = True, swap_ab: bool = False, dtype: str = "bf16",
                table: dict | None = None) -> tuple[GemmConfig, ...]:
     """The prior's pool for M rows: the shipped configs (the 64-row tile for M <= ROW64_MAX_M), split-K's, and
-    (`swap_ab`, M <= SWAP_AB_MAX_M) each swapped-operand config whose tile covers M -- once `table` (default
-    COST_MODEL) has its measured terms for `dtype`'s class: a config without them is never guessed at."""
+    (`swap_ab`, M <= SWAP_AB_MAX_M) each swapped-operand config whose tile covers M, and its split-K variant -- once
+    `table` (default COST_MODEL) has its measured terms for `dtype`'s class: a config without them is never guessed
+    at."""
     pool = CONFIGS + SPLIT_K_CONFIGS if split_k else CONFIGS
     if swap_ab and m <= SWAP_AB_MAX_M:
         fitted = (COST_MODEL if table is None else table).get(operand_class(dtype), {})
-        pool += tuple(c for c in SWAP_AB_CONFIGS if c.name in fitted and m <= c.block_n)
+        swapped = tuple(c for c in SWAP_AB_CONFIGS if c.name in fitted and m <= c.block_n)
+        pool += swapped + (tuple(replace(c, split_k=True) for c in swapped) if split_k else ())
     return tuple(c for c in pool if c.block_m >= 128 or m <= ROW64_MAX_M)
 
 
@@ -461,10 +467,17 @@ def _fitted(p: _Priced, waves: int, steps: int) -> tuple[float, float]:
     return p.c0 + p.c1 * waves + stepping, stepping
 
 
+# the share of DRAM's peak bandwidth a GEMM's operand loads reach (the memory floor's): where the floor decides
+# (memory-bound small M), split-K must beat it by its own costs -- at the peak, 48-tile decode shapes split in two
+# and ran 3-5 us slower than whole (1 x 5120 x 5120, 64 x 6144 x 4096; benchmarks/gemm_split_k.py, H100). The floor
+# orders no two configs without split-K differently (max(fitted, floor), then fitted, ranks as fitted does)
+DRAM_SHARE = 0.9
+
+
 def _memory_floor(m: int, n: int, k: int, dtype: str, bandwidth: float, layers: int = 1) -> float:
-    """Every layer's A and B read once from DRAM at `bandwidth` bytes/us."""
+    """Every layer's A and B read once from DRAM at DRAM_SHARE of `bandwidth` bytes/us."""
     a_bytes, b_bytes = _operand_bytes(dtype)
-    return layers * (m * k * a_bytes + n * k * b_bytes) / bandwidth
+    return layers * (m * k * a_bytes + n * k * b_bytes) / (bandwidth * DRAM_SHARE)
 
 
 def _cost(z: _Sized, m: int, n: int, k: int, splits: int, bandwidth: float, floor: float, layers: int = 1,
@@ -479,9 +492,8 @@ def _cost(z: _Sized, m: int, n: int, k: int, splits: int, bandwidth: float, floo
         gpu += sum(min(costs) for costs in _pitch_costs(_box_rows(t.block_m, t.block_n, t.swap, m, n), m, n, k,
                                                          (p.a_bytes, p.b_bytes), stepping, odd_rows, bandwidth, layers))
     if p.split:
-        gpu += SPLIT_LAUNCHES_US + m * n * (4 * splits + 4 + 6) / bandwidth
-    host = HOST_US[p.split]
-    return (gpu if gpu > host else host), fitted
+        gpu += SPLIT_TAIL_US + SPLIT_SLICE_US * splits + m * n * 8 * splits / bandwidth
+    return (gpu if gpu > HOST_US else HOST_US), fitted
 
 
 def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1,
@@ -604,8 +616,36 @@ def repacked_operands(config: GemmConfig, m: int, n: int, k: int, dtype: str, od
     return pitch_plan(config, m, n, k, dtype, stepping, odd_rows, bandwidth or dram_bytes_per_us(), layers).repacked
 
 
+# rows TMA cannot address (not starting on 16 bytes: odd K), realigned by the kernel's producer warpgroup
+# (realigned_loads.py) or copied into aligned rows first: the realigning producer is slow per K step -- ~1.5 us a step
+# of 128 rows, whichever the element type (H100: ~360 instructions per warp per step at ~7 cycles each) -- where
+# the copy is a launch of its own (a host-bound call pays it whole) and the operand's bytes read and written.
+# benchmarks/gemm_realigned.py (H100): realigned faster on 19 of 22 small odd shapes (bf16 14 x 15737 x 2561 74.5 us
+# against 112.5 copied; e4m3 1 x 2578 x 284 30.9 against 42.8), slower where a CTA walks hundreds of K steps (e4m3
+# 9 x 4090 x 23434 276 against 141, 4095^3 337 against 159: session 19)
+REALIGN_STEP_US = 1.5
+COPY_CALL_US = 8.0
+REALIGNED_ACCUMULATORS = 64  # the realigning kernels' consumers get 200 registers: tiles of at most this many
+
+
+def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_bytes: int, sms: int | None = None,
+                 bandwidth: float | None = None) -> bool:
+    """Whether `config`'s kernel realigning operands of `copied_bytes` costs less than copying them first: its
+    waves x K steps at REALIGN_STEP_US (less the plain step's fitted cost) against COPY_CALL_US and the bytes read
+    and written at REPACK_BANDWIDTH_SHARE of `bandwidth`. A tile of more than REALIGNED_ACCUMULATORS per consumer
+    thread, or a config without fitted terms, copies."""
+    name, cls = _base_name(config), operand_class(dtype)
+    if config.block_m // config.tile_warpgroups * config.block_n // 128 > REALIGNED_ACCUMULATORS or \
+            name not in COST_MODEL.get(cls, {}):
+        return False
+    sms = sm_count() if sms is None else sms
+    waves, steps = model_terms(config, m, n, k, dtype, sms, splits(config, m, n, k, dtype, sms))
+    realigning = waves * steps * (REALIGN_STEP_US - COST_MODEL[cls][name][2])
+    return realigning < COPY_CALL_US + 2 * copied_bytes / ((bandwidth or dram_bytes_per_us()) * REPACK_BANDWIDTH_SHARE)
+
+
 __all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES",
            "box_shares", "candidates",
            "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name", "model_terms", "operand_class",
-           "operand_dtypes", "pitch_plan", "predicted_us", "prior_config", "problem_key", "repacked_operands",
+           "operand_dtypes", "pitch_plan", "predicted_us", "prior_config", "problem_key", "realign_pays", "repacked_operands",
            "sm_count", "splits", "store", "stored", "tuning_file"]

@@ -118,16 +118,16 @@ class GemmConfig:
     the B tile they share and multicasts it: B read from L2 once per cluster), or `cluster_n` CTAs on
     consecutive column tiles of one row tile (sharing A the same way).
 
-    split_k: the kernel takes a `splits` argument and walks that many layers of tiles, each over its slice of K,
-    adding its products into an f32 D with TMA's reduce-add store (the host zeroes D first, and converts it):
-    few output tiles (small M, or small M x N with a long K) then still fill the SMs. The sum's order varies from
-    run to run (reduce-adds land in any order): not bitwise deterministic.
+    split_k: the kernel takes a `splits` argument and walks that many layers of tiles, each over its slice of K;
+    every slice writes its f32 partial sums to a workspace, and the last of a tile's slices to finish adds them up
+    in slice order and stores the tile (split_sums.py): few output tiles (small M, or small M x N with a long K)
+    then still fill the SMs, in one launch, and the result is the same bits from run to run.
 
     swap_ab: the kernel computes D^T = B . A^T -- the host hands it B as its A and A as its B -- so a small M
     lies on wgmma's N (block_n of 16, 32 or 64 rows of A per tile) instead of filling 64-row atoms with TMA's
     zeros; each warpgroup's 64 x block_n accumulator block is staged transposed (stmatrix.trans) into a box of
     block_n rows of D and TMA-stored through D's own (row-major) tensor map. 16-bit D, K-major operands, no
-    cluster, no split-K."""
+    cluster."""
 
     block_m: int = 128
     block_n: int = 256
@@ -187,10 +187,10 @@ class GemmConfig:
 
     def _check_block_n(self) -> None:
         if self.swap_ab:  # block_n rows of A, staged transposed: one stmatrix.trans x4 per 16
-            if self.block_n not in SWAP_AB_BLOCK_N or self.cluster_size > 1 or self.split_k:
+            if self.block_n not in SWAP_AB_BLOCK_N or self.cluster_size > 1:
                 raise api_error(f"GemmConfig: swap_ab with block_n={self.block_n}, cluster {self.cluster_m}x"
-                                f"{self.cluster_n}, split_k={self.split_k}; block_n one of "
-                                f"{', '.join(map(str, SWAP_AB_BLOCK_N))} (A's rows per tile), no cluster, no split-K")
+                                f"{self.cluster_n}; block_n one of {', '.join(map(str, SWAP_AB_BLOCK_N))} (A's rows "
+                                f"per tile), no cluster")
         elif self.block_n % BOX or not BOX <= self.block_n <= 256:
             raise api_error(f"GemmConfig: block_n={self.block_n}; a multiple of {BOX} in [64, 256]")
 
@@ -239,8 +239,9 @@ CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c 
     GemmConfig(128, 256, 4, cluster_m=2), GemmConfig(128, 256, 4, wgmma_in_flight=1, cluster_m=2),
     GemmConfig(256, 128, 4), GemmConfig(256, 128, 4, cluster_n=2),
     GemmConfig(128, 128, 6, wgmma_in_flight=1, pingpong=True), ROW64_TILE)
-# split-K variants (their own kernels: the epilogue adds into an f32 D) of the tiles that suit few output tiles; the
-# host runs them with the number of K slices the cost model picks (choices.splits)
+# split-K variants (their own kernels: the epilogue's partial sums added up by each tile's last slice, split_sums.py)
+# of the tiles that suit few output tiles -- and of each swapped-operand tile (the prior's candidates build those) --
+# run with the number of K slices the cost model picks (choices.splits)
 SPLIT_K_CONFIGS = (replace(ROW64_TILE, split_k=True), GemmConfig(128, 128, 6, wgmma_in_flight=1, split_k=True),
                    GemmConfig(128, 64, 8, wgmma_in_flight=1, split_k=True))
 # swapped-operand variants for M <= 64 (D^T = B . A^T: M on wgmma's N): 128 rows of B x 16 / 32 / 64 of A per tile,

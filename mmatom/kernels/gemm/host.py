@@ -26,12 +26,15 @@ from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
 from ..torch_launch import current_stream, tensor_map
-from .choices import FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, repacked_operands, sm_count, splits
+from .choices import (FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, realign_pays, repacked_operands,
+                      sm_count, splits)
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes, operand_box,
                      output_box)
 from .kernel import build_gemm, realigned_ring
 from .repack import THREADS as REPACK_THREADS
 from .repack import repack_arguments, repack_kernel
+from .split_sums import workspace_bytes
+from .split_workspace import SplitLaunch, forget_workspaces
 
 REPACK_CTAS_PER_SM = 8  # the repack's grid: enough warps in flight to keep DRAM busy (each strides over the rest)
 
@@ -197,17 +200,16 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     is transposed here: keep a K-major copy of an fp8 weight); an operand whose rows are an odd multiple of 16 bytes
     apart is copied per call into 128-byte rows where the copy costs less than TMA's slower loads over them
     (choices.pitch_plan; D is written where it is given). Few output tiles with a long K (small M) run
-    split-K: slices of K added into an f32 buffer, then converted (not bitwise reproducible run to run; not chosen
-    under torch.use_deterministic_algorithms). A swapped-operand config (`config=` one of SWAP_AB_CONFIGS, for
-    M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; chosen untuned once the prior's table has its
-    measured terms) takes K-major operands and a 16-bit D. Inside torch.compile, or when a or b requires grad, the call is the
+    split-K in the same launch: the K slices' f32 partial sums added up in a fixed order by the tile's last slice
+    (the same bits run to run), in a workspace of the stream's own (split_workspace.py). A swapped-operand config
+    (`config=` one of SWAP_AB_CONFIGS, for M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; chosen
+    untuned once the prior's table has its measured terms) takes K-major operands and a 16-bit D. Inside torch.compile, or when a or b requires grad, the call is the
     torch op torch.ops.mmatom.gemm (torch_op.py); otherwise there is no op dispatch."""
     torch = require_torch("mmatom.gemm")
     if _through_torch_op(torch, a, b):
         return call_torch_op(a, b, out=out, scale_a=scale_a, scale_b=scale_b, config=config, b_major=b_major,
                              out_dtype=out_dtype)
-    rows_key = _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype,
-                             torch.are_deterministic_algorithms_enabled())
+    rows_key = _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype)
     if (known := _known_call(torch, rows_key, a, b, out, scale_a, scale_b)) is not None:
         return known
     key = _call_key(rows_key, a, out)
@@ -279,10 +281,9 @@ class _CopyingReplay:
 
 class _OwnOutput:
     """A replay of a call that allocated its D (no `out`): D allocated again as that call did, the operands copied
-    again where it copied them, the launch. Split-K with sums of their own: the one launch, its sums converted into
-    each new D. Else the launch writes D itself (split-K: zeroed first): the caching allocator mostly hands D back
-    at an address seen before, whose packed launch is kept (a few); another packs one (D's tensor map). It holds no
-    D: the caller owns each (one held would keep its address from coming back)."""
+    again where it copied them, the launch. The caching allocator mostly hands D back at an address seen before,
+    whose packed launch is kept (a few); another packs one (D's tensor map). It holds no D: the caller owns each
+    (one held would keep its address from coming back)."""
 
     KEPT_ADDRESSES = 8
 
@@ -290,23 +291,14 @@ class _OwnOutput:
         self.planned, self.out_dtype = planned, out_dtype
         self.shape, self.dtype, self.device = tuple(d.shape), d.dtype, d.device
         self.copy = row_copier(torch, planned.copies) if planned.copies else None
-        split_k = isinstance(run, _SplitK)
-        self.shared = _SplitK(run.sums, run.launch, None) if split_k and run.apart else None
-        self.launches = {} if self.shared else {d.data_ptr(): run.launch if split_k else run}
-        self.held_bytes = sum(x.untyped_storage().nbytes() for pair in planned.copies for x in pair) + (
-            self.shared.sums.untyped_storage().nbytes() if self.shared else 0)
+        self.launches = {d.data_ptr(): run}
+        self.held_bytes = sum(x.untyped_storage().nbytes() for pair in planned.copies for x in pair)
 
     def __call__(self, torch, stream):
         d = _padded_empty(torch, self.shape, self.dtype, self.device, OUT_DTYPES[self.out_dtype])
         if self.copy is not None:
             self.copy(stream)
-        if self.shared is not None:
-            self.shared(stream, d)
-            return d
-        launch = self.launch_into(d)
-        if self.planned.config.split_k:  # its slices reduce-add into D itself
-            d.zero_()
-        launch(stream)
+        self.launch_into(d)(stream)
         return d
 
     def launch_into(self, d):
@@ -316,8 +308,8 @@ class _OwnOutput:
             if len(self.launches) >= self.KEPT_ADDRESSES:
                 self.launches.clear()
             p, sms = self.planned, sm_count()
-            split = splits(p.config, p.m, p.n, p.k, "x".join(dict.fromkeys(p.dtypes)), sms)
-            launch = self.launches[d.data_ptr()] = _prepared_launch(p, p.config, d, self.out_dtype, split, sms)
+            launch = self.launches[d.data_ptr()] = _prepared_launch(p, p.config, d, self.out_dtype,
+                                                                    _splits_of(p, sms), sms)
         return launch
 
 
@@ -346,45 +338,25 @@ def _keep_prepared(key: tuple, run) -> None:
 
 
 def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None, direct: bool = False):
-    """The launch of problem `p` into `d` (a split-K config: into a zeroed f32 buffer, then converted into `d`), as
-    a function of the stream, and `p` as it runs (its `copies`: the operands' copies made for this call)."""
-    dtype = "x".join(dict.fromkeys(p.dtypes))
+    """The launch of problem `p` into `d` as a function of the stream, and `p` as it runs (its `copies`: the
+    operands' copies made for this call)."""
     sms = sm_count()
     config, p = configured(torch, p, out_dtype, config, sms)
     p = p._replace(config=config)
-    split = splits(config, p.m, p.n, p.k, dtype, sms)
-    kernel_out = "f32" if config.split_k else out_dtype
-    # split-K's reduce-adding stores are TMA's: its sums go through a padded f32 matrix unless D takes them as it is
-    summed_in_d = kernel_out == out_dtype and not (config.split_k and direct)
-    sums = d if summed_in_d else _padded_empty(torch, tuple(d.shape), torch.float32, d.device, 4)
-    launch = _prepared_launch(p, config, sums, kernel_out, split, sms, direct and sums is d)
-    return (_SplitK(sums, launch, d) if config.split_k else launch), p
+    return _prepared_launch(p, config, d, out_dtype, _splits_of(p, sms), sms, direct), p
 
 
-class _SplitK:
-    """A split-K launch as a function of the stream: its sums zeroed, the launch (each slice of K reduce-added into
-    them), then converted into D where the sums are a buffer of their own -- into `d`, or (a replay that allocates
-    D again) another D of the same shape."""
-
-    def __init__(self, sums, launch, d):
-        self.sums, self.launch, self.d = sums, launch, d
-
-    @property
-    def apart(self) -> bool:
-        """The sums are a buffer of their own (not D itself): the launch serves any D."""
-        return self.sums is not self.d
-
-    def __call__(self, stream, d=None) -> None:  # on torch's current stream, as the launch
-        self.sums.zero_()
-        self.launch(stream)
-        if self.apart:
-            (self.d if d is None else d).copy_(self.sums)
+def _splits_of(p: Problem, sms: int) -> int:
+    """The K slices of `p` (as it runs, its config set): the cost model's, which reads the problem unswapped."""
+    m, n = (p.n, p.m) if p.config.swap_ab else (p.m, p.n)
+    return splits(p.config, m, n, p.k, "x".join(dict.fromkeys(p.dtypes)), sms)
 
 
 def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: int, sms: int,
                      direct: bool = False):
     """`config`'s kernel on problem `p` (as it runs: swapped for a swapped-operand config) into `d`, packed; `direct`:
-    D (the caller's, at a pitch TMA cannot store to) stored through its pointer (direct_d)."""
+    D (the caller's, at a pitch TMA cannot store to) stored through its pointer (direct_d). A split-K launch is
+    packed per stream, with that stream's workspace (split_workspace.py)."""
     realigned = tuple(x for x, odd in zip("ab", p.unaligned) if odd)
     kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
                          b_major=p.majors[1], a_major=p.majors[0], rowwise=p.rowwise, direct_d=direct,
@@ -397,8 +369,14 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
     sizes = [p.m, p.n, p.k] + ([d.stride(0), d.data_ptr() % 16] if direct else [])
     sizes += [v for x in (getattr(p, name) for name in realigned) for v in (x.stride(0), x.data_ptr() % 16)]
     scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
-    return kernel.prepare(*maps, *sizes, *([split] if config.split_k else []), *scales,
-                          grid=(persistent_ctas(config, p.m, p.n, sms, split),))
+    grid = (persistent_ctas(config, p.m, p.n, sms, split),)
+    if not config.split_k:
+        return kernel.prepare(*maps, *sizes, *scales, grid=grid)
+    tiles = -(-p.m // config.block_m) * -(-p.n // config.block_n)
+    partial_bytes, counters = workspace_bytes(tiles, split, config.block_m, config.block_n)
+    torch = require_torch("mmatom.gemm")
+    return SplitLaunch(torch, d.device, partial_bytes, counters // 4, lambda partials, counts: kernel.prepare(
+        *maps, *sizes, split, partials, counts, *scales, grid=grid))
 
 
 def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms: int) -> tuple[GemmConfig, Problem]:
@@ -409,8 +387,8 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
     odd = tuple(odd_pitch(x) and not unaligned for x, unaligned in zip((p.a, p.b), p.unaligned))
     if config is None:
         config = choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], odd_rows=odd,
-                               split_k=not torch.are_deterministic_algorithms_enabled(), swap_ab=out_dtype != "f32")
-    p = _copied_unaligned(torch, p, _realigned_by(config, p))
+                               swap_ab=out_dtype != "f32")
+    p = _copied_unaligned(torch, p, _realigned_by(config, p, sms))
     repack = repacked_operands(config, p.m, p.n, p.k, dtype, odd, splits(config, p.m, p.n, p.k, dtype, sms), sms=sms)
     repack = tuple(copy and not unaligned for copy, unaligned in zip(repack, p.unaligned))
     if any(repack):
@@ -421,18 +399,17 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
     return config, _swapped(p) if config.swap_ab else p
 
 
-# Whether calls realign unaligned operands in the kernel (kernel.build_gemm's `realigned`) rather than copy them.
-# Off: on the H100 the realigning producer was slower than the copy on 13 of 15 odd-K shapes (records/GEMM.md,
-# session 19: benchmarks/gemm_realigned.py) -- its warpgroup issues ~60 instructions a row a K step on one warp
-# per scheduler. The kernels and this path stay tested (tests/gpu/test_gemm_realigned_gpu.py sets it).
-REALIGN_UNALIGNED = False
+# Whether calls realign unaligned operands in the kernel (kernel.build_gemm's `realigned`) rather than copy them:
+# None (the default), where choices.realign_pays says the realigning producer costs less than the copy -- short K
+# walks per CTA (a small or few-wave problem with an odd K); True always, False never (tests set them).
+REALIGN_UNALIGNED: bool | None = None
 
 
-def _realigned_by(config: GemmConfig, p: Problem) -> tuple[bool, bool]:
+def _realigned_by(config: GemmConfig, p: Problem, sms: int) -> tuple[bool, bool]:
     """Which of `p`'s unaligned operands `config`'s kernel realigns (kernel.realigned_ring): both, else the larger
-    (B, the weight, unless A has more rows), else the other, else none -- the rest are copied; none while
-    REALIGN_UNALIGNED is off."""
-    if not REALIGN_UNALIGNED:
+    (B, the weight, unless A has more rows), else the other, else none -- the rest are copied; none where
+    REALIGN_UNALIGNED is False, or (None) where realigning them does not pay."""
+    if REALIGN_UNALIGNED is False or not any(p.unaligned):
         return (False, False)
     names = ("b", "a") if config.swap_ab else ("a", "b")  # the kernel's operand each of p's is
     larger = 1 if p.n >= p.m else 0
@@ -441,10 +418,15 @@ def _realigned_by(config: GemmConfig, p: Problem) -> tuple[bool, bool]:
         realigned = tuple(sorted(name for name, odd in zip(names, keep) if odd))
         try:
             realigned_ring(config, p.dtypes[0], realigned, False, p.majors[::-1] if config.swap_ab else p.majors)
-            return keep
         except mmatom.CompileError:
             continue
+        return keep if REALIGN_UNALIGNED or _realign_pays(config, p, keep, sms) else (False, False)
     return (False, False)
+
+
+def _realign_pays(config: GemmConfig, p: Problem, keep: tuple[bool, bool], sms: int) -> bool:
+    copied = sum(rows * p.k * ELEM_BYTES[t] for rows, t, kept in zip((p.m, p.n), p.dtypes, keep) if kept)
+    return realign_pays(config, p.m, p.n, p.k, "x".join(dict.fromkeys(p.dtypes)), copied, sms)
 
 
 def _swapped(p: Problem) -> Problem:
@@ -460,7 +442,7 @@ class _AnyRows:
     nothing (A read K-major as given, neither A's nor B's rows an odd pitch apart (odd_pitch), D written in place,
     per-tensor scales). A call that differs from it only in M and where A and D are (a serving loop's next batch:
     _any_rows_key) takes its config (stored choice or the prior), the two new tensor maps and the packed launch;
-    a split-K config, or an address TMA cannot take, goes the full way."""
+    an address TMA cannot take goes the full way."""
 
     def __init__(self, p: Problem, b, out_dtype: str, config: GemmConfig | None, torch_dtype):
         # no tensor kept (a template must not hold a caller's memory): each call brings its own B and scales, at the
@@ -484,26 +466,26 @@ class _AnyRows:
             return None
         sms = sm_count()
         config = self.config or choose_config(m, p.n, p.k, self.dtype, p.majors[1], p.majors[0],
-                                              split_k=not torch.are_deterministic_algorithms_enabled(),
                                               swap_ab=self.out_dtype != "f32")
-        if config.split_k:
-            return None
         d = out if out is not None else torch.empty((m, p.n), dtype=self.torch_dtype, device=a.device)
-        now = p._replace(m=m, a=a, b=b.t() if self.b_transposed else b, scale_a=scale_a, scale_b=scale_b)
-        launch = _prepared_launch(_swapped(now) if config.swap_ab else now, config, d, self.out_dtype, 1, sms,
+        now = p._replace(m=m, a=a, b=b.t() if self.b_transposed else b, scale_a=scale_a, scale_b=scale_b,
+                         config=config)
+        if any(p.unaligned) and _realigned_by(config, now, sms) != p.unaligned:
+            return None  # odd rows this config would not realign at this M: the full path copies them
+        now = _swapped(now) if config.swap_ab else now  # as it runs
+        launch = _prepared_launch(now, config, d, self.out_dtype, _splits_of(now, sms), sms,
                                   out is not None and not _tma_storable(out))
         launch(current_stream(torch, a.device))
         return d, launch
 
 
-def _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype, deterministic: bool = False) -> tuple | None:
-    """What an _AnyRows template depends on: the call's key (_call_key) but A's and D's rows and addresses, and
-    whether torch asks for deterministic algorithms (no split-K then: a replay of a split-K call must not run); None
+def _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple | None:
+    """What an _AnyRows template depends on: the call's key (_call_key) but A's and D's rows and addresses; None
     for operands that are not tensors."""
     try:
         return (a.shape[1], a.stride(), a.dtype, a.device, b.data_ptr(), b.shape, b.stride(), b.dtype, b.device,
                 None if out is None else (out.shape[1], out.stride(), out.dtype, out.device), _scale_key(scale_a),
-                _scale_key(scale_b), config, b_major, out_dtype, deterministic)
+                _scale_key(scale_b), config, b_major, out_dtype)
     except (AttributeError, IndexError, TypeError):
         return None
 
@@ -710,6 +692,7 @@ def forget_prepared_calls() -> None:
     _PREPARED.clear()
     _ANY_ROWS.clear()
     _HELD_BYTES = 0
+    forget_workspaces()  # no packed launch is left to use them
 
 
 def _call_key(rows_key: tuple | None, a, out) -> tuple | None:

@@ -29,6 +29,7 @@ from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, 
                      PRODUCER_REGISTERS, REALIGNING_REGISTERS, GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
 from .direct_store import DirectStore
 from .realigned_loads import PRODUCER_BARRIER, PRODUCER_THREADS, RealignedLoads, raw_bytes
+from .split_sums import SliceSums
 
 
 class HopperGemm:
@@ -44,12 +45,12 @@ class HopperGemm:
         if config.swap_ab and (out_dtype == "f32" or batched):
             raise api_error(f"build_gemm: a swapped-operand config ({config.name}) stages D transposed with "
                             f"stmatrix.trans into a 16-bit D, not batched; out_dtype {out_dtype!r}, batched={batched}")
-        if config.split_k and (out_dtype != "f32" or batched):
-            raise api_error(f"build_gemm: a split-K config ({config.name}) adds its K slices into an f32 D, not "
-                            f"batched; out_dtype {out_dtype!r}, batched={batched}")
-        if direct_d and (config.split_k or batched):
-            raise api_error(f"build_gemm: a D stored through its pointer (direct_d) takes one 2-d D, no split-K; "
-                            f"config {config.name}, batched={batched}")
+        if config.split_k and batched:
+            raise api_error(f"build_gemm: a split-K config ({config.name}) runs one GEMM's K slices, not a batch "
+                            f"(batched=True)")
+        if direct_d and batched:
+            raise api_error(f"build_gemm: a D stored through its pointer (direct_d) takes one 2-d D, not a batch; "
+                            f"config {config.name}")
         if rowwise and (dtype not in FP8 or batched):
             raise api_error(f"build_gemm: rowwise scales (scale_a of M, scale_b of N elements) are for a 2-d fp8 "
                             f"GEMM; dtype {dtype!r}, batched={batched}")
@@ -117,11 +118,11 @@ class HopperGemm:
         """Every CTA of the cluster: its barriers exist before a peer multicasts into it or releases its stages."""
         self.kb.cluster.sync()
 
-    def _declare(self) -> mmatom.KernelBuilder:
-        """The kernel's parameters, SMEM (the operand ring and the epilogue's staging boxes) and tile scheduler."""
-        c = self.config
+    def _params(self) -> list:
+        """The kernel's parameters: the tensor maps (or pointers) of A, B and D, the sizes, then what the variant
+        takes."""
+        c, batched = self.config, self.batched
         box_a, box_b = (operand_box(c, self.dtype, x, self.majors[x]) for x in "ab")
-        batched = self.batched
         params = [("a", "ptr" if "a" in self.realigned else
                    mmatom.TensorMapType(self.dtype, *box_a, "128b", batched=batched)),
                   ("b", "ptr" if "b" in self.realigned else
@@ -133,8 +134,14 @@ class HopperGemm:
         params += [("ldd", "i64"), ("d_align", "i32")] if self.direct_d else []
         for x in self.realigned:  # its row pitch in elements, and its base address mod 16
             params += [(f"ld{x}", "i64"), (f"{x}_align", "i32")]
-        params += [("splits", "i32")] if c.split_k else [("batch", "i32")] if batched else []
-        params += [("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else []
+        # split-K: the K slices per tile, the workspace of their partial sums and the tiles' counters (split_sums.py)
+        params += [("splits", "i32"), ("partials", "ptr"), ("counters", "ptr")] if c.split_k else \
+            [("batch", "i32")] if batched else []
+        return params + ([("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else [])
+
+    def _declare(self) -> mmatom.KernelBuilder:
+        """The kernel's parameters, SMEM (the operand ring and the epilogue's staging boxes) and tile scheduler."""
+        c, batched, params = self.config, self.batched, self._params()
         kb = mmatom.KernelBuilder("gemm", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1,
                                   cluster=(c.cluster_size, 1, 1) if self.clustered else None)
         # a stage is free once every thread of the warpgroups that read it (one CTA), or every such warp of every
@@ -147,7 +154,7 @@ class HopperGemm:
                                  a=self.tiled.smem_desc_type("A", major="k" if self.majors["a"] == "k" else "mn"),
                                  b=self.tiled.smem_desc_type("B", major="k" if self.majors["b"] == "k" else "mn"))
         self.staging = kb.smem_tiles((2, 2), BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
-        # split-K: each of `splits` layers of units adds the products of its slice of K, k_tiles steps of it (the
+        # split-K: each of `splits` layers of units sums the products of its slice of K, k_tiles steps of it (the
         # last slice may run past K: TMA reads zeros there); every unit then takes as many ring iterations
         splits = kb.param("splits") if c.split_k else 1
         self.k_tiles = ceil_div(ceil_div(kb.param("k"), self.bk), splits)
@@ -254,6 +261,8 @@ class HopperGemm:
         self.issuer = self.tid & 127 == 0  # the warpgroup's thread that issues its TMA stores
         self.boxes = self.staging[warpgroup]  # this warpgroup's two staging boxes
         self.direct = DirectStore(kb, self.tid, self.config, self.out_dtype) if self.direct_d else None
+        self.sums = SliceSums(kb, self.tid, self.tiled.fragment_type("C"), self.warpgroups, warpgroup) \
+            if self.config.split_k else None
         # cooperative: the tile's rows this warpgroup owns (as the wgmma tile places them: warpgroup 1 of the CTA
         # is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the whole tile
         self.half = 0 if pingpong else kb.warpgroup_id() & 1
@@ -273,7 +282,10 @@ class HopperGemm:
             if pingpong:
                 self.pass_turn(unit, warpgroup)
             self.drain(it_next)
-            self.epilogue(acc, origin, warpgroup)
+            if self.sums is None:
+                self.epilogue(acc, origin, warpgroup)
+            else:
+                self.split_epilogue(acc, unit, origin, warpgroup)
             # ping-pong: skip the other warpgroup's tile's ring iterations
             tiles.yield_(it_next + self.k_tiles if pingpong else it_next)
         with kb.if_(self.issuer):
@@ -331,6 +343,14 @@ class HopperGemm:
                 kb.mbarrier.arrive(kb.cluster.map_shared(stage.empty, (rank + peer) % cluster))
 
     # -- epilogue ------------------------------------------------------------------------------------------------
+
+    def split_epilogue(self, acc, unit, origin: tuple, warpgroup) -> None:
+        """Split-K: this slice's partial sums to the workspace; the tile's last slice to finish adds up all of them
+        and stores the tile (split_sums.py)."""
+        row_tile, col_tile = self.scheduler.coords(unit)
+        tile = row_tile * self.scheduler.tiles_n + col_tile
+        with self.kb.if_(self.sums.publish(acc, tile, self.scheduler.layer(unit))):
+            self.epilogue(self.sums.total(tile), origin, warpgroup)
 
     def epilogue(self, acc, origin: tuple, warpgroup) -> None:
         """The accumulator (scaled, converted) to D: 64-row x 128-byte boxes through SMEM, TMA-stored."""
@@ -392,8 +412,8 @@ class HopperGemm:
             return
         kb.sync.fence_proxy_async()
         kb.sync.named_barrier(barrier_id, 128)
-        with kb.if_(self.issuer):  # split-K: the slices' products add up in D (zeroed by the host)
-            kb.tma.store(box, kb.param("d"), row, col, layer=layer, reduce="add" if self.config.split_k else None)
+        with kb.if_(self.issuer):
+            kb.tma.store(box, kb.param("d"), row, col, layer=layer)
             kb.tma.commit_group()
 
 
@@ -434,8 +454,9 @@ def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig =
                direct_d: bool = False, realigned: tuple = ()) -> tuple[object, mmatom.LaunchConfig]:
     """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config; `b_major="n"`: B is
     read as the K x N tensor `a @ b` hands over, `a_major="m"`: A as a K x M tensor (16-bit types), wgmma reading
-    their MN-major tiles transposed. A split-K config takes `splits` after k and adds into an f32 D; `batched`: A,
-    B and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k. `rowwise` (fp8): the scale
+    their MN-major tiles transposed. A split-K config takes `splits` after k, then its workspace: `partials`
+    (splits x tiles x block_m x block_n f32) and `counters` (a zeroed i32 per tile; split_sums.py); `batched`: A, B
+    and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k. `rowwise` (fp8): the scale
     pointers are of M and N floats, D[i, j] scaled by scale_a[i] * scale_b[j] (else each a single float).
     `direct_d`: D is a pointer, then its row pitch `ldd` and `d_align` (its base address mod 16) after k -- rows at any
     pitch, each staged box stored by the threads (a caller's `out` TMA cannot store to). `realigned` ("a", "b"):

@@ -9,9 +9,10 @@ the raw row its chunk spans (4-byte loads at the row's offset rounded down to a 
 shifts, zeroes the bytes past K (the last step) and the rows past the operand, and stores the chunk where the
 tile's 128B-swizzled layout places it. Then it fences its stores to the async proxy and arrives on the stage's full
 barrier (the ring counts 128 producers more than TMA's one), so the consumers' wgmma read the tile as a TMA-loaded
-one. Measured on the H100 (records/GEMM.md, session 19): right, but slower than copying the rows on the host --
-the four producer warps issue ~360 instructions each per K step -- so the host does not use it by default
-(host.REALIGN_UNALIGNED).
+one. Measured on the H100 (records/GEMM.md, sessions 19-20): slower per K step than TMA -- the four producer warps
+issue ~360 instructions each per step -- so the host realigns where a CTA walks few K steps (small and odd
+problems: no copy launch) and copies the rows first where it walks many (choices.realign_pays,
+host.REALIGN_UNALIGNED).
 
     loads = RealignedLoads(kb, tid, {"a": (rows, "e4m3", layout)}, depth, {"a": m})  # before the tile loop
     rows = {"a": loads.tile_rows(loads.operands["a"], m0)}   # per tile

@@ -249,7 +249,7 @@ llvm.func @barrier_threads_without_id(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !ll
 
 llvm.func @barrier_id_type(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: i32, %l: i64, %h: i16) {
   // expected-error@+1 {{'nvvm.barrier' op nvvm.barrier: the id must be i32, not i64}}
-  "nvvm.barrier"(%l) <{operandSegmentSizes = array<i32: 1, 0>}> : (i64) -> ()
+  "nvvm.barrier"(%l) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (i64) -> ()
   llvm.return
 }
 
@@ -257,7 +257,7 @@ llvm.func @barrier_id_type(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, 
 
 llvm.func @barrier_threads_type(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: i32, %l: i64, %h: i16) {
   // expected-error@+1 {{'nvvm.barrier' op nvvm.barrier: number_of_threads must be i32, not i64}}
-  "nvvm.barrier"(%i, %l) <{operandSegmentSizes = array<i32: 1, 1>}> : (i32, i64) -> ()
+  "nvvm.barrier"(%i, %l) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (i32, i64) -> ()
   llvm.return
 }
 

@@ -1,7 +1,7 @@
 """mmatom.gemm's any-rows template without a GPU (torch on the CPU; skipped without torch): which calls share one
 (_any_rows_key: everything but A's and D's rows and addresses), which the full path keeps one for, and what a
-template's call launches -- the problem with the new M and A, swapped for a swapped-operand config -- or leaves to
-the full path (M = 0, an address TMA cannot take, D of other rows, a split-K config). The launches: tests/gpu."""
+template's call launches -- the problem with the new M and A, swapped for a swapped-operand config, split-K's
+slices -- or leaves to the full path (M = 0, an address TMA cannot take, D of other rows). The launches: tests/gpu."""
 
 import pytest
 
@@ -27,9 +27,6 @@ def test_calls_that_differ_in_m_and_where_a_and_d_are_share_a_key():
     assert host._any_rows_key(big[:7], b, None, None, None, None, "n", None) != \
         host._any_rows_key(big[:7], b, None, None, None, None, "k", None)
     assert host._any_rows_key("a", b, None, None, None, None, "k", None) is None
-    # under torch.use_deterministic_algorithms a call (and its replays) takes no split-K: another key
-    assert host._any_rows_key(big[:7], b, None, None, None, None, "k", None, True) != \
-        host._any_rows_key(big[:7], b, None, None, None, None, "k", None, False)
 
 
 def _problem(m=8, n=96, k=64, a=None, b=None):
@@ -53,7 +50,7 @@ def test_the_full_path_keeps_a_template_only_where_nothing_was_copied_or_pitched
 def launches(monkeypatch):
     seen = []
     monkeypatch.setattr(host, "_prepared_launch", lambda p, config, d, out, split, sms, direct=False:
-                        seen.append((p, config, d)) or (lambda stream: None))
+                        seen.append((p, config, d, split)) or (lambda stream: None))
     monkeypatch.setattr(host, "current_stream", lambda torch, device: 0)
     monkeypatch.setattr(host, "sm_count", lambda: 132)
     return seen
@@ -66,7 +63,7 @@ def test_a_templates_call_launches_the_problem_with_the_new_m(launches, monkeypa
     monkeypatch.setattr(host, "choose_config", lambda m, *args, **kwargs: config)
     new_a = _bf16(40, 64)
     d, _ = template.run(torch, new_a, b, None, None, None)
-    (q, used, written), = launches
+    (q, used, written, _), = launches
     assert used == config and written is d and d.shape == (40, 96) and d.dtype == torch.bfloat16
     assert (q.m, q.n, q.k) == (40, 96, 64) and q.a is new_a and q.b is b
 
@@ -76,7 +73,7 @@ def test_a_swapped_config_runs_the_problem_swapped(launches, monkeypatch):
     monkeypatch.setattr(host, "choose_config", lambda m, *args, **kwargs: SWAP_AB_CONFIGS[0])
     new_a, out = _bf16(5, 64), torch.empty(5, 96, dtype=torch.bfloat16)
     assert host._AnyRows(p, b, "bf16", None, torch.bfloat16).run(torch, new_a, b, out, None, None)[0] is out
-    (q, used, _), = launches
+    (q, used, _, _), = launches
     assert used.swap_ab and (q.m, q.n) == (96, 5) and q.a is b and q.b is new_a
 
 
@@ -87,6 +84,36 @@ def test_what_a_template_leaves_to_the_full_path(launches, monkeypatch):
     assert template.run(torch, _bf16(0, 64), b, None, None, None) is None  # M = 0: an empty D
     assert template.run(torch, _bf16(5 * 64 + 1)[1:].view(5, 64), b, None, None, None) is None  # misaligned A
     assert template.run(torch, _bf16(5, 64), b, torch.empty(6, 96, dtype=torch.bfloat16), None, None) is None
-    monkeypatch.setattr(host, "choose_config", lambda m, *args, **kwargs: SPLIT_K_CONFIGS[0])
-    assert template.run(torch, _bf16(5, 64), b, None, None, None) is None  # split-K: its own buffers
     assert launches == []
+
+
+def test_a_templates_split_k_call_takes_the_slices_of_its_own_m(launches, monkeypatch):
+    """Split-K goes through the template like any config (its workspace is the stream's, not the call's): the K
+    slices the cost model gives the new problem, read unswapped (a swapped split config: M x N, not N x M)."""
+    p, a, b = _problem()
+    template = host._AnyRows(p, b, "bf16", None, torch.bfloat16)
+    asked = []
+    monkeypatch.setattr(host, "splits", lambda config, m, n, k, dtype, sms: asked.append((m, n, k)) or 3)
+    for config in (SPLIT_K_CONFIGS[0], GemmConfig.from_name("128x16x8w1st")):
+        monkeypatch.setattr(host, "choose_config", lambda m, *args, config=config, **kwargs: config)
+        template.run(torch, _bf16(5, 64), b, None, None, None)
+    assert [split for *_, split in launches] == [3, 3] and asked == [(5, 96, 64)] * 2
+    assert (launches[1][0].m, launches[1][0].n) == (96, 5)  # the swapped config runs D^T
+
+
+def test_odd_rows_take_the_template_only_where_its_config_realigns_them(launches, monkeypatch):
+    """A template of a call whose rows were realigned (odd K, no copy): a new M's config realigns them too, or the
+    call goes the full way (which copies them) -- never a realigning kernel the config cannot be, nor tensor maps
+    of rows TMA cannot address."""
+    p, a, b = _problem(k=63, a=_bf16(8, 63), b=_bf16(96, 63))
+    p = p._replace(unaligned=(True, True))
+    template = host._AnyRows(p, b, "bf16", None, torch.bfloat16)
+    verdicts = []
+    monkeypatch.setattr(host, "_realigned_by", lambda config, now, sms: verdicts.append(config) or
+                        ((True, True) if config.swap_ab else (False, False)))
+    monkeypatch.setattr(host, "splits", lambda *args: 1)
+    for config in (SWAP_AB_CONFIGS[0], GemmConfig(128, 256, 4, cluster_m=2)):
+        monkeypatch.setattr(host, "choose_config", lambda m, *args, config=config, **kwargs: config)
+        ran = template.run(torch, _bf16(5, 63), b, None, None, None)
+        assert (ran is not None) == config.swap_ab, config.name
+    assert len(verdicts) == 2 and len(launches) == 1 and launches[0][0].unaligned == (True, True)

@@ -53,7 +53,8 @@ def test_the_prior_on_shapes_the_old_rule_got_wrong(h100):
 
 
 @pytest.mark.parametrize("m, n, k, dtype", [(1, 4096, 11008, "bf16"), (8, 1024, 16384, "f16"), (32, 2048, 28672, "e4m3"),
-                                            (64, 4096, 14336, "bf16"), (16, 1024, 65536, "bf16")])
+                                            (64, 4096, 14336, "bf16"), (16, 1024, 65536, "bf16"),
+                                            (8, 4096, 4096, "bf16")])
 def test_few_output_tiles_with_a_long_k_split_it(h100, m, n, k, dtype):
     """Small M: the output is a few dozen tiles for 132 SMs; split-K fills them (a wave of units) in K slices (the
     swapped-operand configs, M on wgmma's N, are the other answer: left out here)."""
@@ -65,10 +66,9 @@ def test_few_output_tiles_with_a_long_k_split_it(h100, m, n, k, dtype):
     assert (count - 1) * -(-k // config.block_k(dtype)) // count < -(-k // config.block_k(dtype))  # no empty slice
 
 
-@pytest.mark.parametrize("m, n, k", [(4096, 4096, 4096), (2048, 11008, 4096), (512, 8192, 256), (128, 28672, 8192),
-                                     (8, 4096, 4096)])
+@pytest.mark.parametrize("m, n, k", [(4096, 4096, 4096), (2048, 11008, 4096), (512, 8192, 256), (128, 28672, 8192)])
 def test_many_output_tiles_or_a_short_k_do_not(h100, m, n, k):
-    """Enough tiles for the SMs, or a K too short to pay for the split's two extra ops and host time."""
+    """Enough tiles for the SMs, or a K too short to pay for the partial sums' traffic and the last slice's wait."""
     assert not choose_config(m, n, k, "bf16").split_k
 
 
@@ -85,12 +85,15 @@ def test_slices_stop_one_past_a_wave_and_one_slice_is_never_chosen(h100):
 
 def test_the_prior_is_the_cost_models_argmin(h100):
     """The prior's fast path (the pool sized once per N and K, split-K's slices searched only where a split call
-    could win) picks what the model itself ranks first: the least (predicted_us, its fitted part), the first
-    candidate on a tie, split configs at their splits() and never at one slice -- on random shapes, dtypes, majors,
-    odd pitches and batches."""
+    could win) picks what the model itself ranks first among the configs without split-K -- the least
+    (predicted_us, its fitted part), the first candidate on a tie -- and then that config's split-K variant at its
+    splits() where the model ranks it lower still (never at one slice); on random shapes, dtypes, majors, odd
+    pitches and batches."""
     import random
+    from dataclasses import replace
 
     rng = random.Random(24)
+    splits_seen = 0
     for _ in range(400):
         m = rng.choice([rng.randint(1, 64), rng.randint(1, 512), rng.randint(1, 16384)])
         n, k = rng.randint(256, 28672), rng.randint(256, 28672)
@@ -98,7 +101,7 @@ def test_the_prior_is_the_cost_models_argmin(h100):
         a_major, b_major = rng.choice([("k", "k"), ("k", "n"), ("m", "k")])
         odd = (rng.random() < 0.2, rng.random() < 0.2)
         split_k = layers == 1 and rng.random() < 0.8
-        ranked = []
+        ranked = {}
         for i, config in enumerate(gemm_choices.candidates(m, split_k, layers == 1, dtype)):
             if not gemm_choices._takes_majors(config, a_major, b_major) or (config.swap_ab and m > config.block_n):
                 continue
@@ -106,11 +109,16 @@ def test_the_prior_is_the_cost_models_argmin(h100):
             if config.split_k and s == 1:
                 continue
             terms = dict(splits=s, layers=layers, odd_rows=odd)
-            ranked.append((gemm_choices.predicted_us(COST_MODEL, config, m, n, k, dtype, 132, **terms),
-                           gemm_choices.predicted_us(COST_MODEL, config, m, n, k, dtype, 132, bounded=False, **terms),
-                           i, config))
+            ranked[config] = (gemm_choices.predicted_us(COST_MODEL, config, m, n, k, dtype, 132, **terms),
+                              gemm_choices.predicted_us(COST_MODEL, config, m, n, k, dtype, 132, bounded=False,
+                                                        **terms), i, config)
+        plain = min(v for c, v in ranked.items() if not c.split_k)
+        split = ranked.get(replace(plain[3], split_k=True))
+        want = split[3] if split is not None and split[:2] < plain[:2] else plain[3]
         chosen = choose_config(m, n, k, dtype, b_major, a_major, split_k, layers, layers == 1, odd)
-        assert chosen == min(ranked)[3], (m, n, k, dtype, layers, odd, chosen.name, min(ranked)[3].name)
+        assert chosen == want, (m, n, k, dtype, layers, odd, chosen.name, want.name)
+        splits_seen += chosen.split_k
+    assert splits_seen >= 10  # the split branch was taken
 
 
 def test_a_stored_choice_wins_and_persists(h100):
@@ -136,7 +144,7 @@ def test_a_batch_is_layers_of_a_layers_tiles():
 def test_a_batch_reads_every_layers_a_and_b():
     """The DRAM floor of a batch: L x (M K + N K) elements (each layer has its own B), not the folded L M K + N K."""
     config = GemmConfig(128, 256, 4)
-    floor = 64 * (64 * 4096 + 4096 * 4096) * 2 / 3.35e6
+    floor = 64 * (64 * 4096 + 4096 * 4096) * 2 / (3.35e6 * gemm_choices.DRAM_SHARE)
     assert gemm_choices.predicted_us(gemm_choices.COST_MODEL, config, 64, 4096, 4096, "bf16", 132, bandwidth=3.35e6,
                                      layers=64) == pytest.approx(floor)
 
@@ -168,11 +176,14 @@ def test_a_swapped_config_tiles_d_transposed():
 
 def test_swapped_configs_are_candidates_only_with_measured_terms():
     """Not guessed at: a table without their terms leaves them out; one that has them (the shipped one, fitted on
-    the H100 sweep) makes those covering M candidates (M <= 64), and only where swap_ab is allowed."""
-    assert [c.block_n for c in gemm_choices.candidates(8, swap_ab=True) if c.swap_ab] == [16, 32, 64]
+    the H100 sweep) makes those covering M candidates (M <= 64), each also split-K (priced by its base's terms)
+    unless split_k is off, and only where swap_ab is allowed."""
+    swapped = [(c.block_n, c.split_k) for c in gemm_choices.candidates(8, swap_ab=True) if c.swap_ab]
+    assert swapped == [(16, False), (32, False), (64, False), (16, True), (32, True), (64, True)]
+    assert [c.block_n for c in gemm_choices.candidates(8, False, swap_ab=True) if c.swap_ab] == [16, 32, 64]
     assert not any(c.swap_ab for c in gemm_choices.candidates(8, swap_ab=True, table={"16-bit": {}}))
     table = {"16-bit": {c.name: (1.0, 1.0, 0.1) for c in SWAP_AB_CONFIGS}}
-    swapped = [c.block_n for c in gemm_choices.candidates(17, swap_ab=True, table=table) if c.swap_ab]
+    swapped = [c.block_n for c in gemm_choices.candidates(17, False, swap_ab=True, table=table) if c.swap_ab]
     assert swapped == [32, 64]
     assert not any(c.swap_ab for c in gemm_choices.candidates(65, swap_ab=True, table=table))
     assert not any(c.swap_ab for c in gemm_choices.candidates(8, swap_ab=False, table=table))

@@ -137,50 +137,31 @@ def test_replays_holding_copies_stay_under_their_byte_budget(monkeypatch):
     assert list(host._PREPARED) == [("plain",), ("second",), ("third",)] and host._HELD_BYTES == 800
 
 
-def _replay_of(monkeypatch, config_name: str, sums_apart: bool):
-    """An _OwnOutput over a fake launch (each call recorded; where the sums are a buffer of their own it adds 3 to
-    them, as the slices would) and the D of the call it replays, dropped: (replay, launches made, the sums or None,
-    a weak reference to that D)."""
+def test_a_replay_without_out_launches_into_each_new_d_and_holds_none(monkeypatch):
+    """A call that allocated its D, replayed: a new D each time, the launch packed for its address (a split-K config
+    with its K slices, as the first call ran it) or taken again where the allocator hands an address back -- and no
+    D held (one held would keep its address from coming back to the allocator)."""
     import weakref
     from types import SimpleNamespace
-    config = GemmConfig.from_name(config_name)
+    config = GemmConfig.from_name("128x128x6w1s")
     planned = SimpleNamespace(copies=(), config=config, m=5, n=7, k=64, dtypes=("bf16", "bf16"))
-    d = host._padded_empty(torch, (5, 7), torch.bfloat16 if sums_apart else torch.float32, torch.device("cpu"),
-                           2 if sums_apart else 4)
-    sums = torch.zeros(5, 8)[:, :7] if sums_apart else None
-    made = []
+    d = host._padded_empty(torch, (5, 7), torch.bfloat16, torch.device("cpu"), 2)
+    made, packed = [], []
 
-    def packed(into, address):  # a packed launch holds D's address, not D
-        def launch(stream):
-            made.append((stream, address))
-            if into is not None:
-                into.add_(3.0)
-        return launch
+    def prepared(p, c, into, out_dtype, split, sms, direct=False):  # a packed launch holds D's address, not D
+        address = into.data_ptr()
+        packed.append((address, split))
+        return lambda stream: made.append((stream, address))
 
-    monkeypatch.setattr(host, "_prepared_launch", lambda p, c, into, *args, **kwargs: packed(None, into.data_ptr()))
+    monkeypatch.setattr(host, "_prepared_launch", prepared)
     monkeypatch.setattr(host, "sm_count", lambda: 132)
-    monkeypatch.setattr(host, "splits", lambda *args: 2)
-    launch = packed(sums, sums.data_ptr()) if sums_apart else packed(None, d.data_ptr())
-    run = host._SplitK(sums if sums_apart else d, launch, d)
-    replay = host._OwnOutput(torch, planned, d, "bf16" if sums_apart else "f32", run)
+    monkeypatch.setattr(host, "splits", lambda *args: 3)
+    replay = host._OwnOutput(torch, planned, d, "bf16", prepared(planned, config, d, "bf16", 3, 132))
     gone = weakref.ref(d)
-    del d, run
-    return replay, made, sums, gone
-
-
-def test_a_replay_of_a_split_k_call_without_out_converts_its_sums_into_each_new_d(monkeypatch):
-    """Split-K with sums of their own: each replay zeroes them, launches once, converts them into a new D -- and
-    holds no D (one held would keep its address from coming back to the allocator)."""
-    replay, made, sums, gone = _replay_of(monkeypatch, "128x128x6w1s", sums_apart=True)
+    del d
     assert gone() is None
-    first, second = replay(torch, 7), replay(torch, 8)
-    assert [stream for stream, _ in made] == [7, 8] and first.data_ptr() != second.data_ptr()
-    assert bool((first.float() == 3).all()) and bool((second.float() == 3).all())  # zeroed before each launch
-
-
-def test_a_replay_summing_in_d_zeroes_each_new_d(monkeypatch):
-    """Split-K into D itself (an f32 D): each replay's D zeroed, then the launch packed for its address; no D held."""
-    replay, made, _, gone = _replay_of(monkeypatch, "128x128x6w1s", sums_apart=False)
-    assert gone() is None
-    d = replay(torch, 5)
-    assert made[-1] == (5, d.data_ptr()) and bool((d == 0).all())
+    first = replay(torch, 7)
+    second = replay(torch, 8)
+    assert [stream for stream, _ in made] == [7, 8]
+    assert [address for _, address in made] == [first.data_ptr(), second.data_ptr()]
+    assert all(split == 3 for _, split in packed)

@@ -78,11 +78,22 @@ def test_a_transposed_operand_is_repacked_in_its_own_major(h100):
     assert q.majors == ("m", "k") and q.a.shape == (7000, 3000) and q.a.stride() == (3008, 1), config.name
 
 
-def test_an_operand_tma_cannot_address_is_copied_into_128_byte_rows_by_default(h100):
-    """fp8 decode with K = 1000: 1000-byte rows do not start on 16 bytes, so TMA cannot read them; with realigning
-    off (the default) both are copied into rows 128 bytes apart, and the model has no odd pitch to weigh."""
+def test_an_operand_tma_cannot_address_is_realigned_where_that_pays_else_copied(h100, monkeypatch):
+    """fp8 with K = 1000 or 23434: rows that do not start on 16 bytes, which TMA cannot read. By default the kernel
+    realigns them where choices.realign_pays says that costs less than the copy -- decode's short K (8 steps of
+    the realigning producer against copying 4 MB) -- and a long K's are copied into rows 128 bytes apart (each CTA
+    would realign 184 steps); never with REALIGN_UNALIGNED False. The model has no odd pitch to weigh either way."""
+    for k, realigned in ((1000, True), (23434, False)):
+        p = host._problem(torch, _operand(9, k, "e4m3"), _operand(4090, k, "e4m3"), *_scales("e4m3"), "k")
+        assert p.copies == () and p.unaligned == (True, True)
+        config, q = host.configured(torch, p, "bf16", None, 132)
+        if realigned:
+            assert q.unaligned == (True, True) and q.copies == (), config.name
+        else:
+            assert q.unaligned == (False, False) and len(q.copies) == 2, config.name
+            assert q.a.stride()[1] == q.b.stride()[1] == 1 and q.a.stride()[0] % 128 == 0
+    monkeypatch.setattr(host, "REALIGN_UNALIGNED", False)
     p = host._problem(torch, _operand(16, 1000, "e4m3"), _operand(4096, 1000, "e4m3"), *_scales("e4m3"), "k")
-    assert p.copies == () and p.unaligned == (True, True)
     config, q = host.configured(torch, p, "bf16", None, 132)
     assert q.unaligned == (False, False) and len(q.copies) == 2 and q.a.stride() == q.b.stride() == (1024, 1)
 

@@ -110,10 +110,13 @@ def test_ptxas_warning_is_seen():
     assert any("(C7517)" in w for w in kernel.metadata.warnings), kernel.metadata
 
 
-def test_direct_d_refuses_split_k():
-    with pytest.raises(mmatom.CompileError, match=r"stored through its pointer \(direct_d\) takes one 2-d D, no "
-                                                 r"split-K; config 64x128x8w1ps"):
-        build_gemm("bf16", "sm_90a", GemmConfig.from_name("64x128x8w1ps"), "f32", direct_d=True)
+def test_direct_d_and_split_k_refuse_a_batch():
+    with pytest.raises(mmatom.CompileError, match=r"stored through its pointer \(direct_d\) takes one 2-d D, not "
+                                                 r"a batch; config 128x256x4"):
+        build_gemm("bf16", "sm_90a", CONFIGS[0], "bf16", batched=True, direct_d=True)
+    with pytest.raises(mmatom.CompileError, match=r"a split-K config \(64x128x8w1ps\) runs one GEMM's K slices, "
+                                                 r"not a batch"):
+        build_gemm("bf16", "sm_90a", GemmConfig.from_name("64x128x8w1ps"), "bf16", batched=True)
 
 
 def test_config_limits_are_compile_errors():
@@ -198,26 +201,35 @@ def test_m_major_a_assembles_clean():
 
 
 def test_split_k_assembles_clean():
-    """The split-K configs (their epilogue a TMA reduce-add of f32 boxes), 16-bit and fp8, each with a `splits`
-    argument; a split-K config into a 16-bit D is refused (the slices add up in f32)."""
-    from mmatom.kernels.gemm import SPLIT_K_CONFIGS
-    cases = [(c, t) for c in SPLIT_K_CONFIGS for t in ("bf16", "e4m3")]
+    """The split-K configs -- the shipped ones and each swapped-operand config's split variant -- 16-bit and fp8,
+    into bf16 and f32, and with D stored through its pointer: 0 spills, no warning; each takes `splits`, then the
+    workspace's two pointers (split_sums.py). The epilogue publishes the partial sums with one gpu-scope fence and
+    one relaxed atomic add per tile, the last slice fences to acquire them and hands the finding on with bar.red.or;
+    D is stored once, plainly (no reduce-add left)."""
+    from dataclasses import replace
+
+    from mmatom.kernels.gemm import SPLIT_K_CONFIGS, SWAP_AB_CONFIGS
+    cases = [(c, t, out, False) for c in SPLIT_K_CONFIGS for t in ("bf16", "e4m3") for out in ("bf16", "f32")] + \
+        [(replace(c, split_k=True), t, "bf16", False) for c in SWAP_AB_CONFIGS for t in ("bf16", "e4m3")] + \
+        [(SPLIT_K_CONFIGS[1], "bf16", "bf16", True)]
 
     def compiled(case):
-        config, dtype = case
-        return mmatom.compile(build_gemm(dtype, "sm_90a", config, "f32")[0], options={"cache": False})
+        config, dtype, out, direct = case
+        return mmatom.compile(build_gemm(dtype, "sm_90a", config, out, direct_d=direct)[0], options={"cache": False})
 
     with ThreadPoolExecutor(4) as pool:
         kernels = list(pool.map(compiled, cases))
-    for (config, dtype), kernel in zip(cases, kernels):
-        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), config.name
-        assert "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group" in kernel.ptx
-        assert "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group" not in kernel.ptx  # no plain store left
-        # the tensor maps, m, n, k, splits (and fp8's two scale pointers)
-        assert kernel.ptx.count(".param .u32 gemm_param_") == 4, config.name
-    with pytest.raises(mmatom.CompileError, match=r"a split-K config \(64x128x8w1ps\) adds its K slices into an "
-                                                  r"f32 D, not batched; out_dtype 'bf16', batched=False"):
-        build_gemm("bf16", "sm_90a", SPLIT_K_CONFIGS[0], "bf16")
+    for (config, dtype, out, direct), kernel in zip(cases, kernels):
+        what = f"{config.name} {dtype} -> {out}{' direct' * direct}"
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), what
+        assert "cp.reduce.async.bulk" not in kernel.ptx, what
+        assert kernel.ptx.count("atom.relaxed.gpu.global.add.u32") == 1, what
+        assert kernel.ptx.count("fence.acq_rel.gpu;") == 2, what
+        assert kernel.ptx.count("bar.red.or.pred") == 1, what
+        # the tensor maps, m, n, k (D's pitch and alignment), splits; the workspace; fp8's two scale pointers
+        params = kernel.ptx.split(")")[0]
+        assert params.count(".param .u32 gemm_param_") == 4 + direct, what
+        assert params.count(".param .u64 gemm_param_") == 2 + direct * 2 + (2 if dtype == "e4m3" else 0), what
 
 
 def test_batched_assembles_clean():
@@ -298,8 +310,8 @@ def test_swap_ab_assembles_clean():
 def test_swap_ab_limits_are_compile_errors():
     from mmatom.kernels.gemm import SWAP_AB_CONFIGS
     from mmatom.kernels.gemm.config import check_majors
-    with pytest.raises(mmatom.CompileError, match=r"swap_ab with block_n=128, cluster 1x1, split_k=False; block_n "
-                                                  r"one of 16, 32, 64 \(A's rows per tile\), no cluster, no split-K"):
+    with pytest.raises(mmatom.CompileError, match=r"swap_ab with block_n=128, cluster 1x1; block_n one of 16, 32, 64 "
+                                                  r"\(A's rows per tile\), no cluster"):
         GemmConfig(128, 128, swap_ab=True).check("bf16")
     with pytest.raises(mmatom.CompileError, match=r"swap_ab with block_n=16, cluster 2x1"):
         GemmConfig(128, 16, cluster_m=2, swap_ab=True).check("bf16")

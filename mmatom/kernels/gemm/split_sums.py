@@ -1,0 +1,86 @@
+"""Split-K inside one launch: a tile's K slices run on different CTAs; each writes its f32 partial sums to a
+workspace and counts itself done on the tile's counter, and the slice that counts last adds up every slice's
+partial sums -- in slice order, so the result does not depend on which CTA finished last -- and stores the tile
+like any other (converted to D's type, TMA-stored). No launch before (zeroing) or after (converting) the kernel.
+
+Each consumer thread writes and reads its own accumulator values: 16-byte chunks (four f32 values each) laid out
+chunk-major over the tile's threads, so a warp's chunk is 512 contiguous bytes. The counter is published and read
+the CUDA way: a CTA barrier (every thread's partial sums written), then one thread's gpu-scope fence and atomic
+increment; the thread that sees the count reach `splits - 1` fences again, and a barrier hands the others what it
+acquired. That thread also sets the counter back to 0 for the next launch (which the stream orders after this one:
+the workspace is the stream's own, host.split_workspace).
+"""
+
+from __future__ import annotations
+
+import mmatom
+from mmatom import ceil_div
+
+SPLIT_BARRIER = 6  # named barrier 6: a cooperative tile's 256 consumer threads (ping-pong: the warpgroup's own)
+
+
+class SliceSums:
+    """The workspace protocol of one consumer warpgroup (ping-pong: a tile each) or both (cooperative: one tile)."""
+
+    def __init__(self, kb: mmatom.KernelBuilder, tid, fragment_type, warpgroups: int, warpgroup):
+        self.kb = kb
+        self.threads = 128 * warpgroups  # the tile's consumer threads
+        self.thread = tid - 128 if warpgroups == 2 else tid & 127  # this thread's place among them
+        self.barrier = (SPLIT_BARRIER, 256) if warpgroups == 2 else (warpgroup + 1, 128)
+        self.values = fragment_type.layout.data[1].size()  # f32 accumulators per thread
+        self.chunks = self.values // 4
+        self.fragment_type = fragment_type
+        # where the counting thread leaves the count it read, for the tile's other threads (a word per warpgroup)
+        self.count_slot = kb.smem(8, align=8) + (0 if warpgroups == 2 else warpgroup * 4)
+        self.partials, self.counters, self.splits = kb.param("partials"), kb.param("counters"), kb.param("splits")
+
+    def _chunk(self, tile, slice_, chunk: int):
+        """The address of this thread's 16-byte chunk `chunk` of slice `slice_`'s partial sums of `tile`."""
+        kb = self.kb
+        first = kb.int_cast((tile * self.splits + slice_) * self.chunks, "i64")  # 2^31 bytes and more: in i64
+        return self.partials + (first * self.threads + (chunk * self.threads + self.thread)) * 16
+
+    def publish(self, acc, tile, slice_):
+        """Write this slice's partial sums and count it on the tile's counter: an i1, true in every thread of the
+        tile if this slice was the last to count (it then adds them all up: total)."""
+        kb = self.kb
+        for c in range(self.chunks):
+            words = [kb.bitcast(kb.extract(acc, 4 * c + i), "i32") for i in range(4)]
+            kb.store_chunk(words, self._chunk(tile, slice_, c))
+        kb.sync.named_barrier(*self.barrier)  # every thread's partial sums written
+        with (counting := kb.if_(self.thread == 0, otherwise=[0])):
+            kb.sync.fence("gpu")  # releases them (the barrier made them this thread's to publish)
+            done = kb.atomic.add(self.counters, 1, index=tile, ordering="relaxed")
+            counting.yield_(done + 1)
+        last = counting.results[0] == self.splits
+        with kb.if_(last):  # the counting thread of the last slice
+            kb.sync.fence("gpu")  # acquires the other slices' sums; the barrier below hands them on
+            kb.store_scalar(0, self.counters, tile)  # ready for the next launch
+        return kb.sync.named_barrier_any(*self.barrier, last)
+
+    def total(self, tile):
+        """Every slice's partial sums of `tile` added up in slice order (the last slice's own among them, as it
+        wrote them), two slices' loads in flight at a time (an odd count's last pair reads its one slice twice and
+        adds zeros for the second)."""
+        kb = self.kb
+        zero = kb.fill(0.0, self.fragment_type)
+        last = self.splits - 1
+        with (pairs := kb.for_range(0, ceil_div(self.splits, 2), 1, [zero])) as (pair, (acc,)):
+            first = pair * 2
+            second, both = mmatom.min_value(first + 1, last), first < last
+            for c in range(self.chunks):
+                words = zip(kb.load_chunk(self._chunk(tile, first, c)), kb.load_chunk(self._chunk(tile, second, c)))
+                for i, (one, other) in enumerate(words):
+                    value = kb.extract(acc, 4 * c + i) + kb.bitcast(one, "f32")
+                    value = value + mmatom.select(both, kb.bitcast(other, "f32"), 0.0)
+                    acc = kb.insert(value, acc, 4 * c + i)
+            pairs.yield_(acc)
+        return pairs.results[0]
+
+
+def workspace_bytes(tiles: int, splits: int, block_m: int, block_n: int) -> tuple[int, int]:
+    """(partial sums, counters) in bytes for `tiles` output tiles of block_m x block_n, each in `splits` slices."""
+    return tiles * splits * block_m * block_n * 4, tiles * 4
+
+
+__all__ = ["SPLIT_BARRIER", "SliceSums", "workspace_bytes"]
