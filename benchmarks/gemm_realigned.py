@@ -1,8 +1,9 @@
-"""Odd-K GEMMs (rows that do not start on 16 bytes, which TMA cannot read) three ways, in one process: mmatom
+"""Odd-K GEMMs (rows that do not start on 16 bytes, which TMA cannot read) four ways, in one process: mmatom
 reading the operands in place and realigning them in its producer (kernels/gemm/realigned_loads.py), mmatom
-copying them into 128-byte rows first (the host path before the realigned loads), and the vendor -- cuBLAS /
-torch._scaled_mm on operands padded once, outside the timing, as `mmatom-bench gemm` times it. Untuned (the prior's
-config), CUDA-event medians of whole calls, interleaved.
+copying them into 128-byte rows first, mmatom as it chooses by default (host.REALIGN_UNALIGNED None:
+choices.realign_pays), and the vendor -- cuBLAS / torch._scaled_mm on operands padded once, outside the timing, as
+`mmatom-bench gemm` times it. Untuned (the prior's config), CUDA-event medians of whole calls, interleaved; errors:
+tests/gpu/test_gemm_realigned_gpu.py.
 
     python -P benchmarks/gemm_realigned.py [--dtypes e4m3,bf16] [--shapes 6x8152x27021,4095x4095x4095]
 """
@@ -31,30 +32,28 @@ def main() -> None:
     parser.add_argument("--shapes", default=None, help="MxNxK,... (default: each dtype's list)")
     args = parser.parse_args()
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}")
-    host.REALIGN_UNALIGNED = True  # (off by default) the realigned calls; the copied ones turn it off per call
-    realigned_by, copying = host._realigned_by, {"on": False}
-    host._realigned_by = lambda config, p: (False, False) if copying["on"] else realigned_by(config, p)
-
-    def copied(call):
-        def run():
-            copying["on"] = True
-            try:
-                return call()
-            finally:
-                copying["on"] = False
-        return run
     for dtype in args.dtypes.split(","):
         for shape in (args.shapes.split(",") if args.shapes else SHAPES[dtype]):
             m, n, k = map(int, shape.split("x"))
-            ours, theirs = Operands.random(m, n, k, dtype), Operands.random(m, n, k, dtype)
-            fns = {"realigned": ours.mmatom_call(mmatom.gemm), "copied": copied(theirs.mmatom_call(mmatom.gemm)),
-                   "vendor": ours.vendor_calls()["cublas"]}
-            want = fns["vendor"]().float()
-            err = ((fns["realigned"]().float() - want).abs().max() / want.abs().max()).item()
+            fns = {mode: _with_policy(policy, Operands.random(m, n, k, dtype).mmatom_call(mmatom.gemm))
+                   for mode, policy in (("realigned", True), ("copied", False), ("default", None))}
+            vendor = Operands.random(m, n, k, dtype)
+            fns["vendor"] = vendor.vendor_calls()["cublas"]
             us = interleaved_us(fns, rounds=5, reps=10)
-            print(f"{dtype} {shape}: realigned {us['realigned']:.1f} us ({us['vendor'] / us['realigned']:.3f}x), "
-                  f"copied {us['copied']:.1f} us ({us['vendor'] / us['copied']:.3f}x), vendor {us['vendor']:.1f} us; "
-                  f"max rel err {err:.1e}", flush=True)
+            print(f"{dtype} {shape}: " + ", ".join(f"{mode} {us[mode]:.1f} us ({us['vendor'] / us[mode]:.3f}x)"
+                                                   for mode in ("realigned", "copied", "default")) +
+                  f", vendor {us['vendor']:.1f} us", flush=True)
+
+
+def _with_policy(policy, call):
+    """`call` with host.REALIGN_UNALIGNED set to `policy` while it runs (its first call plans the replays)."""
+    def run():
+        kept, host.REALIGN_UNALIGNED = host.REALIGN_UNALIGNED, policy
+        try:
+            return call()
+        finally:
+            host.REALIGN_UNALIGNED = kept
+    return run
 
 
 if __name__ == "__main__":

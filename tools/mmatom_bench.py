@@ -424,8 +424,10 @@ def quick_row(m: int, n: int, k: int, dtype: str, plan: QuickPlan, hooks: Hooks)
     configs and the max errors."""
     rowwise = plan.rowwise and dtype in FP8
     ops = Operands.random(m, n, k, dtype, hooks.device, rowwise)
-    configs = {"mmatom": hooks.prior(m, n, k, dtype)}
-    row = {"m": m, "n": n, "k": k, "dtype": dtype, "rowwise": rowwise, "prior": configs["mmatom"].name}
+    # untuned: mmatom.gemm's own choice (config=None, as a user's call: the prior where nothing is stored -- with odd
+    # rows, its realigning split-K variant where that pays, host._realigning_variant); the row names the prior's
+    configs = {"mmatom": None}
+    row = {"m": m, "n": n, "k": k, "dtype": dtype, "rowwise": rowwise, "prior": hooks.prior(m, n, k, dtype).name}
     if plan.autotune is not None:
         t0 = time.perf_counter()
         configs["mmatom_tuned"] = hooks.autotune(m, n, k, dtype=dtype, store=False, **plan.autotune.kwargs())

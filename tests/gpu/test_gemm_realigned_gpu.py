@@ -48,6 +48,7 @@ def test_realigned_operands_give_the_aligned_copies_d(monkeypatch, m, n, k, dtyp
     import torch
 
     import mmatom
+    from mmatom.kernels.gemm import choices as gemm_choices
     from mmatom.kernels.gemm import host
     a, b = _operand(torch, m, k, dtype, *a_at), _operand(torch, n, k, dtype, *b_at)
     scales = {"scale_a": torch.full((1,), 0.5, device="cuda"), "scale_b": torch.full((1,), 2.0, device="cuda")} \
@@ -58,6 +59,9 @@ def test_realigned_operands_give_the_aligned_copies_d(monkeypatch, m, n, k, dtyp
     def no_copy(*args, **kwargs):
         raise AssertionError("an operand was copied")
     monkeypatch.setattr(host, "REALIGN_UNALIGNED", True)
+    # split-K: the aligned call's slice count (a realigning call takes as many as fill the SMs; other slices, other
+    # roundings), so that the two D are the same bits
+    monkeypatch.setattr(host, "realign_splits", lambda *args: gemm_choices.splits(*args))
     monkeypatch.setattr(host, "row_copier", no_copy)
     monkeypatch.setattr(host, "padded_copy", no_copy)
     for step in range(2):  # the first call, and its replay
@@ -90,4 +94,25 @@ def test_untuned_call_on_odd_rows(monkeypatch, dtype, realign):
     ref = a.double() @ b.double().T
     bound = (2.0 ** -10 if dtype == "e4m3" else k * 2.0 ** -23) * (a.double().abs() @ b.double().abs().T).max() \
         + ref.abs() * 2.0 ** -7
+    assert torch.isfinite(d).all() and bool(((d.double() - ref).abs() <= bound).all())
+
+
+def test_a_long_odd_k_realigns_in_slices_that_fill_the_sms():
+    """Small M, a long odd K (9 x 4090 x 23434): by default the prior's swapped tile runs as its split-K variant,
+    realigning both operands in place (no copy) in slices that fill the SMs -- D within rounding of the reference."""
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import host
+    from mmatom.kernels.gemm.choices import sm_count
+    m, n, k = 9, 4090, 23434
+    a, b = _operand(torch, m, k, "bf16"), _operand(torch, n, k, "bf16", gap=3)
+    p = host._problem(torch, a, b, None, None, "k")
+    config, planned = host.configured(torch, p, "bf16", None, sm_count())
+    assert config.split_k and planned.copies == () and all(planned.unaligned), config.name
+    assert host._splits_of(planned._replace(config=config), sm_count()) >= 4
+    d = mmatom.gemm(a, b)
+    torch.cuda.synchronize()
+    ref = a.double() @ b.double().T
+    bound = k * 2.0 ** -23 * (a.double().abs() @ b.double().abs().T).max() + ref.abs() * 2.0 ** -7
     assert torch.isfinite(d).all() and bool(((d.double() - ref).abs() <= bound).all())

@@ -628,18 +628,28 @@ COPY_CALL_US = 8.0
 REALIGNED_ACCUMULATORS = 64  # the realigning kernels' consumers get 200 registers: tiles of at most this many
 
 
+def realign_splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int) -> int:
+    """The K slices of a split-K config whose kernel realigns its operands: as many as fill one wave of the SMs
+    (at most MAX_SPLITS, and the K steps there are) -- the realigning producer's K walk per CTA is what costs
+    (REALIGN_STEP_US), not the slices' partial sums; 1 for any other config."""
+    if not config.split_k:
+        return 1
+    z = _sized(config, _priced(COST_MODEL, config, dtype), n, k, sms)
+    return max(1, min(MAX_SPLITS, z.k_steps, z.ctas // (_m_units(z, m) * z.n_units)))
+
+
 def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_bytes: int, sms: int | None = None,
                  bandwidth: float | None = None) -> bool:
     """Whether `config`'s kernel realigning operands of `copied_bytes` costs less than copying them first: its
-    waves x K steps at REALIGN_STEP_US (less the plain step's fitted cost) against COPY_CALL_US and the bytes read
-    and written at REPACK_BANDWIDTH_SHARE of `bandwidth`. A tile of more than REALIGNED_ACCUMULATORS per consumer
-    thread, or a config without fitted terms, copies."""
+    waves x K steps (split-K: in realign_splits slices) at REALIGN_STEP_US (less the plain step's fitted cost)
+    against COPY_CALL_US and the bytes read and written at REPACK_BANDWIDTH_SHARE of `bandwidth`. A tile of more
+    than REALIGNED_ACCUMULATORS per consumer thread, or a config without fitted terms, copies."""
     name, cls = _base_name(config), operand_class(dtype)
     if config.block_m // config.tile_warpgroups * config.block_n // 128 > REALIGNED_ACCUMULATORS or \
             name not in COST_MODEL.get(cls, {}):
         return False
     sms = sm_count() if sms is None else sms
-    waves, steps = model_terms(config, m, n, k, dtype, sms, splits(config, m, n, k, dtype, sms))
+    waves, steps = model_terms(config, m, n, k, dtype, sms, realign_splits(config, m, n, k, dtype, sms))
     realigning = waves * steps * (REALIGN_STEP_US - COST_MODEL[cls][name][2])
     return realigning < COPY_CALL_US + 2 * copied_bytes / ((bandwidth or dram_bytes_per_us()) * REPACK_BANDWIDTH_SHARE)
 
@@ -647,5 +657,5 @@ def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_
 __all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES",
            "box_shares", "candidates",
            "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name", "model_terms", "operand_class",
-           "operand_dtypes", "pitch_plan", "predicted_us", "prior_config", "problem_key", "realign_pays", "repacked_operands",
+           "operand_dtypes", "pitch_plan", "predicted_us", "prior_config", "problem_key", "realign_pays", "realign_splits", "repacked_operands",
            "sm_count", "splits", "store", "stored", "tuning_file"]

@@ -18,7 +18,7 @@ apart where the copy pays for itself (TMA's boxes over such rows load slower: ch
 
 from __future__ import annotations
 
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from typing import NamedTuple
 
 import mmatom
@@ -26,10 +26,10 @@ from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
 from ..torch_launch import current_stream, tensor_map
-from .choices import (FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, realign_pays, repacked_operands,
-                      sm_count, splits)
-from .config import (ELEM_BYTES, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes, operand_box,
-                     output_box)
+from .choices import (FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, realign_pays, realign_splits,
+                      repacked_operands, sm_count, splits)
+from .config import (ELEM_BYTES, FP8, OUT_DTYPES, SPLIT_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes,
+                     operand_box, output_box)
 from .kernel import build_gemm, realigned_ring
 from .repack import THREADS as REPACK_THREADS
 from .repack import repack_arguments, repack_kernel
@@ -347,9 +347,13 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None, direc
 
 
 def _splits_of(p: Problem, sms: int) -> int:
-    """The K slices of `p` (as it runs, its config set): the cost model's, which reads the problem unswapped."""
+    """The K slices of `p` (as it runs, its config set): the cost model's, which reads the problem unswapped --
+    or, where the kernel realigns operands, those that fill the SMs (choices.realign_splits)."""
     m, n = (p.n, p.m) if p.config.swap_ab else (p.m, p.n)
-    return splits(p.config, m, n, p.k, "x".join(dict.fromkeys(p.dtypes)), sms)
+    dtype = "x".join(dict.fromkeys(p.dtypes))
+    if any(p.unaligned):
+        return realign_splits(p.config, m, n, p.k, dtype, sms)
+    return splits(p.config, m, n, p.k, dtype, sms)
 
 
 def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: int, sms: int,
@@ -386,8 +390,8 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
     dtype = "x".join(dict.fromkeys(p.dtypes))
     odd = tuple(odd_pitch(x) and not unaligned for x, unaligned in zip((p.a, p.b), p.unaligned))
     if config is None:
-        config = choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], odd_rows=odd,
-                               swap_ab=out_dtype != "f32")
+        config = _realigning_variant(choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], odd_rows=odd,
+                                                   swap_ab=out_dtype != "f32"), p, sms)
     p = _copied_unaligned(torch, p, _realigned_by(config, p, sms))
     repack = repacked_operands(config, p.m, p.n, p.k, dtype, odd, splits(config, p.m, p.n, p.k, dtype, sms), sms=sms)
     repack = tuple(copy and not unaligned for copy, unaligned in zip(repack, p.unaligned))
@@ -422,6 +426,16 @@ def _realigned_by(config: GemmConfig, p: Problem, sms: int) -> tuple[bool, bool]
             continue
         return keep if REALIGN_UNALIGNED or _realign_pays(config, p, keep, sms) else (False, False)
     return (False, False)
+
+
+def _realigning_variant(config: GemmConfig, p: Problem, sms: int) -> GemmConfig:
+    """The prior's `config`, or -- odd rows it would copy -- its split-K variant where that one realigns them
+    (its slices shorten each CTA's realigning K walk: choices.realign_splits)."""
+    variant = replace(config, split_k=True)
+    if config.split_k or not any(p.unaligned) or REALIGN_UNALIGNED is False or \
+            not (variant in SPLIT_K_CONFIGS or variant.swap_ab) or _realigned_by(config, p, sms) == p.unaligned:
+        return config
+    return variant if any(_realigned_by(variant, p, sms)) else config
 
 
 def _realign_pays(config: GemmConfig, p: Problem, keep: tuple[bool, bool], sms: int) -> bool:

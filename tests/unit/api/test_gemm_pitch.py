@@ -79,23 +79,28 @@ def test_a_transposed_operand_is_repacked_in_its_own_major(h100):
 
 
 def test_an_operand_tma_cannot_address_is_realigned_where_that_pays_else_copied(h100, monkeypatch):
-    """fp8 with K = 1000 or 23434: rows that do not start on 16 bytes, which TMA cannot read. By default the kernel
-    realigns them where choices.realign_pays says that costs less than the copy -- decode's short K (8 steps of
-    the realigning producer against copying 4 MB) -- and a long K's are copied into rows 128 bytes apart (each CTA
-    would realign 184 steps); never with REALIGN_UNALIGNED False. The model has no odd pitch to weigh either way."""
-    for k, realigned in ((1000, True), (23434, False)):
-        p = host._problem(torch, _operand(9, k, "e4m3"), _operand(4090, k, "e4m3"), *_scales("e4m3"), "k")
+    """fp8 with K = 1000, 23434 or 4095: rows that do not start on 16 bytes, which TMA cannot read. By default the
+    kernel realigns them where choices.realign_pays says that costs less than the copy: decode's short K (8 steps
+    of the realigning producer against copying 4 MB) with the prior's config; a long K (183 steps) with that
+    config's split-K variant, whose slices fill the SMs (realign_splits); and a 4095^3 square's are copied into rows
+    128 bytes apart (8 waves of 128 x 256 tiles, a tile too large to realign). Never with REALIGN_UNALIGNED False.
+    The model has no odd pitch to weigh either way."""
+    for m, n, k, realigned in ((9, 4090, 1000, True), (9, 4090, 23434, True), (4095, 4095, 4095, False)):
+        p = host._problem(torch, _operand(m, k, "e4m3"), _operand(n, k, "e4m3"), *_scales("e4m3"), "k")
         assert p.copies == () and p.unaligned == (True, True)
         config, q = host.configured(torch, p, "bf16", None, 132)
         if realigned:
             assert q.unaligned == (True, True) and q.copies == (), config.name
+            assert config.split_k == (k > 20000) and host._splits_of(q._replace(config=config), 132) >= 2 * (k > 20000)
         else:
-            assert q.unaligned == (False, False) and len(q.copies) == 2, config.name
+            assert q.unaligned == (False, False) and len(q.copies) == 2 and not config.split_k, config.name
             assert q.a.stride()[1] == q.b.stride()[1] == 1 and q.a.stride()[0] % 128 == 0
     monkeypatch.setattr(host, "REALIGN_UNALIGNED", False)
     p = host._problem(torch, _operand(16, 1000, "e4m3"), _operand(4096, 1000, "e4m3"), *_scales("e4m3"), "k")
     config, q = host.configured(torch, p, "bf16", None, 132)
     assert q.unaligned == (False, False) and len(q.copies) == 2 and q.a.stride() == q.b.stride() == (1024, 1)
+    p = host._problem(torch, _operand(9, 23434, "e4m3"), _operand(4090, 23434, "e4m3"), *_scales("e4m3"), "k")
+    assert not host.configured(torch, p, "bf16", None, 132)[0].split_k  # no realigning variant
 
 
 def test_an_operand_tma_cannot_address_is_read_in_place_for_the_kernel_to_realign(h100, monkeypatch):
