@@ -181,10 +181,10 @@ def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split
     best = min((_cost(pool[i], m, n, k, 1, bandwidth, floor, layers, odd_rows), i) for i in plain)
     # split-K only as the best plain config's own variant: the fitted terms rank one config's slice counts better
     # than they rank split calls of one config against plain calls of another (benchmarks/gemm_split_k.py)
-    base = pool[best[1]].config
-    for i in splitting:
+    base = best[1]
+    for i, of in splitting:
         z = pool[i]
-        if _base_name(z.config) != base.name or _split_floor(z, m, n, floor, bandwidth) > best[0][0]:
+        if of != base or _split_floor(z, m, n, floor, bandwidth) > best[0][0]:
             continue
         s = _best_splits(z, m, n, k, bandwidth, floor)
         if s > 1:  # one slice: its base config's kernel plus the split's costs, never the better
@@ -255,12 +255,13 @@ def _pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str,
 
 @lru_cache(maxsize=1024)
 def _sized_pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str, b_major: str, n: int, k: int,
-                sms: int) -> tuple[tuple[_Sized, ...], tuple[int, ...]]:
-    """_pool's candidates sized on one N and K (the prior's plan for every M of that projection), and which of
-    them split K."""
+                sms: int) -> tuple[tuple[_Sized, ...], tuple[tuple[int, int], ...]]:
+    """_pool's candidates sized on one N and K (the prior's plan for every M of that projection), and the split-K
+    ones as (their index, their base config's index) pairs."""
     pool = tuple(_size(config, priced, n, k, sms)
                  for config, priced in _pool(small_m, swapped, split_k, dtype, a_major, b_major))
-    return pool, tuple(i for i, z in enumerate(pool) if z.p.split)
+    at = {z.config: i for i, z in enumerate(pool)}
+    return pool, tuple((i, at.get(replace(z.config, split_k=False), -1)) for i, z in enumerate(pool) if z.p.split)
 
 
 @lru_cache(maxsize=4096)
@@ -655,7 +656,7 @@ def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_
 
 
 __all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES",
-           "box_shares", "candidates",
-           "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name", "model_terms", "operand_class",
-           "operand_dtypes", "pitch_plan", "predicted_us", "prior_config", "problem_key", "realign_pays", "realign_splits", "repacked_operands",
-           "sm_count", "splits", "store", "stored", "tuning_file"]
+           "box_shares", "candidates", "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name",
+           "model_terms", "operand_class", "operand_dtypes", "pitch_plan", "predicted_us", "prior_config",
+           "problem_key", "realign_pays", "realign_splits", "repacked_operands", "sm_count", "splits", "store",
+           "stored", "tuning_file"]
