@@ -6,9 +6,10 @@ like any other (converted to D's type, TMA-stored). No launch before (zeroing) o
 Each consumer thread writes and reads its own accumulator values: 16-byte chunks (four f32 values each) laid out
 chunk-major over the tile's threads, so a warp's chunk is 512 contiguous bytes. The counter is published and read
 the CUDA way: a CTA barrier (every thread's partial sums written), then one thread's gpu-scope fence and atomic
-increment; the thread that sees the count reach `splits - 1` fences again, and a barrier hands the others what it
-acquired. That thread also sets the counter back to 0 for the next launch (which the stream orders after this one:
-the workspace is the stream's own, host.split_workspace).
+increment; the thread that sees the count reach `splits - 1` fences again, and a reducing barrier (bar.red.or: no
+SMEM word, which the bulk-store verifier could not tell from a staging box) hands the others that finding and what
+it acquired. That thread also sets the counter back to 0 for the next launch (which the stream orders after this
+one: the workspace is the stream's own, split_workspace.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ class SliceSums:
     """The workspace protocol of one consumer warpgroup (ping-pong: a tile each) or both (cooperative: one tile)."""
 
     def __init__(self, kb: mmatom.KernelBuilder, tid, fragment_type, warpgroups: int, warpgroup):
+        """`warpgroup` (0 or 1): this consumer warpgroup; ping-pong's each count on their own named barrier."""
         self.kb = kb
         self.threads = 128 * warpgroups  # the tile's consumer threads
         self.thread = tid - 128 if warpgroups == 2 else tid & 127  # this thread's place among them
@@ -30,8 +32,6 @@ class SliceSums:
         self.values = fragment_type.layout.data[1].size()  # f32 accumulators per thread
         self.chunks = self.values // 4
         self.fragment_type = fragment_type
-        # where the counting thread leaves the count it read, for the tile's other threads (a word per warpgroup)
-        self.count_slot = kb.smem(8, align=8) + (0 if warpgroups == 2 else warpgroup * 4)
         self.partials, self.counters, self.splits = kb.param("partials"), kb.param("counters"), kb.param("splits")
 
     def _chunk(self, tile, slice_, chunk: int):
