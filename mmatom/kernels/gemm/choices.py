@@ -289,7 +289,7 @@ def _split_floor(z: _Sized, m: int, n: int, floor: float, bandwidth: float) -> f
     if p.c1 < 0 or p.c2 < 0:  # no such bound from these terms
         return 0.0
     spread = p.c0 + p.c1 + p.c2 * _m_units(z, m) * z.n_units * z.k_steps / z.ctas
-    return max(max(spread, floor) + SPLIT_TAIL_US + 2 * SPLIT_SLICE_US + m * n * 16 / bandwidth, HOST_US)
+    return max(max(spread, floor) + _split_costs(m, n, 2, bandwidth), HOST_US)
 
 
 # The prior's cost model, per config: time_us ~ c0 + c1 * waves + c2 * waves * k_steps (model_terms): a fixed cost, a
@@ -357,6 +357,12 @@ SWAP_AB_MAX_M = max(c.block_n for c in SWAP_AB_CONFIGS)  # swapped operands: M o
 # 14 us on the GPU on the H100 sweep).
 SPLIT_TAIL_US, SPLIT_SLICE_US = 2.0, 0.5
 HOST_US = 9.0  # per call
+
+
+def _split_costs(m: int, n: int, splits: int, bandwidth: float) -> float:
+    """What a split-K call adds to its base config's fitted time: the fixed and per-slice costs, and each slice's
+    f32 partial sums written and read back."""
+    return SPLIT_TAIL_US + SPLIT_SLICE_US * splits + m * n * 8 * splits / bandwidth
 MAX_SPLITS = 16
 
 
@@ -493,7 +499,7 @@ def _cost(z: _Sized, m: int, n: int, k: int, splits: int, bandwidth: float, floo
         gpu += sum(min(costs) for costs in _pitch_costs(_box_rows(t.block_m, t.block_n, t.swap, m, n), m, n, k,
                                                          (p.a_bytes, p.b_bytes), stepping, odd_rows, bandwidth, layers))
     if p.split:
-        gpu += SPLIT_TAIL_US + SPLIT_SLICE_US * splits + m * n * 8 * splits / bandwidth
+        gpu += _split_costs(m, n, splits, bandwidth)
     return (gpu if gpu > HOST_US else HOST_US), fitted
 
 

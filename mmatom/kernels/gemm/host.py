@@ -33,7 +33,7 @@ from .config import (ELEM_BYTES, FP8, OUT_DTYPES, SPLIT_K_CONFIGS, TORCH_DTYPE_N
 from .kernel import build_gemm, realigned_ring
 from .repack import THREADS as REPACK_THREADS
 from .repack import repack_arguments, repack_kernel
-from .split_sums import workspace_bytes
+from .split_sums import workspace_sizes
 from .split_workspace import SplitLaunch, forget_workspaces
 
 REPACK_CTAS_PER_SM = 8  # the repack's grid: enough warps in flight to keep DRAM busy (each strides over the rest)
@@ -378,9 +378,9 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
     if not config.split_k:
         return kernel.prepare(*maps, *sizes, *scales, grid=grid)
     tiles = -(-p.m // config.block_m) * -(-p.n // config.block_n)
-    partial_bytes, counters = workspace_bytes(tiles, split, config.block_m, config.block_n)
+    partial_bytes, counters = workspace_sizes(tiles, split, config.block_m, config.block_n)
     torch = require_torch("mmatom.gemm")
-    return SplitLaunch(torch, d.device, partial_bytes, counters // 4, lambda partials, counts: kernel.prepare(
+    return SplitLaunch(torch, d.device, partial_bytes, counters, lambda partials, counts: kernel.prepare(
         *maps, *sizes, split, partials, counts, *scales, grid=grid))
 
 

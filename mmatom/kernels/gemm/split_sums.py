@@ -78,9 +78,10 @@ class SliceSums:
         return pairs.results[0]
 
 
-def workspace_bytes(tiles: int, splits: int, block_m: int, block_n: int) -> tuple[int, int]:
-    """(partial sums, counters) in bytes for `tiles` output tiles of block_m x block_n, each in `splits` slices."""
-    return tiles * splits * block_m * block_n * 4, tiles * 4
+def workspace_sizes(tiles: int, splits: int, block_m: int, block_n: int) -> tuple[int, int]:
+    """(bytes of partial sums, i32 counters) for `tiles` output tiles of block_m x block_n, each in `splits`
+    slices."""
+    return tiles * splits * block_m * block_n * 4, tiles
 
 
-__all__ = ["SPLIT_BARRIER", "SliceSums", "workspace_bytes"]
+__all__ = ["SPLIT_BARRIER", "SliceSums", "workspace_sizes"]
