@@ -77,7 +77,7 @@ from .arch import Atomic, Cluster, CpAsync, Mbarrier, Sync, Tma, Wgmma
 from .control_flow import If, Loop
 from .errors import CompileError, api_error, caller_diagnostic
 from .lookup import Atom
-from .scheduler import TileScheduler
+from .scheduler import StreamKWalk, TileScheduler
 from .smem import SmemTiles, allocate_tiles
 from .smem_ring import SmemRing
 from .values import Value, constant_attr, max_value
@@ -310,6 +310,11 @@ class KernelBuilder:
         """A persistent, grouped-raster walk over output tiles, `layers` grids of them, odd whole waves backwards
         with `snake`; sizes, group_m and snake may be runtime values (mmatom/scheduler.py)."""
         return TileScheduler(self, tiles_m, tiles_n, cluster, group_m, layers, snake)
+
+    def stream_k(self, tiles: TileScheduler, k_steps: int | Value) -> StreamKWalk:
+        """Stream-K over `tiles`' tiles of `k_steps` K steps each: every CTA an equal run of all the tiles' steps
+        (mmatom/scheduler.py StreamKWalk)."""
+        return StreamKWalk(self, tiles, k_steps)
 
     # -- control flow ---------------------------------------------------------------------------------------
 

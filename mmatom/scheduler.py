@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .errors import api_error
-from .values import Value, ceil_div, min_value, select
+from .values import Value, ceil_div, max_value, min_value, select
 
 if TYPE_CHECKING:
     from .kernel_builder import KernelBuilder
@@ -126,4 +126,92 @@ def snake_unit(t: Value | int, step: Value | int, units: Value | int, when: Valu
     return backward if odd_whole else t
 
 
-__all__ = ["TileScheduler", "snake_unit"]
+class StreamKWalk:
+    """Stream-K (Osama et al., 2023) for the last wave: whole waves of tiles are walked as `tiles` walks them (tile
+    c + w x ctas for CTA c in wave w: the wave's tiles neighbours in raster order, sharing A and B in L2), and the
+    tiles of a last, partial wave -- which would leave SMs idle -- have their K steps cut into as many equal runs as
+    the grid has CTAs, one run each. A run covers the end of one tile, whole tiles, and the start of another. A tile
+    whose steps fall in one run is computed whole; one split between runs has a segment in each, which write
+    partial sums that the segment finishing last adds up (kernels/gemm/split_sums.py). Each run writes at most two
+    partial segments, its first and its last: slot 2c and 2c + 1 of CTA c, a workspace of 2 x the grid's CTAs
+    tiles. (All of the steps as one sequence of runs measured slower on the H100: runs of consecutive tiles lose the
+    waves' L2 sharing, and every split tile pays a publish of its partial sums, ~5 us: benchmarks/gemm_stream_k.py.)
+
+        walk = kb.stream_k(sched, k_steps)          # sched: a TileScheduler without clusters or layers
+        with (units := walk.loop([it0])) as (u, (it,)):
+            t = walk.tile(u)                         # the tile (sched.coords(t): its row and column)
+            first, steps = walk.segment(t)           # this CTA's K steps of it: first .. first + steps - 1
+            ...
+            with kb.if_(walk.whole(t)): ...          # all its steps this CTA's: the plain epilogue
+
+    The runs: the last wave's `work` = its tiles x k_steps steps over the grid's `ctas` (the host launches no more
+    CTAs than tiles x k_steps), run c of `work // ctas` steps, and one more for the first `work % ctas` runs."""
+
+    def __init__(self, kb: KernelBuilder | None, tiles: TileScheduler, k_steps: Value | int,
+                 grid: tuple[int, int] | None = None):
+        """`grid` (the grid's CTAs, this CTA's index), Python ints with `tiles.units` and `k_steps`: the same
+        arithmetic on the host (a model of the kernel's walk: tests, a host's planning); else the kernel's."""
+        if tiles.cluster_size > 1 or isinstance(tiles.layers, Value) or tiles.layers != 1:
+            raise api_error("stream_k: a walk over one layer of single-CTA tiles (no cluster, no layers)")
+        self.kb, self.tiles, self.k_steps = kb, tiles, k_steps
+        self.ctas, self.cta = grid if grid is not None else (kb.nctaid(), kb.ctaid())
+        self.waves = tiles.units // self.ctas  # whole waves: walked tile by tile
+        self.walked = self.waves * self.ctas  # the tiles before the last wave's
+        work = (tiles.units - self.walked) * k_steps
+        self.per, self.extra = work // self.ctas, work % self.ctas  # run length; runs one step longer
+        self.start, self.end = self.run_start(self.cta), self.run_start(self.cta + 1)
+        first, last = self.start // k_steps, (self.end - 1) // k_steps
+        self.first_tile = self.walked + first  # this CTA's first tile of the last wave, and how many
+        self.last_wave_tiles = _pick(self.end > self.start, last - first + 1, 0)
+
+    def run_start(self, cta) -> Value:
+        """The first step of CTA `cta`'s run (steps of the last wave's tiles, from its first tile's first)."""
+        return cta * self.per + min_value(cta, self.extra)
+
+    def run_of(self, step) -> Value:
+        """The CTA whose run holds the last wave's step `step`."""
+        long_steps = self.extra * (self.per + 1)  # the longer runs' steps come first
+        return _pick(step < long_steps, step // (self.per + 1),
+                     self.extra + (step - long_steps) // max_value(self.per, 1))
+
+    def loop(self, carried) -> Loop:
+        """`scf.for` over this CTA's units -- its whole waves' tiles, then its last-wave tiles -- carrying
+        `carried`; `tile(u)` is the unit's tile."""
+        return self.kb.for_range(0, self.waves + self.last_wave_tiles, 1, carried)
+
+    def tile(self, unit) -> Value:
+        """The tile (its index in `tiles`' walk) of this CTA's unit `unit`."""
+        return _pick(unit < self.waves, self.cta + unit * self.ctas, self.first_tile + unit - self.waves)
+
+    def segment(self, tile) -> tuple[Value, Value]:
+        """(first K step, K steps) of tile `tile` this CTA computes: all of a whole wave's tile."""
+        base = (tile - self.walked) * self.k_steps
+        first = max_value(self.start, base)
+        in_wave = tile < self.walked
+        return _pick(in_wave, 0, first - base), \
+            _pick(in_wave, self.k_steps, min_value(self.end, base + self.k_steps) - first)
+
+    def segments(self, tile) -> tuple[Value, Value]:
+        """(the first CTA, how many CTAs) with a segment of a last-wave tile `tile`."""
+        base = (tile - self.walked) * self.k_steps
+        first = self.run_of(base)
+        return first, self.run_of(base + self.k_steps - 1) - first + 1
+
+    def whole(self, tile) -> Value:
+        """An i1: this CTA computes all of tile `tile`'s K steps."""
+        return self.segment(tile)[1] == self.k_steps
+
+    def slot(self, cta, tile) -> Value:
+        """The workspace slot of CTA `cta`'s partial sums of last-wave tile `tile`: 2 cta for its run's first
+        tile, else 2 cta + 1 (its last)."""
+        return cta * 2 + _pick(self.walked + self.run_start(cta) // self.k_steps == tile, 0, 1)
+
+
+def _pick(condition, a, b):
+    """`condition ? a : b`: select on kernel values, Python's on the host's ints."""
+    if isinstance(condition, Value):
+        return select(condition, a, b)
+    return a if condition else b
+
+
+__all__ = ["StreamKWalk", "TileScheduler", "snake_unit"]

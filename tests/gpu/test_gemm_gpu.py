@@ -138,15 +138,16 @@ def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
 
     import mmatom
     from mmatom.kernels.gemm import choices as gemm_choices
-    from mmatom.kernels.gemm import CONFIGS, SPLIT_K_CONFIGS, choose_config
+    from mmatom.kernels.gemm import CONFIGS, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, choose_config
     monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
     gemm_choices.forget()
     best = mmatom.gemm_autotune(512, 768, 256, rounds=3, burst_ms=2.0)
     stored = json.loads(gemm_choices.tuning_file().read_text())
     assert gemm_choices.tuning_file().is_relative_to(tmp_path)
     (entry,) = stored.values()
-    assert set(entry["timings_us"]) == {c.name for c in CONFIGS + SPLIT_K_CONFIGS}
-    assert best in CONFIGS + SPLIT_K_CONFIGS and choose_config(512, 768, 256, "bf16") == best
+    candidates = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS
+    assert set(entry["timings_us"]) == {c.name for c in candidates}
+    assert best in candidates and choose_config(512, 768, 256, "bf16") == best
     gemm_choices.forget()
     assert choose_config(512, 768, 256, "bf16") == best  # read back from the file
     a = torch.randn(512, 256, device="cuda").to(torch.bfloat16)

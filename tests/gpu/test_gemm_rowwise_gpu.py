@@ -91,13 +91,13 @@ def test_rowwise_every_config():
     give the same D."""
     import torch
 
-    from mmatom.kernels.gemm import CONFIGS, SPLIT_K_CONFIGS
+    from mmatom.kernels.gemm import CONFIGS, SPLIT_K_CONFIGS, STREAM_K_CONFIGS
     a, b, sa, sb = _problem(2304, 2056, 320)
     first = None
-    for config in CONFIGS + SPLIT_K_CONFIGS:
+    for config in CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS:
         d = _gemm(a, b, sa, sb, config=config)
         _reference_check(d, a, b, sa, sb)
-        if not config.split_k:  # the same K blocks in the same order per element: the same D
+        if not (config.split_k or config.stream_k):  # the same K blocks in the same order per element: the same D
             first = d if first is None else first
             assert torch.equal(d, first), config.name
     assert torch.equal(_gemm(a, b, sa[:, None], sb[None, :]), _gemm(a, b, sa, sb))

@@ -22,26 +22,27 @@ from mmatom.optional import require_torch
 
 from . import choices
 from .choices import gpu_name
-from .config import CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
+from .config import CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
 from .batched import gemm
 from .host import forget_prepared_calls
 
 
 
 def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16",
-                  candidates: tuple[GemmConfig, ...] = CONFIGS + SPLIT_K_CONFIGS,
+                  candidates: tuple[GemmConfig, ...] = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS,
                   rounds: int = 5, burst_ms: float = 20.0, finalists: int = 3, final_rounds: int = 5,
                   final_burst_ms: float = 100.0, store: bool = True, layers: int = 1) -> GemmConfig:
-    """The fastest of `candidates` (the split-K ones with the K slices the cost model picks for them) for
+    """The fastest of `candidates` (the split-K ones with the K slices the cost model picks for them; the
+    stream-K ones, which the prior does not choose -- measured: benchmarks/gemm_stream_k.py) for
     D (m x n) = A (m x k) . B (n x k)^T on the current GPU -- `layers` > 1: a batch of them, (L, m, k) x (L, n, k),
-    split-K candidates left out -- (stored as the choice for this problem unless store=False): `rounds` bursts of
+    split-K and stream-K candidates left out -- (stored as the choice for this problem unless store=False): `rounds` bursts of
     ~`burst_ms` each screen them all, then `final_rounds` of ~`final_burst_ms` decide between the `finalists`
     fastest."""
     if dtype not in ELEM_BYTES:
         raise api_error(f"gemm_autotune: dtype {dtype!r}; one of {', '.join(ELEM_BYTES)}")
     if layers < 1:
         raise api_error(f"gemm_autotune: layers={layers}; the batch's size, 1 or more")
-    candidates = tuple(c for c in candidates if layers == 1 or not c.split_k)  # a batch runs no split-K
+    candidates = tuple(c for c in candidates if layers == 1 or not (c.split_k or c.stream_k))  # a batch: neither
     if not candidates:
         raise api_error("gemm_autotune: no candidate configs")
     if min(rounds, finalists, final_rounds) < 1 or min(burst_ms, final_burst_ms) <= 0:

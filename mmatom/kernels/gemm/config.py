@@ -139,6 +139,7 @@ class GemmConfig:
     pingpong: bool = False
     split_k: bool = False
     swap_ab: bool = False
+    stream_k: bool = False
 
     @property
     def name(self) -> str:
@@ -149,7 +150,7 @@ class GemmConfig:
         cluster = f"c{self.cluster_m}x{self.cluster_n}" if self.cluster_size > 1 else ""
         group = f"g{self.group_m}" if self.group_m else ""
         return f"{self.block_m}x{self.block_n}x{self.stages}{depth}{cluster}{'p' * self.pingpong}{group}" \
-            f"{'s' * self.split_k}{'t' * self.swap_ab}"
+            f"{'s' * self.split_k}{'k' * self.stream_k}{'t' * self.swap_ab}"
 
     @property
     def cluster_size(self) -> int:
@@ -175,15 +176,16 @@ class GemmConfig:
     @classmethod
     def from_name(cls, name: str) -> GemmConfig:
         """The config a `name` spells (`128x128x6w1c2x1g8`, `128x128x6w1p`, `64x128x8w1ps`; `c2` alone is `c2x1`)."""
-        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+)(?:x(\d+))?)?(p)?(?:g(\d+))?(s)?(t)?", name)
+        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+)(?:x(\d+))?)?(p)?(?:g(\d+))?(s)?(k)?(t)?", name)
         if found is None:
             raise api_error(f"GemmConfig.from_name: {name!r}; block_m x block_n x stages, then optionally w<wgmma "
                             f"groups in flight>, c<cluster M>x<cluster N>, p (ping-pong), g<raster group rows> and "
-                            f"s (split-K) and t (swapped operands), e.g. 128x128x6w1c2x1, 64x128x8w1ps or 128x16x8w1t")
-        bm, bn, stages, depth, cm, cn, pingpong, group, split, swap = found.groups()
+                            f"s (split-K), k (stream-K) and t (swapped operands), e.g. 128x128x6w1c2x1, 64x128x8w1ps, "
+                            f"128x256x4k or 128x16x8w1t")
+        bm, bn, stages, depth, cm, cn, pingpong, group, split, stream, swap = found.groups()
         return cls(int(bm), int(bn), int(stages), group_m=int(group or 0), wgmma_in_flight=int(depth or 0),
                    cluster_m=int(cm or 1), cluster_n=int(cn or 1), pingpong=bool(pingpong), split_k=bool(split),
-                   swap_ab=bool(swap))
+                   swap_ab=bool(swap), stream_k=bool(stream))
 
     def _check_block_n(self) -> None:
         if self.swap_ab:  # block_n rows of A, staged transposed: one stmatrix.trans x4 per 16
@@ -214,6 +216,9 @@ class GemmConfig:
             raise api_error((
                 f"GemmConfig: wgmma_in_flight={self.wgmma_in_flight} with stages={self.stages}; 0 or 1 (deeper, "
                 f"verify-pipeline cannot tell the older in-flight steps' stages apart), and at least 2 stages"))
+        if self.stream_k and (self.pingpong or self.swap_ab or self.cluster_size > 1 or self.split_k):
+            raise api_error(f"GemmConfig: {self.name} with stream_k; stream-K runs cooperative consumers on "
+                            f"unswapped, unclustered tiles, without split-K")
         cm, cn = self.cluster_m, self.cluster_n
         if (cm, cn) not in ((1, 1), (2, 1), (1, 2)):
             raise api_error(f"GemmConfig: cluster {cm}x{cn}; 1x1, 2x1 (sharing B) or 1x2 (sharing A)")
@@ -248,6 +253,9 @@ SPLIT_K_CONFIGS = (replace(ROW64_TILE, split_k=True), GemmConfig(128, 128, 6, wg
 # deep rings (a stage is 16 KiB of B and 2-8 KiB of A). Among the prior's candidates (M <= 64) once choices.COST_MODEL
 # has their measured terms (benchmarks/gemm_sweep.py --swap-ab, fit_gemm_prior.py); until then `config=` picks one
 SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) for n in SWAP_AB_BLOCK_N)
+# stream-K variants (each CTA an equal run of all the tiles' K steps: no idle last wave; scheduler.StreamKWalk) of
+# the cooperative, unclustered tiles
+STREAM_K_CONFIGS = tuple(replace(c, stream_k=True) for c in TILES + (GemmConfig(256, 128, 4),))
 
 
-__all__ = ["BOX", "ELEM_BYTES", "REALIGNING_REGISTERS", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box", "output_shape"]
+__all__ = ["BOX", "ELEM_BYTES", "REALIGNING_REGISTERS", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box", "output_shape"]

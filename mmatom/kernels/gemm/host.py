@@ -33,16 +33,20 @@ from .config import (ELEM_BYTES, FP8, OUT_DTYPES, SPLIT_K_CONFIGS, TORCH_DTYPE_N
 from .kernel import build_gemm, realigned_ring
 from .repack import THREADS as REPACK_THREADS
 from .repack import repack_arguments, repack_kernel
-from .split_sums import workspace_sizes
+from .split_sums import stream_k_workspace_sizes, workspace_sizes
 from .split_workspace import SplitLaunch, forget_workspaces
 
 REPACK_CTAS_PER_SM = 8  # the repack's grid: enough warps in flight to keep DRAM busy (each strides over the rest)
 
 
-def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int, splits: int = 1) -> int:
-    """The persistent grid: a CTA per SM, or fewer when there are fewer tiles (times the K slices); whole clusters."""
+def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int, splits: int = 1, k: int = 0,
+                    dtype: str = "bf16") -> int:
+    """The persistent grid: a CTA per SM, or fewer when there are fewer tiles (times the K slices; stream-K: fewer
+    tile K steps, each CTA's run at least one); whole clusters."""
     cluster = config.cluster_size
     units = -(-m // (config.block_m * config.cluster_m)) * -(-n // (config.block_n * config.cluster_n)) * splits
+    if config.stream_k:
+        units *= max(1, -(-k // config.block_k(dtype)))
     return min(units, sms // cluster) * cluster
 
 
@@ -374,14 +378,18 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
     sizes = [p.m, p.n, p.k] + ([d.stride(0), d.data_ptr() % 16] if direct else [])
     sizes += [v for x in (getattr(p, name) for name in realigned) for v in (x.stride(0), x.data_ptr() % 16)]
     scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
-    grid = (persistent_ctas(config, p.m, p.n, sms, split),)
-    if not config.split_k:
+    grid = (persistent_ctas(config, p.m, p.n, sms, split, p.k, p.dtypes[0]),)
+    if not (config.split_k or config.stream_k):
         return kernel.prepare(*maps, *sizes, *scales, grid=grid)
     tiles = -(-p.m // config.block_m) * -(-p.n // config.block_n)
-    partial_bytes, counters = workspace_sizes(tiles, split, config.block_m, config.block_n)
+    if config.stream_k:  # two tiles' partial sums per CTA (split_sums.stream_k_workspace_sizes)
+        partial_bytes, counters = stream_k_workspace_sizes(tiles, grid[0], config.block_m, config.block_n)
+    else:
+        partial_bytes, counters = workspace_sizes(tiles, split, config.block_m, config.block_n)
+        sizes += [split]
     torch = require_torch("mmatom.gemm")
     return SplitLaunch(torch, d.device, partial_bytes, counters, lambda partials, counts: kernel.prepare(
-        *maps, *sizes, split, partials, counts, *scales, grid=grid))
+        *maps, *sizes, partials, counts, *scales, grid=grid))
 
 
 def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms: int) -> tuple[GemmConfig, Problem]:
@@ -414,7 +422,7 @@ def _realigned_by(config: GemmConfig, p: Problem, sms: int) -> tuple[bool, bool]
     """Which of `p`'s unaligned operands `config`'s kernel realigns (kernel.realigned_ring): both, else the larger
     (B, the weight, unless A has more rows), else the other, else none -- the rest are copied; none where
     REALIGN_UNALIGNED is False, or (None) where realigning them does not pay."""
-    if REALIGN_UNALIGNED is False or not any(p.unaligned):
+    if REALIGN_UNALIGNED is False or not any(p.unaligned) or config.stream_k:  # stream-K: whole-tile walks only
         return (False, False)
     names = ("b", "a") if config.swap_ab else ("a", "b")  # the kernel's operand each of p's is
     larger = 1 if p.n >= p.m else 0

@@ -45,9 +45,12 @@ class HopperGemm:
         if config.swap_ab and (out_dtype == "f32" or batched):
             raise api_error(f"build_gemm: a swapped-operand config ({config.name}) stages D transposed with "
                             f"stmatrix.trans into a 16-bit D, not batched; out_dtype {out_dtype!r}, batched={batched}")
-        if config.split_k and batched:
-            raise api_error(f"build_gemm: a split-K config ({config.name}) runs one GEMM's K slices, not a batch "
-                            f"(batched=True)")
+        if (config.split_k or config.stream_k) and batched:
+            raise api_error(f"build_gemm: a split-K or stream-K config ({config.name}) runs one GEMM's K slices or "
+                            f"runs, not a batch (batched=True)")
+        if config.stream_k and realigned:
+            raise api_error(f"build_gemm: a stream-K config ({config.name}) with realigned operands {list(realigned)}; "
+                            f"the realigning producer walks whole tiles")
         if direct_d and batched:
             raise api_error(f"build_gemm: a D stored through its pointer (direct_d) takes one 2-d D, not a batch; "
                             f"config {config.name}")
@@ -136,7 +139,7 @@ class HopperGemm:
             params += [(f"ld{x}", "i64"), (f"{x}_align", "i32")]
         # split-K: the K slices per tile, the workspace of their partial sums and the tiles' counters (split_sums.py)
         params += [("splits", "i32"), ("partials", "ptr"), ("counters", "ptr")] if c.split_k else \
-            [("batch", "i32")] if batched else []
+            [("partials", "ptr"), ("counters", "ptr")] if c.stream_k else [("batch", "i32")] if batched else []
         return params + ([("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else [])
 
     def _declare(self) -> mmatom.KernelBuilder:
@@ -162,6 +165,8 @@ class HopperGemm:
         layers = splits if c.split_k else kb.param("batch") if batched else 1
         self.scheduler = kb.tile_scheduler(ceil_div(kb.param("m"), self.bm), ceil_div(kb.param("n"), self.bn),
                                            cluster=(c.cluster_m, c.cluster_n), group_m=c.raster_group, layers=layers)
+        # stream-K: each CTA an equal run of all the tiles' K steps (scheduler.StreamKWalk)
+        self.walk = kb.stream_k(self.scheduler, self.k_tiles) if c.stream_k else None
         self.box_types = self._slice_types()
         return kb
 
@@ -179,16 +184,32 @@ class HopperGemm:
             self.realigning_producer()
             return
         with kb.if_(self.tid == 0):
-            with (tiles := self.scheduler.loop([0])) as (unit, (it,)):
+            with (tiles := self.tile_loop()) as (unit, (it,)):
+                unit = self.unit_tile(unit)
                 m0, n0, layer = self.tile_origin(unit)
-                first_step = self.scheduler.layer(unit) * self.k_tiles if self.config.split_k else 0  # its K slice
-                with (k_loop := kb.for_range(0, self.k_tiles, 1, [it])) as (kt, (it_k,)):
+                first_step, steps = self.k_range(unit)
+                with (k_loop := kb.for_range(0, steps, 1, [it])) as (kt, (it_k,)):
                     stage = self.ring.producer_acquire(it_k)
                     k0 = (kt + first_step) * self.bk
                     self.load("a", stage, m0, k0, layer)
                     self.load("b", stage, n0, k0, layer)
                     k_loop.yield_(it_k + 1)
                 tiles.yield_(k_loop.results[0])
+
+    def tile_loop(self, carried=(0,)):
+        """This CTA's tiles (stream-K: its units, walk.tile of each the tile), carrying `carried`."""
+        return self.walk.loop(list(carried)) if self.walk else self.scheduler.loop(list(carried))
+
+    def unit_tile(self, unit):
+        """The loop index `unit`'s tile in the scheduler's walk (stream-K's units are its own)."""
+        return self.walk.tile(unit) if self.walk else unit
+
+    def k_range(self, unit) -> tuple:
+        """(first K step, K steps) this CTA computes of the tile at loop index `unit`: all of them; split-K its
+        slice's; stream-K its run's."""
+        if self.walk:
+            return self.walk.segment(unit)
+        return (self.scheduler.layer(unit) * self.k_tiles if self.config.split_k else 0), self.k_tiles
 
     def realigning_producer(self) -> None:
         """Every producer thread: the realigned operands' copies `raw_depth - 1` K steps ahead and their
@@ -262,7 +283,7 @@ class HopperGemm:
         self.boxes = self.staging[warpgroup]  # this warpgroup's two staging boxes
         self.direct = DirectStore(kb, self.tid, self.config, self.out_dtype) if self.direct_d else None
         self.sums = SliceSums(kb, self.tid, self.tiled.fragment_type("C"), self.warpgroups, warpgroup) \
-            if self.config.split_k else None
+            if self.config.split_k or self.config.stream_k else None
         # cooperative: the tile's rows this warpgroup owns (as the wgmma tile places them: warpgroup 1 of the CTA
         # is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the whole tile
         self.half = 0 if pingpong else kb.warpgroup_id() & 1
@@ -273,17 +294,20 @@ class HopperGemm:
             self.last = {"scale_a": kb.param("m") - 1, "scale_b": kb.param("n") - 1}
         # ping-pong: warpgroup w takes this CTA's tiles w, w + 2, ...: its ring iterations start at w * k_tiles
         tiles = self.scheduler.loop([warpgroup * self.k_tiles], first=warpgroup, every=2) if pingpong else \
-            self.scheduler.loop([0])
+            self.tile_loop()
         with tiles as (unit, (it,)):
+            unit = self.unit_tile(unit)
             origin = self.tile_origin(unit)
             if pingpong:
                 self.wait_turn(unit, warpgroup)
-            it_next, acc = self.mainloop(it)
+            it_next, acc = self.mainloop(it, self.k_range(unit)[1])
             if pingpong:
                 self.pass_turn(unit, warpgroup)
             self.drain(it_next)
             if self.sums is None:
                 self.epilogue(acc, origin, warpgroup)
+            elif self.walk:
+                self.stream_k_epilogue(acc, unit, origin, warpgroup)
             else:
                 self.split_epilogue(acc, unit, origin, warpgroup)
             # ping-pong: skip the other warpgroup's tile's ring iterations
@@ -303,11 +327,11 @@ class HopperGemm:
         with self.kb.if_(self.scheduler.has_next(unit)):
             self.kb.sync.named_barrier_arrive(ORDER_BARRIER + 1 - warpgroup, CONSUMER_THREADS)
 
-    def mainloop(self, it) -> tuple:
-        """One tile's K loop from ring iteration `it`: (the next iteration, the accumulator)."""
+    def mainloop(self, it, steps) -> tuple:
+        """One tile's K loop of `steps` steps from ring iteration `it`: (the next iteration, the accumulator)."""
         kb, ring, tiled, depth = self.kb, self.ring, self.tiled, self.config.wgmma_in_flight
         acc = kb.fill(0.0, tiled.fragment_type("C"))
-        with (k_loop := kb.for_range(0, self.k_tiles, 1, [it, acc])) as (kt, (it_k, c)):
+        with (k_loop := kb.for_range(0, steps, 1, [it, acc])) as (kt, (it_k, c)):
             stage = ring.consumer_wait(it_k)
             kb.wgmma.fence()
             d = tiled.mma_smem(kb, stage.a.desc(), stage.b.desc(), c)
@@ -348,9 +372,21 @@ class HopperGemm:
         """Split-K: this slice's partial sums to the workspace; the tile's last slice to finish adds up all of them
         and stores the tile (split_sums.py)."""
         row_tile, col_tile = self.scheduler.coords(unit)
-        tile = row_tile * self.scheduler.tiles_n + col_tile
-        with self.kb.if_(self.sums.publish(acc, tile, self.scheduler.layer(unit))):
-            self.epilogue(self.sums.total(tile), origin, warpgroup)
+        tile, splits = row_tile * self.scheduler.tiles_n + col_tile, self.kb.param("splits")
+        with self.kb.if_(self.sums.publish(acc, tile, tile * splits + self.scheduler.layer(unit), splits)):
+            self.epilogue(self.sums.total(splits, lambda s: tile * splits + s), origin, warpgroup)
+
+    def stream_k_epilogue(self, acc, unit, origin: tuple, warpgroup) -> None:
+        """Stream-K: a tile this CTA computed whole is stored; a segment of a split one writes its partial sums to
+        its run's slot, and the tile's segment that counts last adds up all of them in run order and stores the
+        tile (split_sums.py)."""
+        kb, walk = self.kb, self.walk
+        first, segments = walk.segments(unit)
+        with kb.if_(walk.whole(unit)) as whole:
+            self.epilogue(acc, origin, warpgroup)
+        with whole.otherwise():
+            with kb.if_(self.sums.publish(acc, unit, walk.slot(walk.cta, unit), segments)):
+                self.epilogue(self.sums.total(segments, lambda s: walk.slot(first + s, unit)), origin, warpgroup)
 
     def epilogue(self, acc, origin: tuple, warpgroup) -> None:
         """The accumulator (scaled, converted) to D: 64-row x 128-byte boxes through SMEM, TMA-stored."""

@@ -18,6 +18,7 @@ import mmatom
 from mmatom import ceil_div
 
 SPLIT_BARRIER = 6  # named barrier 6: a cooperative tile's 256 consumer threads (ping-pong: the warpgroup's own)
+TOTAL_CHUNKS, SUMMED_AT_ONCE = 8, 64  # total(): chunks at a time past 64 accumulators a thread, all up to it
 
 
 class SliceSums:
@@ -32,50 +33,62 @@ class SliceSums:
         self.values = fragment_type.layout.data[1].size()  # f32 accumulators per thread
         self.chunks = self.values // 4
         self.fragment_type = fragment_type
-        self.partials, self.counters, self.splits = kb.param("partials"), kb.param("counters"), kb.param("splits")
+        self.partials, self.counters = kb.param("partials"), kb.param("counters")
 
-    def _chunk(self, tile, slice_, chunk: int):
-        """The address of this thread's 16-byte chunk `chunk` of slice `slice_`'s partial sums of `tile`."""
+    def _chunk(self, slot, chunk: int):
+        """The address of this thread's 16-byte chunk `chunk` of the partial sums in workspace slot `slot` (a
+        tile's worth each: split-K's slice s of tile t is slot t x splits + s)."""
         kb = self.kb
-        first = kb.int_cast((tile * self.splits + slice_) * self.chunks, "i64")  # 2^31 bytes and more: in i64
+        first = kb.int_cast(slot * self.chunks, "i64")  # 2^31 bytes and more: in i64
         return self.partials + (first * self.threads + (chunk * self.threads + self.thread)) * 16
 
-    def publish(self, acc, tile, slice_):
-        """Write this slice's partial sums and count it on the tile's counter: an i1, true in every thread of the
-        tile if this slice was the last to count (it then adds them all up: total)."""
+    def publish(self, acc, tile, slot, slices):
+        """Write this slice's partial sums to workspace slot `slot` and count it on the tile's counter, which
+        `slices` slices count: an i1, true in every thread of the tile if this slice was the last to count (it then
+        adds them all up: total)."""
         kb = self.kb
         for c in range(self.chunks):
             words = [kb.bitcast(kb.extract(acc, 4 * c + i), "i32") for i in range(4)]
-            kb.store_chunk(words, self._chunk(tile, slice_, c))
+            kb.store_chunk(words, self._chunk(slot, c))
         kb.sync.named_barrier(*self.barrier)  # every thread's partial sums written
         with (counting := kb.if_(self.thread == 0, otherwise=[0])):
             kb.sync.fence("gpu")  # releases them (the barrier made them this thread's to publish)
             done = kb.atomic.add(self.counters, 1, index=tile, ordering="relaxed")
             counting.yield_(done + 1)
-        last = counting.results[0] == self.splits
+        last = counting.results[0] == slices
         with kb.if_(last):  # the counting thread of the last slice
             kb.sync.fence("gpu")  # acquires the other slices' sums; the barrier below hands them on
             kb.store_scalar(0, self.counters, tile)  # ready for the next launch
         return kb.sync.named_barrier_any(*self.barrier, last)
 
-    def total(self, tile):
-        """Every slice's partial sums of `tile` added up in slice order (the last slice's own among them, as it
-        wrote them), two slices' loads in flight at a time (an odd count's last pair reads its one slice twice and
-        adds zeros for the second)."""
+    def total(self, slices, slot_of):
+        """Every slice's partial sums added up in slice order, slice s's in workspace slot `slot_of(s)` (the last
+        slice's own among them, as it wrote them), two slices' loads in flight per step (an odd count's last pair
+        reads its one slice twice and adds zeros for the second): all of the thread's chunks at a time, or for
+        more than SUMMED_AT_ONCE accumulators TOTAL_CHUNKS of them -- a 128-accumulator tile's every chunk at once
+        would hold 256 loaded words beside the sums, and ptxas spills (the 128x256 and 128x192 tiles)."""
         kb = self.kb
-        zero = kb.fill(0.0, self.fragment_type)
-        last = self.splits - 1
-        with (pairs := kb.for_range(0, ceil_div(self.splits, 2), 1, [zero])) as (pair, (acc,)):
-            first = pair * 2
-            second, both = mmatom.min_value(first + 1, last), first < last
-            for c in range(self.chunks):
-                words = zip(kb.load_chunk(self._chunk(tile, first, c)), kb.load_chunk(self._chunk(tile, second, c)))
-                for i, (one, other) in enumerate(words):
-                    value = kb.extract(acc, 4 * c + i) + kb.bitcast(one, "f32")
-                    value = value + mmatom.select(both, kb.bitcast(other, "f32"), 0.0)
-                    acc = kb.insert(value, acc, 4 * c + i)
-            pairs.yield_(acc)
-        return pairs.results[0]
+        out = kb.fill(0.0, self.fragment_type)
+        last = slices - 1
+        at_once = self.chunks if self.values <= SUMMED_AT_ONCE else TOTAL_CHUNKS
+        for group in range(0, self.chunks, at_once):
+            chunks = range(group, min(group + at_once, self.chunks))
+            zero = [kb.const(0.0)] * (4 * len(chunks))
+            with (pairs := kb.for_range(0, ceil_div(slices, 2), 1, zero)) as (pair, sums):
+                first = pair * 2
+                second, both = mmatom.min_value(first + 1, last), first < last
+                sums = list(sums)
+                for j, c in enumerate(chunks):
+                    words = zip(kb.load_chunk(self._chunk(slot_of(first), c)),
+                                kb.load_chunk(self._chunk(slot_of(second), c)))
+                    for i, (one, other) in enumerate(words):
+                        value = sums[4 * j + i] + kb.bitcast(one, "f32")
+                        sums[4 * j + i] = value + mmatom.select(both, kb.bitcast(other, "f32"), 0.0)
+                pairs.yield_(*sums)
+            for j, c in enumerate(chunks):
+                for i in range(4):
+                    out = kb.insert(pairs.results[4 * j + i], out, 4 * c + i)
+        return out
 
 
 def workspace_sizes(tiles: int, splits: int, block_m: int, block_n: int) -> tuple[int, int]:
@@ -84,4 +97,10 @@ def workspace_sizes(tiles: int, splits: int, block_m: int, block_n: int) -> tupl
     return tiles * splits * block_m * block_n * 4, tiles
 
 
-__all__ = ["SPLIT_BARRIER", "SliceSums", "workspace_sizes"]
+def stream_k_workspace_sizes(tiles: int, ctas: int, block_m: int, block_n: int) -> tuple[int, int]:
+    """(bytes of partial sums, i32 counters) of a stream-K launch on `ctas` CTAs: two tiles' partial sums per CTA
+    (its run's first and last segment: scheduler.StreamKWalk.slot), a counter per output tile."""
+    return 2 * ctas * block_m * block_n * 4, tiles
+
+
+__all__ = ["SPLIT_BARRIER", "SliceSums", "stream_k_workspace_sizes", "workspace_sizes"]

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import mmatom
-from mmatom.kernels.gemm import CONFIGS, GemmConfig, build_gemm
+from mmatom.kernels.gemm import CONFIGS, STREAM_K_CONFIGS, GemmConfig, build_gemm
 from mmatom.kernels.gemm.kernel import realigned_ring
 
 pytestmark = pytest.mark.ptxas
@@ -114,9 +114,45 @@ def test_direct_d_and_split_k_refuse_a_batch():
     with pytest.raises(mmatom.CompileError, match=r"stored through its pointer \(direct_d\) takes one 2-d D, not "
                                                  r"a batch; config 128x256x4"):
         build_gemm("bf16", "sm_90a", CONFIGS[0], "bf16", batched=True, direct_d=True)
-    with pytest.raises(mmatom.CompileError, match=r"a split-K config \(64x128x8w1ps\) runs one GEMM's K slices, "
-                                                 r"not a batch"):
+    with pytest.raises(mmatom.CompileError, match=r"a split-K or stream-K config \(64x128x8w1ps\) runs one GEMM's "
+                                                 r"K slices or runs, not a batch"):
         build_gemm("bf16", "sm_90a", GemmConfig.from_name("64x128x8w1ps"), "bf16", batched=True)
+    with pytest.raises(mmatom.CompileError, match=r"a split-K or stream-K config \(128x256x4k\)"):
+        build_gemm("bf16", "sm_90a", GemmConfig.from_name("128x256x4k"), "bf16", batched=True)
+
+
+STREAM_K = [(config, dtype) for config in STREAM_K_CONFIGS for dtype in ("bf16", "e4m3")]
+
+
+def _stream_k_metadata(case):
+    config, dtype = case
+    module, launch = build_gemm(dtype, "sm_90a", config, "bf16")
+    kernel = mmatom.compile(module, options={"cache": False})
+    return kernel.metadata, kernel.ptx
+
+
+def test_stream_k_variants_assemble_clean_with_the_fixup():
+    """Each stream-K config: 0 spills, no ptxas warning; the epilogue twice (a tile computed whole, and the sum of
+    a split tile's segments), the partial sums' publication (a gpu-scope fence, the tile counter's atomic add, the
+    reducing barrier that hands the finding on)."""
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(_stream_k_metadata, STREAM_K))
+    for (config, dtype), (meta, ptx) in zip(STREAM_K, results):
+        what = f"{config} {dtype}"
+        assert meta.spill_bytes == 0 and meta.warnings == (), f"{what}: {meta}"
+        repeats = config.block_m // (64 * config.tile_warpgroups)
+        assert ptx.count("stmatrix.sync.aligned.m8n8.x4") == 2 * repeats * config.block_n // 16, what
+        assert "fence.acq_rel.gpu" in ptx and "atom.relaxed.gpu.global.add" in ptx and "bar.red.or.pred" in ptx, what
+
+
+def test_stream_k_takes_cooperative_unclustered_whole_tile_walks():
+    for name in ("128x128x6w1pk", "128x256x4c2x1k", "128x64x8w1sk", "128x16x8w1kt"):
+        with pytest.raises(mmatom.CompileError, match="stream-K runs cooperative consumers on unswapped, "
+                                                      "unclustered tiles, without split-K"):
+            mmatom.gemm_kernel(config=GemmConfig.from_name(name))
+    with pytest.raises(mmatom.CompileError, match=r"a stream-K config \(128x256x4k\) with realigned operands "
+                                                  r"\['a'\]; the realigning producer walks whole tiles"):
+        build_gemm("e4m3", "sm_90a", GemmConfig.from_name("128x256x4k"), "bf16", realigned=("a",))
 
 
 def test_config_limits_are_compile_errors():
