@@ -126,6 +126,9 @@ def snake_unit(t: Value | int, step: Value | int, units: Value | int, when: Valu
     return backward if odd_whole else t
 
 
+MAX_SEGMENTS = 4  # stream-K: a last-wave tile's runs at most (about: a run may also end or start inside it)
+
+
 class StreamKWalk:
     """Stream-K (Osama et al., 2023) for the last wave: whole waves of tiles are walked as `tiles` walks them (tile
     c + w x ctas for CTA c in wave w: the wave's tiles neighbours in raster order, sharing A and B in L2), and the
@@ -134,8 +137,8 @@ class StreamKWalk:
     whose steps fall in one run is computed whole; one split between runs has a segment in each, which write
     partial sums that the segment finishing last adds up (kernels/gemm/split_sums.py). Each run writes at most two
     partial segments, its first and its last: slot 2c and 2c + 1 of CTA c, a workspace of 2 x the grid's CTAs
-    tiles. (All of the steps as one sequence of runs measured slower on the H100: runs of consecutive tiles lose the
-    waves' L2 sharing, and every split tile pays a publish of its partial sums, ~5 us: benchmarks/gemm_stream_k.py.)
+    tiles. (All of the steps as one sequence of runs measured slower on the H100 -- 8192^3 bf16 3282 us against
+    1425, runs of consecutive tiles losing the waves' L2 sharing: benchmarks/gemm_stream_k.py.)
 
         walk = kb.stream_k(sched, k_steps)          # sched: a TileScheduler without clusters or layers
         with (units := walk.loop([it0])) as (u, (it,)):
@@ -144,8 +147,11 @@ class StreamKWalk:
             ...
             with kb.if_(walk.whole(t)): ...          # all its steps this CTA's: the plain epilogue
 
-    The runs: the last wave's `work` = its tiles x k_steps steps over the grid's `ctas` (the host launches no more
-    CTAs than tiles x k_steps), run c of `work // ctas` steps, and one more for the first `work % ctas` runs."""
+    The runs: the last wave's `work` = its tiles x k_steps steps over `runs` = min(ctas, its tiles x MAX_SEGMENTS)
+    of the grid's CTAs (the host launches no more CTAs than tiles x k_steps), run c of `work // runs` steps, and one
+    more for the first `work % runs` runs: a last wave of few tiles is split 4 ways, not over every SM -- each
+    split tile's last segment reads the others' partial sums alone, so a tile over 11 CTAs (12 tiles on 132 SMs)
+    cost more than its runs saved (benchmarks/gemm_stream_k.py, H100)."""
 
     def __init__(self, kb: KernelBuilder | None, tiles: TileScheduler, k_steps: Value | int,
                  grid: tuple[int, int] | None = None):
@@ -157,16 +163,21 @@ class StreamKWalk:
         self.ctas, self.cta = grid if grid is not None else (kb.nctaid(), kb.ctaid())
         self.waves = tiles.units // self.ctas  # whole waves: walked tile by tile
         self.walked = self.waves * self.ctas  # the tiles before the last wave's
-        work = (tiles.units - self.walked) * k_steps
-        self.per, self.extra = work // self.ctas, work % self.ctas  # run length; runs one step longer
+        # the last wave's tiles in at most MAX_SEGMENTS runs each (the tile's last segment reads every other one's
+        # partial sums alone), over as many CTAs as that takes; the rest have none
+        last_tiles = tiles.units - self.walked
+        self.runs = max_value(min_value(self.ctas, last_tiles * MAX_SEGMENTS), 1)
+        work = last_tiles * k_steps
+        self.per, self.extra = work // self.runs, work % self.runs  # run length; runs one step longer
         self.start, self.end = self.run_start(self.cta), self.run_start(self.cta + 1)
         first, last = self.start // k_steps, (self.end - 1) // k_steps
         self.first_tile = self.walked + first  # this CTA's first tile of the last wave, and how many
         self.last_wave_tiles = _pick(self.end > self.start, last - first + 1, 0)
 
     def run_start(self, cta) -> Value:
-        """The first step of CTA `cta`'s run (steps of the last wave's tiles, from its first tile's first)."""
-        return cta * self.per + min_value(cta, self.extra)
+        """The first step of CTA `cta`'s run (steps of the last wave's tiles, from its first tile's first); past
+        the runs, the end of the last one (an empty run)."""
+        return min_value(cta, self.runs) * self.per + min_value(cta, self.extra)
 
     def run_of(self, step) -> Value:
         """The CTA whose run holds the last wave's step `step`."""

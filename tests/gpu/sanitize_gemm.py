@@ -2,7 +2,7 @@
 the command line), bf16 and fp8, tails included, and a shape that gives each CTA two or three tiles (both
 ping-pong warpgroups, a second turn each). `compute-sanitizer --tool racecheck python -P tests/gpu/sanitize_gemm.py
 [128x128x6w1p ...] [--realigned]` (a split-K config also runs a long K: several slices per tile, the workspace's
-counters) -- with --realigned, K is odd and the kernel realigns the operands' rows
+counters; a stream-K config a whole wave of tiles and a last one split over several CTAs) -- with --realigned, K is odd and the kernel realigns the operands' rows
 (host.REALIGN_UNALIGNED: cp.async copies and the producer's realignment) instead of the host copying them."""
 import sys
 
@@ -13,7 +13,8 @@ host.REALIGN_UNALIGNED = odd
 for config in [GemmConfig.from_name(n) for n in sys.argv[1:] if n != "--realigned"] or CONFIGS:
     for dtype in (torch.bfloat16, torch.float8_e4m3fn):
         shapes = ((256, 512, 192), (300, 520, 200), (2304, 2048, 64))
-        for m, n, k in shapes + (((48, 1000, 4096),) if config.split_k else ()):  # split-K: several slices a tile
+        extra = ((48, 1000, 4096),) if config.split_k else ((1408, 1664, 512),) if config.stream_k else ()
+        for m, n, k in shapes + extra:  # split-K: several slices a tile; stream-K: 143 tiles, 11 split
             k += odd
             a = torch.randn(m, k, device="cuda").to(dtype); b = torch.randn(n, k, device="cuda").to(dtype)
             s = {} if dtype == torch.bfloat16 else {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")}
