@@ -123,6 +123,10 @@ class GemmConfig:
     in slice order and stores the tile (split_sums.py): few output tiles (small M, or small M x N with a long K)
     then still fill the SMs, in one launch, and the result is the same bits from run to run.
 
+    stream_k: whole waves of tiles walked as usual, and a last, partial wave's K steps cut into runs over the SMs (at
+    most 4 a tile); a tile split between runs is added up as split-K's slices are (scheduler.StreamKWalk): no SM idles
+    while the last wave's few tiles finish. Cooperative consumers, no cluster, no swap.
+
     swap_ab: the kernel computes D^T = B . A^T -- the host hands it B as its A and A as its B -- so a small M
     lies on wgmma's N (block_n of 16, 32 or 64 rows of A per tile) instead of filling 64-row atoms with TMA's
     zeros; each warpgroup's 64 x block_n accumulator block is staged transposed (stmatrix.trans) into a box of
@@ -145,7 +149,8 @@ class GemmConfig:
     def name(self) -> str:
         """`128x256x4`: block_m x block_n x stages (the autotuner's and the bench's label), `w1` appended when the
         consumers keep a wgmma group in flight, `c2x1` / `c1x2` for a cluster, `p` for ping-pong consumers,
-        `g<n>` for an explicit raster group, `s` for split-K, `t` for swapped operands (D^T = B . A^T)."""
+        `g<n>` for an explicit raster group, `s` for split-K, `k` for stream-K, `t` for swapped operands (D^T =
+        B . A^T)."""
         depth = f"w{self.wgmma_in_flight}" if self.wgmma_in_flight else ""
         cluster = f"c{self.cluster_m}x{self.cluster_n}" if self.cluster_size > 1 else ""
         group = f"g{self.group_m}" if self.group_m else ""
@@ -253,8 +258,9 @@ SPLIT_K_CONFIGS = (replace(ROW64_TILE, split_k=True), GemmConfig(128, 128, 6, wg
 # deep rings (a stage is 16 KiB of B and 2-8 KiB of A). Among the prior's candidates (M <= 64) once choices.COST_MODEL
 # has their measured terms (benchmarks/gemm_sweep.py --swap-ab, fit_gemm_prior.py); until then `config=` picks one
 SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) for n in SWAP_AB_BLOCK_N)
-# stream-K variants (each CTA an equal run of all the tiles' K steps: no idle last wave; scheduler.StreamKWalk) of
-# the cooperative, unclustered tiles
+# stream-K variants (a last, partial wave's K steps in runs over the SMs: no idle last wave; scheduler.StreamKWalk)
+# of the cooperative, unclustered tiles -- mmatom.gemm_autotune's candidates and config= choices; the prior does not
+# pick them (benchmarks/gemm_stream_k.py: they pay only for a long K with a sparse last wave)
 STREAM_K_CONFIGS = tuple(replace(c, stream_k=True) for c in TILES + (GemmConfig(256, 128, 4),))
 
 

@@ -137,7 +137,8 @@ class HopperGemm:
         params += [("ldd", "i64"), ("d_align", "i32")] if self.direct_d else []
         for x in self.realigned:  # its row pitch in elements, and its base address mod 16
             params += [(f"ld{x}", "i64"), (f"{x}_align", "i32")]
-        # split-K: the K slices per tile, the workspace of their partial sums and the tiles' counters (split_sums.py)
+        # split-K: the K slices per tile, the workspace of their partial sums and the tiles' counters (split_sums.py);
+        # stream-K: the workspace and the counters
         params += [("splits", "i32"), ("partials", "ptr"), ("counters", "ptr")] if c.split_k else \
             [("partials", "ptr"), ("counters", "ptr")] if c.stream_k else [("batch", "i32")] if batched else []
         return params + ([("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else [])
@@ -165,7 +166,7 @@ class HopperGemm:
         layers = splits if c.split_k else kb.param("batch") if batched else 1
         self.scheduler = kb.tile_scheduler(ceil_div(kb.param("m"), self.bm), ceil_div(kb.param("n"), self.bn),
                                            cluster=(c.cluster_m, c.cluster_n), group_m=c.raster_group, layers=layers)
-        # stream-K: each CTA an equal run of all the tiles' K steps (scheduler.StreamKWalk)
+        # stream-K: whole waves as the scheduler walks them, the last wave's K steps in runs (scheduler.StreamKWalk)
         self.walk = kb.stream_k(self.scheduler, self.k_tiles) if c.stream_k else None
         self.box_types = self._slice_types()
         return kb

@@ -1,7 +1,8 @@
-"""Split-K inside one launch: a tile's K slices run on different CTAs; each writes its f32 partial sums to a
-workspace and counts itself done on the tile's counter, and the slice that counts last adds up every slice's
-partial sums -- in slice order, so the result does not depend on which CTA finished last -- and stores the tile
-like any other (converted to D's type, TMA-stored). No launch before (zeroing) or after (converting) the kernel.
+"""Split-K (and stream-K's split tiles) inside one launch: a tile's K slices run on different CTAs; each writes its
+f32 partial sums to a workspace slot and counts itself done on the tile's counter, and the slice that counts last
+adds up every slice's partial sums -- in slice order, so the result does not depend on which CTA finished last --
+and stores the tile like any other (converted to D's type, TMA-stored). No launch before (zeroing) or after
+(converting) the kernel.
 
 Each consumer thread writes and reads its own accumulator values: 16-byte chunks (four f32 values each) laid out
 chunk-major over the tile's threads, so a warp's chunk is 512 contiguous bytes. The counter is published and read
