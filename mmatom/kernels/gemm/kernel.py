@@ -197,9 +197,9 @@ class HopperGemm:
                     k_loop.yield_(it_k + 1)
                 tiles.yield_(k_loop.results[0])
 
-    def tile_loop(self, carried=(0,)):
-        """This CTA's tiles (stream-K: its units, walk.tile of each the tile), carrying `carried`."""
-        return self.walk.loop(list(carried)) if self.walk else self.scheduler.loop(list(carried))
+    def tile_loop(self):
+        """This CTA's tiles (stream-K: its units, walk.tile of each the tile), carrying the ring iteration from 0."""
+        return self.walk.loop([0]) if self.walk else self.scheduler.loop([0])
 
     def unit_tile(self, unit):
         """The loop index `unit`'s tile in the scheduler's walk (stream-K's units are its own)."""

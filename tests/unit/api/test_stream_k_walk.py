@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+import mmatom
 from mmatom.scheduler import StreamKWalk
 
 
@@ -56,3 +57,11 @@ def test_whole_waves_walk_as_the_tile_scheduler_does():
         units = walk.waves + walk.last_wave_tiles
         assert [walk.tile(u) for u in range(units)] == [c, c + 132, c + 264]
         assert all(walk.whole(walk.tile(u)) for u in range(units))
+
+
+@pytest.mark.parametrize("cluster_size, layers", [(2, 1), (1, 3)])
+def test_a_walk_over_clusters_or_layers_is_refused(cluster_size, layers):
+    sched = SimpleNamespace(units=100, cluster_size=cluster_size, layers=layers)
+    with pytest.raises(mmatom.CompileError, match=r"stream_k: a walk over one layer of single-CTA tiles \(no "
+                                                  r"cluster, no layers\)"):
+        StreamKWalk(None, sched, 10, grid=(132, 0))
