@@ -31,7 +31,7 @@ from mmatom.tiled_mma import TiledMma  # noqa: E402
 from mmatom.dialects.mma_types import TensorMapType  # noqa: E402
 from mmatom.smem import SmemTile, SmemTiles  # noqa: E402
 from mmatom.smem_ring import SmemRing  # noqa: E402
-from mmatom.scheduler import TileScheduler  # noqa: E402
+from mmatom.scheduler import ListedWalk, TileScheduler  # noqa: E402
 from mmatom.values import Value, ceil_div, funnel_shift_right, max_value, min_value, select  # noqa: E402
 from mmatom.device import device_info, tensor_map  # noqa: E402
 from mmatom.targets.runtime import NoDriverError  # noqa: E402
@@ -60,8 +60,8 @@ def _kernel_package(package: str):
 
 
 __all__ = [
-    "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "SmemRing",
-    "SmemTile", "SmemTiles", "Swizzle", "TensorMapType", "TileScheduler", "TiledMma", "Value", "__version__",
+    "Atom", "CompileError", "Kernel", "KernelBuilder", "KernelMetadata", "LaunchConfig", "Layout", "ListedWalk",
+    "SmemRing", "SmemTile", "SmemTiles", "Swizzle", "TensorMapType", "TileScheduler", "TiledMma", "Value", "__version__",
     "assemble", "atom", "atoms", "ceil_div", "compile", "compile_generated", "complement", "composition",
     "device_info", "emit_layout", "funnel_shift_right", "logical_divide", "logical_product", "max_value", "min_value",
     "select",

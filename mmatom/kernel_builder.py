@@ -77,7 +77,7 @@ from .arch import Atomic, Cluster, CpAsync, Mbarrier, Sync, Tma, Wgmma
 from .control_flow import If, Loop
 from .errors import CompileError, api_error, caller_diagnostic
 from .lookup import Atom
-from .scheduler import StreamKWalk, TileScheduler
+from .scheduler import ListedWalk, StreamKWalk, TileScheduler
 from .smem import SmemTiles, allocate_tiles
 from .smem_ring import SmemRing
 from .values import Value, constant_attr, max_value
@@ -315,6 +315,11 @@ class KernelBuilder:
         """Stream-K over `tiles`' tiles of `k_steps` K steps each: every CTA an equal run of all the tiles' steps
         (mmatom/scheduler.py StreamKWalk)."""
         return StreamKWalk(self, tiles, k_steps)
+
+    def listed_walk(self, tiles: TileScheduler, table: Operand) -> ListedWalk:
+        """`tiles`' units in the order a host-built table lists them per CTA (`table`: a pointer to i32; mmatom/
+        scheduler.py ListedWalk): a static schedule balanced on the host."""
+        return ListedWalk(self, tiles, self.wrap(self.ssa(table)))
 
     # -- control flow ---------------------------------------------------------------------------------------
 

@@ -11,7 +11,8 @@ after the other so that a wave's CTAs share A and B in L2: `layer(unit)` says wh
 whole wave of units backwards (the CTA that took a wave's first unit takes the next wave's last): where units differ
 in length down a grid's rows (causal attention's query blocks), each CTA gets a long one and a short one in turn
 instead of the same row of every wave (snake_unit). `group_m` and `snake` may be runtime values (an i32, an i1): a
-host that knows the units' lengths picks the walk per launch.
+host that knows the units' lengths picks the walk per launch. Where no raster spreads them evenly, ListedWalk walks
+the units a host-built table lists per CTA (a static schedule: kb.listed_walk).
 
     sched = kb.tile_scheduler(tiles_m, tiles_n, cluster=(2, 1), group_m=8)
     with (tiles := sched.loop([it0])) as (t, (it,)):
@@ -23,6 +24,8 @@ host that knows the units' lengths picks the walk per launch.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+import numpy as np
 
 from .errors import api_error
 from .values import Value, ceil_div, max_value, min_value, select
@@ -78,6 +81,11 @@ class TileScheduler:
         start, step = self.first(), self.step()
         return self.kb.for_range(start + step * first, self.units, step * every, carried)
 
+    def unit(self, t: Value) -> Value:
+        """The unit of loop index `t`, as coords and layer take it: `t` (they apply the walk; ListedWalk's loads
+        it)."""
+        return t
+
     def walked(self, t: Value) -> Value:
         """The unit at loop index `t` (what `loop` yields): `t` itself, or with snake (True, or an i1 a kernel
         argument decides at run time) snake_unit's."""
@@ -111,6 +119,55 @@ class TileScheduler:
     def has_previous(self, unit: Value) -> Value:
         """An i1: this CTA took a unit before `unit` (whichever of its consumers took it)."""
         return unit >= self.first() + self.step()
+
+
+class ListedWalk:
+    """A persistent walk whose units the host lists per CTA: a static schedule balanced on the host, where units
+    differ in length (causal attention's query blocks) and neither a raster nor a snake spreads them evenly. The
+    list is an i32 table in global memory (`table`, a pointer): its first nctaid + 1 entries are where each CTA's
+    units start in the rest (CTA c's are entries nctaid + 1 + [starts[c], starts[c + 1])), the rest units of
+    `tiles` (its plain walk: group_m 1, no snake), decoded by its `coords` and `layer`. ListedWalk.table builds
+    such a table on the host.
+
+        walk = kb.listed_walk(kb.tile_scheduler(m_tiles, heads, layers=batch), kb.param("walk"))
+        with (tiles := walk.loop([it0])) as (i, (it,)):
+            unit = walk.unit(i)                      # one load of the table
+            row_tile, head = walk.coords(unit)
+    """
+
+    def __init__(self, kb: KernelBuilder, tiles: TileScheduler, table: Value):
+        if tiles.cluster_size > 1 or not (tiles.snake is False and isinstance(tiles.group_m, int)
+                                          and tiles.group_m == 1):
+            raise api_error("listed_walk: the listed units are decoded by the tile scheduler's plain walk (no "
+                            "clusters, group_m=1, no snake); the host's table sets the order")
+        self.kb, self.tiles, self.table = kb, tiles, table
+
+    def loop(self, carried) -> Loop:
+        """`scf.for` over the list index of this CTA's units (walk.unit(i) is the unit)."""
+        kb, cta = self.kb, self.kb.ctaid()
+        start, end = (kb.load_scalar(self.table, "i32", cta + i) for i in (0, 1))
+        return kb.for_range(start, end, 1, carried)
+
+    def unit(self, index: Value) -> Value:
+        """The unit at list index `index`."""
+        return self.kb.load_scalar(self.table, "i32", self.kb.nctaid() + 1 + index)
+
+    def coords(self, unit: Value) -> tuple[Value, Value]:
+        return self.tiles.coords(unit)
+
+    def layer(self, unit: Value) -> Value | int:
+        return self.tiles.layer(unit)
+
+    @staticmethod
+    def table(lists):
+        """The i32 table (a numpy array) of per-CTA unit lists (`lists[c]`: CTA c's units, in order)."""
+        sizes = np.array([len(units) for units in lists], dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(sizes)])
+        units = np.concatenate([np.asarray(u, dtype=np.int64) for u in lists]) if sizes.sum() else np.zeros(0)
+        if starts[-1] >= 2**31 or (units.size and units.max() >= 2**31):
+            raise api_error(f"listed_walk: {starts[-1]} units; the table holds i32")
+        return np.concatenate([starts, units]).astype(np.int32)
+
 
 def snake_unit(t: Value | int, step: Value | int, units: Value | int, when: Value | None = None) -> Value | int:
     """The unit a persistent CTA takes at loop index t = first + w x step (w its wave): forwards in even waves,
@@ -225,4 +282,4 @@ def _pick(condition, a, b):
     return a if condition else b
 
 
-__all__ = ["StreamKWalk", "TileScheduler", "snake_unit"]
+__all__ = ["ListedWalk", "StreamKWalk", "TileScheduler", "snake_unit"]

@@ -1,11 +1,11 @@
 """The H100 attention forward kernel, O = softmax(Q K^T * scale) V, on mmatom's public API (FlashAttention-3's
 structure).
 
-sm_90a, bf16 or f16, persistent (one CTA per SM walking (query block, head, batch) tiles; causal: the longest
-query blocks first) and warp-specialized: warpgroup 0 is the producer -- one thread TMA-loads the CTA's Q tile once
-(into one of two buffers where SMEM has room: the next tile's Q lands while this one runs) and the K and V tiles of
-each KV step through N-stage SmemRings, its registers given away with setmaxnreg -- and
-the other warpgroups (two, or three) are the consumers, 64 query rows each:
+sm_90a, bf16 or f16, persistent (one CTA per SM walking (query block, head, batch) tiles; causal: each CTA's tiles
+listed by the host, balanced) and warp-specialized: warpgroup 0 is the producer -- one thread TMA-loads the CTA's
+Q tile once (into one of two buffers where SMEM has room: the next tile's Q lands while this one runs) and the K
+and V tiles of each KV step through N-stage SmemRings, its registers given away with setmaxnreg -- and the other
+warpgroups (two, or three) are the consumers, 64 query rows each:
 
     S = Q K^T            SS wgmma, one 64-column chunk of the head dim at a time (a 128-byte swizzle row)
     online softmax       row max and sum across the four lanes that share a row (reduce_rows), exp2 with the
@@ -79,9 +79,8 @@ class HopperAttention:
     def _declare(self) -> mmatom.KernelBuilder:
         boxes = self.config.boxes()
         params = [(name, mmatom.TensorMapType(self.dtype, *boxes[name], "128b", batched=True)) for name in "qkvo"]
-        params += [(name, "i32") for name in ("batch", "seqlen_q", "seqlen_k", "heads", "group", "walk_group",
-                                              "walk_snake")]
-        params += [("scale_log2", "f32"), ("lse", "ptr")]
+        params += [(name, "i32") for name in ("batch", "seqlen_q", "seqlen_k", "heads", "group")]
+        params += [("scale_log2", "f32"), ("lse", "ptr")] + ([("walk", "ptr")] if self.causal else [])
         kb = mmatom.KernelBuilder("attention", params, self.target, threads=128 + self.consumer_threads,
                                   min_ctas_per_sm=1)
         chunk_q, chunk_k = self.tiled_qk.smem_desc_type("A"), self.tiled_qk.smem_desc_type("B")
@@ -92,15 +91,15 @@ class HopperAttention:
         self.k_ring = kb.smem_ring(stages, readers, **{f"k{c}": chunk_k for c in range(self.chunks)})
         self.v_ring = kb.smem_ring(stages, readers, v=self.tiled_pv.smem_desc_type("B", major="mn"))
         self.q_blocks = ceil_div(kb.param("seqlen_q"), self.bm)
-        # the walk over (query block, head) units is the host's per launch (host.walk): query blocks grouped
-        # walk_group at a time, odd waves backwards where walk_snake -- causal tiles differ in length, and which walk
-        # spreads them evenly over the CTAs depends on the shape
-        self.scheduler = kb.tile_scheduler(self.q_blocks, kb.param("heads"), layers=kb.param("batch"),
-                                           group_m=kb.param("walk_group"), snake=kb.param("walk_snake") != 0)
+        units = kb.tile_scheduler(self.q_blocks, kb.param("heads"), layers=kb.param("batch"))
+        # causal tiles differ in length: each CTA's are listed by the host (walk.py), balanced; else the raster
+        self.scheduler = kb.listed_walk(units, kb.param("walk")) if self.causal else units
         return kb
 
-    def tile(self, unit) -> tuple:
-        """(first query row, head, batch) of scheduler unit `unit`; causal walks the query blocks last to first."""
+    def tile(self, index) -> tuple:
+        """(first query row, head, batch) of the walk's loop index `index`; causal numbers the query blocks last to
+        first (row tile 0 the longest)."""
+        unit = self.scheduler.unit(index)
         row_tile, head = self.scheduler.coords(unit)
         q_block = self.q_blocks - 1 - row_tile if self.causal else row_tile
         return q_block * self.bm, head, self.scheduler.layer(unit)
@@ -356,9 +355,8 @@ def build_attention(dtype: str = "bf16", config: AttentionConfig = AttentionConf
                     target: str = "sm_90a") -> tuple[object, mmatom.LaunchConfig]:
     """The attention kernel's module (every batch, sequence length and head count: runtime arguments) and its
     launch config; parameters: tensor maps of q, k, v, o (3-d: batch, sequence, heads x head dim), batch,
-    seqlen_q, seqlen_k, heads, group (query heads per KV head), walk_group and walk_snake (the tile walk: query
-    blocks grouped that many at a time, odd waves backwards if nonzero), scale_log2 (softmax scale x log2 e), lse
-    (f32 B x H x Sq)."""
+    seqlen_q, seqlen_k, heads, group (query heads per KV head), scale_log2 (softmax scale x log2 e), lse (f32 B x H
+    x Sq), and causal the walk table (each CTA's tiles: mmatom.ListedWalk, walk.py)."""
     return HopperAttention(dtype, config, causal, target).build()
 
 

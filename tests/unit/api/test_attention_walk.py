@@ -1,55 +1,79 @@
-"""The causal tile walk (mmatom/kernels/attention/walk.py): which of the four walks the host passes the kernel, from
-every CTA's simulated load -- the even spread the plain walk misses on short causal sequences."""
+"""The causal tile walk (mmatom/kernels/attention/walk.py): the per-CTA lists the host balances and passes the
+kernel as a table (mmatom.ListedWalk) -- every tile listed once, the busiest CTA near the mean where a static raster
+leaves it 8-30% above, the tiles in flight on few heads -- and the table the kernel's loads decode."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import mmatom
 from mmatom.kernels.attention import walk as walks
 
-
-def _efficiency(batch, heads, seqlen, chosen):
-    q_blocks = -(-seqlen // 128)
-    cost = walks._tile_costs(q_blocks, seqlen, seqlen, 128, 128)
-    mean = cost.sum() * batch * heads / 132
-    return mean / walks._busiest(cost, q_blocks, heads, batch, 132, *chosen)
+SHAPES = [(4, 16, 4096, 4096, 128, 80), (2, 16, 8192, 8192, 128, 128), (1, 16, 16384, 16384, 128, 128),
+          (8, 16, 1024, 1024, 128, 128), (16, 16, 512, 512, 128, 128), (4, 32, 4096, 4096, 128, 128),
+          (3, 5, 1000, 700, 128, 128), (1, 2, 517, 333, 192, 112)]
 
 
-def test_the_loads_count_every_tile_once():
-    cost = walks._tile_costs(8, 1024, 1024, 128, 128)
-    assert list(cost) == [9, 8, 7, 6, 5, 4, 3, 2]  # longest first, one block of overhead each
-    for group, snake in ((1, 0), (8, 0), (1, 1), (8, 1)):  # one CTA takes them all, whatever the walk
-        assert walks._busiest(cost, 8, 16, 8, 1, group, snake) == cost.sum() * 16 * 8
+def _ctas(batch, heads, seqlen_q, block_m):
+    return min(132, batch * heads * -(-seqlen_q // block_m))
 
 
-@pytest.mark.parametrize("batch, heads, seqlen, floor", [(8, 16, 1024, 0.9), (16, 16, 512, 0.85), (1, 16, 16384, 0.98)])
-def test_short_causal_sequences_get_a_walk_that_spreads_them(batch, heads, seqlen, floor):
-    chosen = walks.walk(batch, heads, seqlen, seqlen, 128, 128, 132, True)
-    assert _efficiency(batch, heads, seqlen, chosen) >= floor > _efficiency(batch, heads, seqlen, (1, 0))
+def _raster_busiest(cost, q_blocks, heads, batch, ctas):
+    """The plain raster's busiest CTA (CTA c: units c, c + ctas, ...; heads fastest), and with a head's query blocks
+    fastest: what the kernel walked before the lists."""
+    loads = []
+    for rows in (np.arange(q_blocks).repeat(heads), np.tile(np.arange(q_blocks), heads)):
+        tiles = np.tile(cost[rows], batch)
+        loads.append(np.bincount(np.arange(tiles.size) % ctas, weights=tiles, minlength=ctas).max())
+    return min(loads)
 
 
-def test_without_a_mask_or_with_one_query_block_the_walk_is_plain():
-    assert walks.walk(4, 16, 4096, 4096, 128, 144, 132, False) == (1, 0)
-    assert walks.walk(4, 16, 100, 4096, 128, 128, 132, True) == (1, 0)
+def test_tile_costs_count_key_blocks_and_the_tiles_own():
+    assert list(walks.tile_costs(8, 1024, 1024, 128, 128)) == [9, 8, 7, 6, 5, 4, 3, 2]  # longest first
+    # bottom-right: the first 384 of 512 queries see no key, and a tile reads one block even then
+    assert list(walks.tile_costs(4, 512, 128, 128, 128)) == [2, 2, 2, 2]
 
 
-def test_a_query_longer_than_the_keys_reads_one_block_where_it_sees_none():
-    cost = walks._tile_costs(4, 512, 128, 128, 128)  # bottom-right: the first 384 queries see no key
-    assert np.array_equal(cost, [2, 2, 2, 2])
+@pytest.mark.parametrize("shape", SHAPES, ids=lambda s: "x".join(map(str, s)))
+def test_every_tile_is_listed_once(shape):
+    batch, heads, seqlen_q, seqlen_k, block_m, block_n = shape
+    ctas = _ctas(batch, heads, seqlen_q, block_m)
+    lists = walks.balanced_lists(batch, heads, seqlen_q, seqlen_k, block_m, block_n, ctas)
+    assert len(lists) == ctas and all(lists)
+    assert sorted(u for units in lists for u in units) == list(range(batch * heads * -(-seqlen_q // block_m)))
 
 
-@pytest.mark.parametrize("q_blocks, heads, batch, ctas", [(8, 16, 2, 132), (5, 3, 4, 7), (4, 16, 16, 132)])
-@pytest.mark.parametrize("group_of_rows", [False, True])
-@pytest.mark.parametrize("snake", [0, 1])
-def test_the_simulated_walk_is_the_schedulers(q_blocks, heads, batch, ctas, group_of_rows, snake):
-    """walked_rows against mmatom.scheduler itself: snake_unit on Python ints, then TileScheduler.coords folded."""
-    import mmatom
-    from mmatom.scheduler import snake_unit
+@pytest.mark.parametrize("shape, most", [(SHAPES[0], 1.03), (SHAPES[1], 1.03), (SHAPES[2], 1.01), (SHAPES[3], 1.01),
+                                         (SHAPES[4], 1.04), (SHAPES[5], 1.03)])
+def test_the_busiest_cta_is_near_the_mean_and_below_the_rasters(shape, most):
+    batch, heads, seqlen_q, seqlen_k, block_m, block_n = shape
+    ctas, q_blocks = _ctas(batch, heads, seqlen_q, block_m), -(-seqlen_q // block_m)
+    cost = walks.tile_costs(q_blocks, seqlen_q, seqlen_k, block_m, block_n)
+    mean = cost.sum() * heads * batch / ctas
+    busiest = walks.busiest(walks.balanced_lists(*shape, ctas), cost, heads)
+    assert busiest <= most * mean
+    assert busiest < _raster_busiest(cost, q_blocks, heads, batch, ctas)
 
-    group = q_blocks if group_of_rows else 1
-    kb = mmatom.KernelBuilder("walk", [], "sm_90a", threads=128)
-    sched = kb.tile_scheduler(q_blocks, heads, group_m=group, layers=batch)
-    units = q_blocks * heads * batch
-    rows = [sched.coords(kb.const(snake_unit(t, ctas, units) if snake else t))[0].constant for t in range(units)]
-    assert list(walks.walked_rows(q_blocks, heads, batch, ctas, group, snake)) == rows
+
+def test_the_tiles_in_flight_share_few_heads():
+    """A CTA's n-th tiles come from a handful of heads (their K and V stay in L2), not from every head at once."""
+    batch, heads, seqlen, ctas = 4, 16, 4096, 132
+    lists = walks.balanced_lists(batch, heads, seqlen, seqlen, 128, 80, ctas)
+    head_of = lambda unit: unit % heads + unit // (heads * 32) * heads  # noqa: E731 - (batch, head) as one number
+    for n in range(3):
+        assert len({head_of(units[n]) for units in lists}) <= 12
+
+
+def test_the_table_is_what_the_kernel_loads():
+    """ListedWalk.table: nctaid + 1 starts, then the units; the kernel's loop runs table[c] .. table[c + 1]."""
+    table = mmatom.ListedWalk.table([[5, 1], [], [0, 2, 3]])
+    assert table.dtype == np.int32 and list(table) == [0, 2, 2, 5, 5, 1, 0, 2, 3]
+
+
+def test_a_listed_walk_decodes_the_plain_raster_only():
+    kb = mmatom.KernelBuilder("walk", [("walk", "ptr")], "sm_90a", threads=128)
+    with pytest.raises(mmatom.CompileError, match="plain walk"):
+        kb.listed_walk(kb.tile_scheduler(4, 8, group_m=2), kb.param("walk"))
+    with pytest.raises(mmatom.CompileError, match="plain walk"):
+        kb.listed_walk(kb.tile_scheduler(4, 8, snake=True), kb.param("walk"))

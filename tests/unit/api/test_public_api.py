@@ -21,7 +21,7 @@ def test_the_surface_is_pinned():
         "TensorMapType", "device_info", "tensor_map", "compile_generated",
         # values, staged SMEM, rings and schedulers (issue 23)
         "Value", "ceil_div", "min_value", "max_value", "select", "SmemTile", "SmemTiles", "SmemRing",
-        "TileScheduler", "NoDriverError",
+        "TileScheduler", "ListedWalk", "NoDriverError",
         # a row at any alignment, a word at a time (issue 24's direct stores)
         "funnel_shift_right"])
     # the GEMM application is reachable from mmatom but not part of the compiler's surface
