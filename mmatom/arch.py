@@ -205,6 +205,26 @@ class Sync(_Unit):
         the thread that reads the atomic's result fences, then a barrier shows the others' writes to its CTA."""
         self._insert(FenceOp(_ordering(ordering, ("acq_rel", "seq_cst"), "fence"), _syncscope(scope, "fence")))
 
+    def last_to_arrive(self, counters, index, parties, barrier_id, threads: int, leader) -> Value:
+        """A group of `threads` threads (named barrier `barrier_id`; `leader` an i1 true in one of them), one of
+        `parties` groups -- CTAs that each wrote a share of one result to global memory -- counts itself done on
+        the i32 counter at `counters` + `index` words: an i1, true in every thread of the group that counted last.
+        That group then sees every group's writes (the leader's gpu-scope fence before its atomic releases its
+        group's, the last leader's fence after it acquires the others', the barriers hand both on), and sets the
+        counter back to 0 for the next launch (which the stream orders after this one). Split-K's and stream-K's
+        partial sums and split-KV attention's partial rows are added up that way."""
+        kb = self.kb
+        self.named_barrier(barrier_id, threads)  # every thread's writes done
+        with (counting := kb.if_(leader, otherwise=[0])):
+            self.fence("gpu")  # releases them (the barrier made them this thread's to publish)
+            done = kb.atomic.add(counters, 1, index=index, ordering="relaxed")
+            counting.yield_(done + 1)
+        last = counting.results[0] == parties
+        with kb.if_(last):  # the leader of the last group
+            self.fence("gpu")  # acquires the other groups' writes; the barrier below hands them on
+            kb.store_scalar(0, counters, index)  # ready for the next launch
+        return self.named_barrier_any(barrier_id, threads, last)
+
     def elect(self) -> Value:
         """elect.sync: an i1, true in one lane of the warp."""
         return self.kb.wrap(self._insert(nvvm_hopper.ElectSyncOp()).pred)

@@ -316,10 +316,10 @@ class KernelBuilder:
         (mmatom/scheduler.py StreamKWalk)."""
         return StreamKWalk(self, tiles, k_steps)
 
-    def listed_walk(self, tiles: TileScheduler, table: Operand) -> ListedWalk:
-        """`tiles`' units in the order a host-built table lists them per CTA (`table`: a pointer to i32; mmatom/
-        scheduler.py ListedWalk): a static schedule balanced on the host."""
-        return ListedWalk(self, tiles, self.wrap(self.ssa(table)))
+    def listed_walk(self, tiles: TileScheduler, table: Operand, words: int = 1) -> ListedWalk:
+        """`tiles`' units in the order a host-built table lists them per CTA (`table`: a pointer to i32, entries of
+        `words` words, the unit first; mmatom/scheduler.py ListedWalk): a static schedule balanced on the host."""
+        return ListedWalk(self, tiles, self.wrap(self.ssa(table)), words)
 
     # -- control flow ---------------------------------------------------------------------------------------
 

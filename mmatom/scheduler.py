@@ -123,34 +123,42 @@ class TileScheduler:
 
 class ListedWalk:
     """A persistent walk whose units the host lists per CTA: a static schedule balanced on the host, where units
-    differ in length (causal attention's query blocks) and neither a raster nor a snake spreads them evenly. The
-    list is an i32 table in global memory (`table`, a pointer): its first nctaid + 1 entries are where each CTA's
-    units start in the rest (CTA c's are entries nctaid + 1 + [starts[c], starts[c + 1])), the rest units of
-    `tiles` (its plain walk: group_m 1, no snake), decoded by its `coords` and `layer`. ListedWalk.table builds
-    such a table on the host.
+    differ in length (causal attention's query blocks) and neither a raster nor a snake spreads them evenly, or a
+    unit is cut into parts (a tile's KV blocks over several CTAs). The list is an i32 table in global memory
+    (`table`, a pointer): its first nctaid + 1 entries are where each CTA's entries start in the rest (CTA c's are
+    entries [starts[c], starts[c + 1]) after them), each entry `words` words, the first a unit of `tiles` (its plain
+    walk: group_m 1, no snake) that its `coords` and `layer` decode, the others the kernel's own (e.g. a KV range).
+    ListedWalk.table builds such a table on the host.
 
-        walk = kb.listed_walk(kb.tile_scheduler(m_tiles, heads, layers=batch), kb.param("walk"))
+        walk = kb.listed_walk(kb.tile_scheduler(m_tiles, heads, layers=batch), kb.param("walk"), words=3)
         with (tiles := walk.loop([it0])) as (i, (it,)):
-            unit = walk.unit(i)                      # one load of the table
+            unit, lo, hi = walk.entry(i)             # loads of the table
             row_tile, head = walk.coords(unit)
     """
 
-    def __init__(self, kb: KernelBuilder, tiles: TileScheduler, table: Value):
+    def __init__(self, kb: KernelBuilder, tiles: TileScheduler, table: Value, words: int = 1):
         if tiles.cluster_size > 1 or not (tiles.snake is False and isinstance(tiles.group_m, int)
                                           and tiles.group_m == 1):
             raise api_error("listed_walk: the listed units are decoded by the tile scheduler's plain walk (no "
                             "clusters, group_m=1, no snake); the host's table sets the order")
-        self.kb, self.tiles, self.table = kb, tiles, table
+        if not isinstance(words, int) or words < 1:
+            raise api_error(f"listed_walk: {words!r} words an entry; at least 1 (the unit)")
+        self.kb, self.tiles, self.table, self.words = kb, tiles, table, words
 
     def loop(self, carried) -> Loop:
-        """`scf.for` over the list index of this CTA's units (walk.unit(i) is the unit)."""
+        """`scf.for` over the list index of this CTA's entries (walk.entry(i) reads one)."""
         kb, cta = self.kb, self.kb.ctaid()
         start, end = (kb.load_scalar(self.table, "i32", cta + i) for i in (0, 1))
         return kb.for_range(start, end, 1, carried)
 
+    def entry(self, index: Value) -> list[Value]:
+        """The entry at list index `index`: its `words` i32 words, the unit first."""
+        first = self.kb.nctaid() + 1 + index * self.words
+        return [self.kb.load_scalar(self.table, "i32", first + w) for w in range(self.words)]
+
     def unit(self, index: Value) -> Value:
-        """The unit at list index `index`."""
-        return self.kb.load_scalar(self.table, "i32", self.kb.nctaid() + 1 + index)
+        """The unit of the entry at list index `index`."""
+        return self.kb.load_scalar(self.table, "i32", self.kb.nctaid() + 1 + index * self.words)
 
     def coords(self, unit: Value) -> tuple[Value, Value]:
         return self.tiles.coords(unit)
@@ -159,14 +167,15 @@ class ListedWalk:
         return self.tiles.layer(unit)
 
     @staticmethod
-    def table(lists):
-        """The i32 table (a numpy array) of per-CTA unit lists (`lists[c]`: CTA c's units, in order)."""
-        sizes = np.array([len(units) for units in lists], dtype=np.int64)
+    def table(lists, words: int = 1) -> np.ndarray:
+        """The i32 table (a numpy array) of per-CTA lists (`lists[c]`: CTA c's entries in order, each a unit, or a
+        tuple of `words` ints, the unit first)."""
+        sizes = np.array([len(entries) for entries in lists], dtype=np.int64)
         starts = np.concatenate([[0], np.cumsum(sizes)])
-        units = np.concatenate([np.asarray(u, dtype=np.int64) for u in lists]) if sizes.sum() else np.zeros(0)
-        if starts[-1] >= 2**31 or (units.size and units.max() >= 2**31):
-            raise api_error(f"listed_walk: {starts[-1]} units; the table holds i32")
-        return np.concatenate([starts, units]).astype(np.int32)
+        entries = np.array([e for entries in lists for e in entries], dtype=np.int64).reshape(-1, words)
+        if starts[-1] * words >= 2**31 or np.abs(entries).max(initial=0) >= 2**31:
+            raise api_error(f"listed_walk: {starts[-1]} entries of {words} words; the table holds i32")
+        return np.concatenate([starts, entries.reshape(-1)]).astype(np.int32)
 
 
 def snake_unit(t: Value | int, step: Value | int, units: Value | int, when: Value | None = None) -> Value | int:

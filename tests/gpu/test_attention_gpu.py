@@ -18,7 +18,7 @@ pytestmark = pytest.mark.gpu
 torch = pytest.importorskip("torch")
 
 import mmatom  # noqa: E402
-from mmatom.kernels.attention import host  # noqa: E402
+from mmatom.kernels.attention import host, walk  # noqa: E402
 from mmatom.kernels.attention.reference import attention_reference  # noqa: E402
 
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
@@ -147,3 +147,28 @@ def test_a_second_gpu(poisoned):
     o, lse = mmatom.attention(q, k, v, return_lse=True)
     assert o.device == q.device and torch.cuda.current_device() == 0
     assert_matches_reference(o, lse, q, k, v, False)
+
+
+# tiles whose KV blocks the walk splits over CTAs (walk.py): few tiles and long keys (every tile cut), and a last
+# partial wave of whole waves (5 heads x 32 query blocks = 160 tiles: 28 past one wave); tails in Sq and Sk, GQA
+SPLIT_CASES = [
+    ("bf16", 128, 1, 200, 5000, 2, 1),
+    ("f16", 64, 2, 100, 3001, 4, 2),
+    ("bf16", 256, 1, 129, 2000, 2, 2),
+    ("bf16", 128, 1, 4096, 4096, 5, 5),
+]
+
+
+@pytest.mark.parametrize("case", SPLIT_CASES, ids=lambda c: "{}-d{}-b{}-{}x{}-h{}kv{}".format(*c))
+def test_split_tiles_add_up(poisoned, case):
+    dtype, d, b, sq, sk, h, hkv = case
+    config = host.default_config(d, False, sk)
+    plan = walk.plan_walk(b, h, sq, sk, config.block_m, config.block_n,
+                          torch.cuda.get_device_properties(0).multi_processor_count, False)
+    assert plan.counters > 0, "the case must split tiles"
+    q, k, v = random_qkv(dtype, b, sq, sk, h, hkv, d, seed=300 + SPLIT_CASES.index(case))
+    o, lse = mmatom.attention(q, k, v, return_lse=True)
+    assert o is poisoned[-1][0]
+    assert_matches_reference(o, lse, q, k, v, False)
+    again = mmatom.attention(q, k, v)  # the parts added up in part order: the same bits
+    assert torch.equal(again, o)

@@ -16,6 +16,10 @@ BOX_COLUMNS = 64                 # 128 bytes of a 16-bit element: the 128B swizz
 DTYPES = ("bf16", "f16")
 HEAD_DIMS = (64, 128, 256)
 PRODUCER_REGISTERS = 24
+# an entry of the kernel's walk table (walk.py; mmatom.ListedWalk): the tile's unit, its KV blocks [kv_lo, kv_hi)
+# (kv_hi -1: all), and for a tile split over CTAs its counter (-1: whole), its parts' first workspace slot, how many
+# parts and which this is
+WALK_ENTRY = ("unit", "kv_lo", "kv_hi", "counter", "first_slot", "parts", "part")
 REGISTER_FILE = 65536            # 32-bit registers per SM: what setmaxnreg shares out among the warpgroups
 SMEM_BYTES = 232448              # the most dynamic shared memory a CTA may opt in to on sm_90 (227 KiB)
 
@@ -66,6 +70,11 @@ class AttentionConfig:
                             f"{self.stages} positive, consumers {self.consumers} 2 or 3 and ex2_on_fma "
                             f"{self.ex2_on_fma} in [0, 8]")
 
+    def partial_bytes(self, slots: int) -> int:
+        """Workspace bytes of `slots` parts of split tiles (walk.py): each consumer thread's O values (head_dim / 2
+        f32) and its two rows' maxima and sums, in 16-byte chunks."""
+        return slots * (self.head_dim // 8 + 1) * 16 * 128 * self.consumers
+
     def boxes(self) -> dict[str, tuple[int, int]]:
         """(rows, columns) of each tensor map's TMA box: q the CTA's query tile, k and v a KV step's keys, o one
         consumer warpgroup's 64 rows."""
@@ -102,4 +111,4 @@ def default_config(head_dim: int, causal: bool = False, seqlen_k: int | None = N
 
 
 __all__ = ["AttentionConfig", "BLOCK_OVERHEAD_KEYS", "BOX_COLUMNS", "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS",
-           "SHIPPED_CONFIGS", "default_config"]
+           "SHIPPED_CONFIGS", "WALK_ENTRY", "default_config"]

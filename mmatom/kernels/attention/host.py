@@ -24,10 +24,11 @@ import mmatom
 from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
+from ..split_workspace import SplitLaunch
 from ..torch_launch import current_stream, tensor_key, tensor_map
 from .checks import Problem, check_devices, check_inputs
 from .config import AttentionConfig, default_config
-from .walk import walk_table
+from .walk import WalkPlan, plan_walk
 
 LOG2_E = math.log2(math.e)
 KERNEL_TARGET = "sm_90a"
@@ -39,9 +40,9 @@ def attention_kernel(dtype: str = "bf16", head_dim: int = 128, causal: bool = Fa
                      config: AttentionConfig | None = None, target: str = KERNEL_TARGET) -> mmatom.Kernel:
     """The compiled attention kernel of a dtype ("bf16", "f16"), head dim (64, 128, 256) and mask: one kernel serves
     every batch, sequence length and head count. Parameters: tensor maps of q, k, v, o; batch, seqlen_q, seqlen_k,
-    heads, group (i32); scale_log2 (f32); the LSE pointer; causal: the walk table (walk.py). Compiled once per
-    process and cached on disk by its parameters (mmatom.compile_generated: a warm cache skips building the
-    module)."""
+    heads, group (i32); scale_log2 (f32); the LSE pointer; the walk table (walk.py) and the split tiles' workspace
+    (partials, counters). Compiled once per process and cached on disk by its parameters (mmatom.compile_generated:
+    a warm cache skips building the module)."""
     config = config or default_config(head_dim, causal)
     if config.head_dim != head_dim:
         raise api_error(f"attention_kernel: config {config.name} is for head dim {config.head_dim}, not {head_dim}")
@@ -135,10 +136,11 @@ def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, c
         views = [tma_view(x) for x in (*qkv, o)]
         maps = [tensor_map(view, *boxes[name]) for name, (view, _) in zip("qkvo", views)]
         sms = torch.cuda.get_device_properties(o.device).multi_processor_count
-        ctas = persistent_ctas(config, p, sms)
-        walk = [causal_walk(torch, p, config, ctas, o.device)] if causal else []
-        run = kernel.prepare(*maps, p.batch, p.seqlen_q, p.seqlen_k, p.heads, p.group, scale * LOG2_E, lse, *walk,
-                             grid=(ctas,))
+        plan = plan_walk(p.batch, p.heads, p.seqlen_q, p.seqlen_k, config.block_m, config.block_n, sms, causal)
+        args = (*maps, p.batch, p.seqlen_q, p.seqlen_k, p.heads, p.group, scale * LOG2_E, lse,
+                walk_table(torch, plan, o.device))
+        run = SplitLaunch(torch, o.device, config.partial_bytes(plan.slots), plan.counters,
+                          lambda partials, counters: kernel.prepare(*args, partials, counters, grid=(plan.ctas,)))
         if not any(copied for _, copied in views):
             if len(_PREPARED) >= CACHED_CALLS:
                 _PREPARED.clear()
@@ -146,22 +148,17 @@ def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, c
     run(current_stream(torch, o.device))
 
 
-def causal_walk(torch, p: Problem, config: AttentionConfig, ctas: int, device):
-    """The causal kernel's walk table on `device` (walk.py: each CTA's tiles, balanced), one per shape and launch
-    (kept while a packed launch may hold its address: cleared with them)."""
-    key = (p.batch, p.heads, p.seqlen_q, p.seqlen_k, config.block_m, config.block_n, ctas, device)
+def walk_table(torch, plan: WalkPlan, device):
+    """The plan's table on `device` (walk.py), one per plan and GPU, kept while a packed launch may hold its address
+    (cleared with them)."""
+    key = (id(plan), device)
     table = _WALKS.get(key)
     if table is None:
         if len(_WALKS) >= CACHED_CALLS:
             _WALKS.clear()
             _PREPARED.clear()  # their launches hold the tables' addresses
-        table = _WALKS[key] = torch.from_numpy(walk_table(*key[:-1])).to(device)
-    return table
-
-
-def persistent_ctas(config: AttentionConfig, p: Problem, sms: int) -> int:
-    """A CTA per SM, or one per (batch, head, query tile) when there are fewer."""
-    return min(sms, p.batch * p.heads * -(-p.seqlen_q // config.block_m))
+        table = _WALKS[key] = (torch.from_numpy(plan.table).to(device), plan)  # the plan: its id stays its own
+    return table[0]
 
 
 CACHED_CALLS = 1024  # packed launches (and causal walk tables) kept: a bound, a caller may keep allocating tensors
@@ -169,4 +166,4 @@ _PREPARED: dict[tuple, object] = {}
 _WALKS: dict[tuple, object] = {}
 
 
-__all__ = ["attention", "attention_kernel", "forget_kernels", "forward", "outputs", "persistent_ctas", "tma_view"]
+__all__ = ["attention", "attention_kernel", "forget_kernels", "forward", "outputs", "tma_view", "walk_table"]

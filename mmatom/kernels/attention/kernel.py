@@ -25,15 +25,18 @@ clipped at the sequence end, and writes each row's log-sum-exp (-inf where a row
 from __future__ import annotations
 
 import math
+from types import SimpleNamespace
 
 import mmatom
 from mmatom import ceil_div, max_value, min_value, select
 
-from .config import BOX_COLUMNS, PRODUCER_REGISTERS, AttentionConfig
+from .config import BOX_COLUMNS, PRODUCER_REGISTERS, WALK_ENTRY, AttentionConfig
+from .split_kv import PartialRows
 
 LN2 = math.log(2.0)
 EPILOGUE_BARRIER = 1     # 1 + w: consumer w's 128 threads (its staging boxes)
-# 1 + consumers + w: consumer w waits there for its turn on the tensor cores (after consumer w - 1's GEMMs)
+# 1 + consumers + w: consumer w waits there for its turn on the tensor cores (after consumer w - 1's GEMMs); 1 + 2 x
+# consumers: every consumer thread, a split tile's part counting itself (split_kv.py)
 
 
 class HopperAttention:
@@ -80,7 +83,7 @@ class HopperAttention:
         boxes = self.config.boxes()
         params = [(name, mmatom.TensorMapType(self.dtype, *boxes[name], "128b", batched=True)) for name in "qkvo"]
         params += [(name, "i32") for name in ("batch", "seqlen_q", "seqlen_k", "heads", "group")]
-        params += [("scale_log2", "f32"), ("lse", "ptr")] + ([("walk", "ptr")] if self.causal else [])
+        params += [("scale_log2", "f32")] + [(name, "ptr") for name in ("lse", "walk", "partials", "counters")]
         kb = mmatom.KernelBuilder("attention", params, self.target, threads=128 + self.consumer_threads,
                                   min_ctas_per_sm=1)
         chunk_q, chunk_k = self.tiled_qk.smem_desc_type("A"), self.tiled_qk.smem_desc_type("B")
@@ -91,18 +94,24 @@ class HopperAttention:
         self.k_ring = kb.smem_ring(stages, readers, **{f"k{c}": chunk_k for c in range(self.chunks)})
         self.v_ring = kb.smem_ring(stages, readers, v=self.tiled_pv.smem_desc_type("B", major="mn"))
         self.q_blocks = ceil_div(kb.param("seqlen_q"), self.bm)
+        # each CTA's tiles and their KV blocks, as the host listed them (walk.py): causal tiles balanced by length,
+        # a last partial wave's tiles split over every CTA
         units = kb.tile_scheduler(self.q_blocks, kb.param("heads"), layers=kb.param("batch"))
-        # causal tiles differ in length: each CTA's are listed by the host (walk.py), balanced; else the raster
-        self.scheduler = kb.listed_walk(units, kb.param("walk")) if self.causal else units
+        self.scheduler = kb.listed_walk(units, kb.param("walk"), words=len(WALK_ENTRY))
         return kb
 
-    def tile(self, index) -> tuple:
-        """(first query row, head, batch) of the walk's loop index `index`; causal numbers the query blocks last to
-        first (row tile 0 the longest)."""
-        unit = self.scheduler.unit(index)
+    def tile(self, index) -> SimpleNamespace:
+        """The walk entry at list index `index`: the tile's first query row q0, head and layer (batch); the KV
+        blocks [lo, hi) it reads, walked last to first, those from `unmasked` on needing a mask; and the split tile
+        fields (counter -1: whole). Causal numbers the query blocks last to first (row tile 0 the longest)."""
+        entry = dict(zip(WALK_ENTRY, self.scheduler.entry(index)))
+        unit, lo, hi = entry.pop("unit"), entry.pop("kv_lo"), entry.pop("kv_hi")
         row_tile, head = self.scheduler.coords(unit)
         q_block = self.q_blocks - 1 - row_tile if self.causal else row_tile
-        return q_block * self.bm, head, self.scheduler.layer(unit)
+        q0 = q_block * self.bm
+        blocks, unmasked = self.kv_blocks(q0)
+        return SimpleNamespace(q0=q0, head=head, layer=self.scheduler.layer(unit), lo=lo,
+                               hi=select(hi < 0, blocks, hi), unmasked=unmasked, **entry)
 
     def kv_blocks(self, q0) -> tuple:
         """(KV blocks the tile at query row q0 reads, how many of the first ones need no mask). Causal is aligned
@@ -124,16 +133,15 @@ class HopperAttention:
         kb = self.kb
         kb.sync.setmaxnreg("decrease", PRODUCER_REGISTERS)
         with kb.if_(self.tid == 0):
-            with (tiles := self.scheduler.loop([0, 0])) as (unit, (q_it, it)):
-                q0, head, layer = self.tile(unit)
+            with (tiles := self.scheduler.loop([0, 0])) as (index, (q_it, it)):
+                t = self.tile(index)
                 q = self.q_ring.producer_acquire(q_it)
                 for c in range(self.chunks):
-                    kb.tma.load(kb.param("q"), q0, head * self.d + c * BOX_COLUMNS, getattr(q, f"q{c}"), q.full,
-                                layer=layer)
-                blocks, _ = self.kv_blocks(q0)
-                columns = head // kb.param("group") * self.d  # the KV head's first column
-                with (kv_loop := kb.for_range(0, blocks, 1, [it])) as (i, (it_i,)):
-                    self.load_kv(it_i, (blocks - 1 - i) * self.bn, columns, layer)
+                    kb.tma.load(kb.param("q"), t.q0, t.head * self.d + c * BOX_COLUMNS, getattr(q, f"q{c}"), q.full,
+                                layer=t.layer)
+                columns = t.head // kb.param("group") * self.d  # the KV head's first column
+                with (kv_loop := kb.for_range(0, t.hi - t.lo, 1, [it])) as (i, (it_i,)):
+                    self.load_kv(it_i, (t.hi - 1 - i) * self.bn, columns, t.layer)
                     kv_loop.yield_(it_i + 1)
                 tiles.yield_(q_it + 1, kv_loop.results[0])
 
@@ -159,14 +167,15 @@ class HopperAttention:
         self.half = kb.warpgroup_id() % self.consumers
         self.scale = kb.param("scale_log2")
         self.coords = self.tiled_qk.fragment_coords(kb, "C")
+        self.parts = PartialRows(kb, self.tid - 128, self.consumer_threads, self.tiled_pv.fragment_type("C"),
+                                 self.o_rows, (EPILOGUE_BARRIER + 2 * self.consumers, self.consumer_threads))
         with kb.if_(self.warpgroup == self.consumers - 1):
             self.pass_turn()  # the first turn is warpgroup 0's
-        with (tiles := self.scheduler.loop([0, 0, 0])) as (unit, (q_it, k_it, v_it)):
-            q0, head, layer = self.tile(unit)
-            blocks, unmasked = self.kv_blocks(q0)
+        with (tiles := self.scheduler.loop([0, 0, 0])) as (index, (q_it, k_it, v_it)):
+            t = self.tile(index)
             q = self.q_ring.consumer_wait(q_it)
-            k_next, v_next, o, m, l = self.attend(q, (k_it, v_it), blocks, unmasked, q0)
-            self.epilogue(o, m, l, q, (q0, head, layer))
+            k_next, v_next, o, m, l = self.attend(q, (k_it, v_it), t)
+            self.finish(o, m, [self.lane_sum(x) for x in l], q, t)
             self.q_ring.consumer_release(q)
             tiles.yield_(q_it + 1, k_next, v_next)
         with kb.if_(self.warpgroup == 0):
@@ -180,12 +189,22 @@ class HopperAttention:
         """The next consumer may issue its GEMMs."""
         self.kb.sync.named_barrier_arrive(self.turn_barrier + (self.warpgroup + 1) % self.consumers, 256)
 
-    def attend(self, q, counters, blocks, unmasked, q0) -> tuple:
-        """The tile's KV blocks, last to first, from the K and V rings' iterations `counters`: (the next tile's
-        K and V iterations, O unnormalized, row maxima (log2 units), this thread's row sums)."""
+    def finish(self, o, maxima, sums, q, t) -> None:
+        """A whole tile's epilogue; a split tile's part writes its rows, and the part that counts last adds every
+        part's up and stores the tile (split_kv.py)."""
+        kb = self.kb
+        with kb.if_(t.counter < 0) as whole:
+            self.epilogue(o, maxima, sums, q, t)
+        with whole.otherwise():
+            with kb.if_(self.parts.publish(o, maxima, sums, t)):
+                self.epilogue(*self.parts.total(t), q, t)
+
+    def attend(self, q, counters, t) -> tuple:
+        """The tile's KV blocks [t.lo, t.hi), last to first, from the K and V rings' iterations `counters`: (the
+        next tile's K and V iterations, O unnormalized, row maxima (log2 units), this thread's row sums)."""
         kb = self.kb
         k_it, v_it = counters
-        k = self.k_ring.consumer_wait(k_it)  # block blocks - 1: masked if any block is
+        k = self.k_ring.consumer_wait(k_it)  # block t.hi - 1: masked if any block is
         s = kb.fill(0.0, self.tiled_qk.fragment_type("C"))  # (registers for S: their values are not read)
         self.take_turn()
         kb.wgmma.fence()
@@ -194,16 +213,18 @@ class HopperAttention:
         self.pass_turn()
         kb.wgmma.wait_group(0)
         self.k_ring.consumer_release(k)
-        s = self.mask(s, blocks - 1, q0)
+        s = self.mask(s, t.hi - 1, t.q0)
         m, p, _, l = self.softmax(s, None, None)
         # carried: the K and V rings' next iterations, S's registers, P, O, the row maxima, sums and the factors O
         # is still to be scaled by (applied under the next S: FA3's order)
         state = [k_it + 1, v_it, s, kb.convert(p, self.tiled_pv.fragment_type("A")),
                  kb.fill(0.0, self.tiled_pv.fragment_type("C")), *m, *l, *[kb.const(1.0)] * len(m)]
-        first_unmasked = max_value(blocks - unmasked, 1)
-        for lo, hi, masked in ((1, first_unmasked, True), (first_unmasked, blocks, False)):
+        # walked block i is t.hi - 1 - i: masked while it is t.unmasked or past
+        walked = t.hi - t.lo
+        first_unmasked = max_value(min_value(t.hi - t.unmasked, walked), 1)
+        for lo, hi, masked in ((1, first_unmasked, True), (first_unmasked, walked, False)):
             with (loop := kb.for_range(lo, hi, 1, state)) as (i, carried):
-                loop.yield_(*self.step(q, blocks - 1 - i, carried, masked, q0))
+                loop.yield_(*self.step(q, t.hi - 1 - i, carried, masked, t.q0))
             state = list(loop.results)
         k_end, v_it, _, p, o, *rows = state
         m, l, alpha = rows[:2], rows[2:4], rows[4:]
@@ -299,11 +320,11 @@ class HopperAttention:
 
     # -- epilogue ------------------------------------------------------------------------------------------------
 
-    def epilogue(self, o, m, l, q, tile: tuple) -> None:
-        """O / (row sum) through the Q tile's SMEM (this warpgroup's rows of it) to O; each row's log-sum-exp."""
+    def epilogue(self, o, m, sums, q, t) -> None:
+        """O / (row sum) through the Q tile's SMEM (this warpgroup's rows of it) to O; each row's log-sum-exp (`m`
+        the row maxima, `sums` the rows' whole sums)."""
         kb = self.kb
-        q0, head, layer = tile
-        sums = [self.lane_sum(x) for x in l]
+        q0, head, layer = t.q0, t.head, t.layer
         inverse = [select(x == 0.0, 0.0, kb.rcp(x)) for x in sums]
         out = kb.map(kb.convert(o, self.tiled_pv.fragment_type("D")), lambda x, v: x * inverse[self.o_rows[v]])
         out = kb.convert(out, self.dtype)

@@ -1,8 +1,15 @@
-"""Which causal attention tiles each persistent CTA runs, in which order: a list per CTA, balanced on the host and
-passed to the kernel as a table (mmatom.ListedWalk).
+"""Which attention tiles each persistent CTA runs, in which order, and over which KV blocks: a list of entries per
+CTA, planned on the host and passed to the kernel as a table (mmatom.ListedWalk), each entry
 
-Causal tiles differ in length: query block i reads about i + 1 key blocks. A static raster over (query block, head,
-batch) -- CTA c taking units c, c + G, ... -- leaves its busiest CTA 8-30% above the mean on the common shapes
+    (unit, kv_lo, kv_hi, counter, first_slot, parts, part)
+
+-- the tile's unit in the kernel's plain numbering ((layer x query blocks + row tile) x heads + head), the KV blocks
+[kv_lo, kv_hi) it reads (kv_hi -1: all the tile's blocks, as the kernel counts them), and for a tile cut into
+`parts` parts run by different CTAs, its counter, its parts' first workspace slot and this part's index (counter -1:
+a whole tile).
+
+**Causal** tiles differ in length: query block i reads about i + 1 key blocks. A static raster over (query block,
+head, batch) -- CTA c taking units c, c + G, ... -- leaves its busiest CTA 8-30% above the mean on the common shapes
 (4 x 16 x 4096: 1.12x), whichever of the raster's orders. The lists here come from list scheduling: units in a
 given order, each to the CTA that is least loaded so far (what a dynamic scheduler would do, decided on the host
 from each tile's cost in key blocks). Two orders are scheduled and the one whose busiest CTA carries least is kept:
@@ -13,26 +20,88 @@ from each tile's cost in key blocks). Two orders are scheduled and the one whose
 
 Both keep the tiles in flight on few heads (a wave of 132 CTAs over ~4-10 heads), which the kernel's K/V reads need:
 longest-first over every head at once balances as well but puts ~64 heads' K and V in flight (d 256: 256 MiB).
-Without a mask every tile is one length and the kernel walks the plain raster (no table).
+
+**Without a mask** every tile is one length: whole waves of tiles in raster order, and the tiles of a last, partial
+wave -- 68 of 132 CTAs busy at 4 x 16 x 4096, 3% of the run idle -- have their KV blocks cut into equal runs over
+every CTA (split KV, as FlashDecoding; few tiles, long keys: every tile cut). The parts' partial rows meet in a
+workspace, where the part that finishes last adds them up (rescaled to one row maximum) and stores the tile.
 """
 
 from __future__ import annotations
 
 import heapq
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
 from mmatom import ListedWalk
 
+from .config import WALK_ENTRY
+
 TILE_OVERHEAD_BLOCKS = 1.0  # a tile's own cost (Q load, first S, epilogue) in key blocks' worth
 
 
+ENTRY_WORDS = len(WALK_ENTRY)
+# a split tile's own cost in KV blocks' worth: its parts' rows written and counted (~1 block), and the last part
+# reading every part's rows (a quarter block each: 65 KiB at d 128 against a block's 9.4 MFLOP); at most MAX_PARTS
+FIXUP_BLOCKS, FIXUP_BLOCKS_PER_PART, MAX_PARTS = 1.0, 0.25, 16
+
+
+@dataclass(frozen=True)
+class WalkPlan:
+    """A launch's walk: the table (i32, ListedWalk.table of ENTRY_WORDS-word entries), its CTAs, and the workspace
+    slots and counters its split tiles need."""
+
+    table: np.ndarray
+    ctas: int
+    slots: int
+    counters: int
+
+
 @lru_cache(maxsize=256)
-def walk_table(batch: int, heads: int, seqlen_q: int, seqlen_k: int, block_m: int, block_n: int,
-               ctas: int) -> np.ndarray:
-    """The causal kernel's walk table (i32, ListedWalk.table) for a launch of `ctas` CTAs."""
-    return ListedWalk.table(balanced_lists(batch, heads, seqlen_q, seqlen_k, block_m, block_n, ctas))
+def plan_walk(batch: int, heads: int, seqlen_q: int, seqlen_k: int, block_m: int, block_n: int, sms: int,
+              causal: bool) -> WalkPlan:
+    """The kernel's walk for a launch on a GPU of `sms` SMs."""
+    q_blocks = -(-seqlen_q // block_m)
+    tiles = batch * heads * q_blocks
+    if causal:
+        lists = balanced_lists(batch, heads, seqlen_q, seqlen_k, block_m, block_n, min(sms, tiles))
+        table = ListedWalk.table([[_whole(u) for u in units] for units in lists], ENTRY_WORDS)
+        return WalkPlan(table, len(lists), 0, 0)
+    return _split_tail(tiles, -(-seqlen_k // block_n), sms)
+
+
+def _whole(unit: int) -> tuple[int, ...]:
+    return (unit, 0, -1, -1, 0, 1, 0)
+
+
+def _split_tail(tiles: int, blocks: int, sms: int) -> WalkPlan:
+    """Whole waves of tiles in raster order; a last, partial wave's KV blocks (`blocks` a tile) in equal runs over
+    the SMs -- at most MAX_PARTS a tile -- where that shortens the busiest CTA's work past the parts' own cost."""
+    waves, rest = divmod(tiles, sms)
+    run = max(-(-rest * blocks // sms), -(-blocks // MAX_PARTS))
+    parts = -(-blocks // run) + 1  # a tile's most: a run may end inside it
+    if rest == 0 or run + FIXUP_BLOCKS + FIXUP_BLOCKS_PER_PART * parts >= blocks:
+        ctas = min(sms, tiles)
+        lists = [[_whole(u) for u in range(c, tiles, ctas)] for c in range(ctas)]
+        return WalkPlan(ListedWalk.table(lists, ENTRY_WORDS), ctas, 0, 0)
+    whole = waves * sms
+    lists = [[_whole(u) for u in range(c, whole, sms)] for c in range(sms)]
+    pieces: dict[int, list[tuple[int, int, int]]] = {}  # tail tile -> its (CTA, lo, hi) in CTA order
+    for c in range(sms):
+        first, last = c * run, min((c + 1) * run, rest * blocks)
+        for j in range(first // blocks, -(-last // blocks)):
+            pieces.setdefault(j, []).append((c, max(first - j * blocks, 0), min(last - j * blocks, blocks)))
+    slots = counters = 0
+    for j, parts in pieces.items():
+        if len(parts) == 1:
+            lists[parts[0][0]].append(_whole(whole + j))
+            continue
+        for p, (c, lo, hi) in enumerate(parts):
+            lists[c].append((whole + j, lo, hi, counters, slots, len(parts), p))
+        slots, counters = slots + len(parts), counters + 1
+    return WalkPlan(ListedWalk.table(lists, ENTRY_WORDS), sms, slots, counters)
 
 
 def balanced_lists(batch: int, heads: int, seqlen_q: int, seqlen_k: int, block_m: int, block_n: int,
@@ -101,4 +170,5 @@ def _scheduled(units: list[tuple[int, ...]], cost: np.ndarray, heads: int, ctas:
     return lists
 
 
-__all__ = ["TILE_OVERHEAD_BLOCKS", "balanced_lists", "busiest", "tile_costs", "walk_table"]
+__all__ = ["ENTRY_WORDS", "FIXUP_BLOCKS", "FIXUP_BLOCKS_PER_PART", "MAX_PARTS", "TILE_OVERHEAD_BLOCKS", "WalkPlan",
+           "balanced_lists", "busiest", "plan_walk", "tile_costs"]

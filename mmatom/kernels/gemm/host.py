@@ -34,7 +34,7 @@ from .kernel import build_gemm, realigned_ring
 from .repack import THREADS as REPACK_THREADS
 from .repack import repack_arguments, repack_kernel
 from .split_sums import stream_k_workspace_sizes, workspace_sizes
-from .split_workspace import SplitLaunch, forget_workspaces
+from ..split_workspace import SplitLaunch, forget_workspaces
 
 REPACK_CTAS_PER_SM = 8  # the repack's grid: enough warps in flight to keep DRAM busy (each strides over the rest)
 
@@ -205,8 +205,8 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     apart is copied per call into 128-byte rows where the copy costs less than TMA's slower loads over them
     (choices.pitch_plan; D is written where it is given). Few output tiles with a long K (small M) run
     split-K in the same launch: the K slices' f32 partial sums added up in a fixed order by the tile's last slice
-    (the same bits run to run), in a workspace of the stream's own (split_workspace.py). A swapped-operand config
-    (`config=` one of SWAP_AB_CONFIGS, for M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; chosen
+    (the same bits run to run), in a workspace of the stream's own (kernels/split_workspace.py). A swapped-operand
+    config (`config=` one of SWAP_AB_CONFIGS, for M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; chosen
     untuned once the prior's table has its measured terms) takes K-major operands and a 16-bit D. Inside
     torch.compile, or when a or b requires grad, the call is the torch op torch.ops.mmatom.gemm (torch_op.py);
     otherwise there is no op dispatch."""
@@ -365,7 +365,7 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
                      direct: bool = False):
     """`config`'s kernel on problem `p` (as it runs: swapped for a swapped-operand config) into `d`, packed; `direct`:
     D (the caller's, at a pitch TMA cannot store to) stored through its pointer (direct_d). A split-K launch is
-    packed per stream, with that stream's workspace (split_workspace.py)."""
+    packed per stream, with that stream's workspace (kernels/split_workspace.py)."""
     realigned = tuple(x for x, odd in zip("ab", p.unaligned) if odd)
     kernel = gemm_kernel(dtype=p.dtypes[0], b_dtype=p.dtypes[1], config=config, out_dtype=kernel_out,
                          b_major=p.majors[1], a_major=p.majors[0], rowwise=p.rowwise, direct_d=direct,

@@ -1,16 +1,16 @@
 """Split-K (and stream-K's split tiles) inside one launch: a tile's K slices run on different CTAs; each writes its
-f32 partial sums to a workspace slot and counts itself done on the tile's counter, and the slice that counts last
-adds up every slice's partial sums -- in slice order, so the result does not depend on which CTA finished last --
-and stores the tile like any other (converted to D's type, TMA-stored). No launch before (zeroing) or after
-(converting) the kernel.
+f32 partial sums to a workspace slot and counts itself done on the tile's counter (kb.sync.last_to_arrive), and the
+slice that counts last adds up every slice's partial sums -- in slice order, so the result does not depend on which
+CTA finished last -- and stores the tile like any other (converted to D's type, TMA-stored). No launch before
+(zeroing) or after (converting) the kernel.
 
 Each consumer thread writes and reads its own accumulator values: 16-byte chunks (four f32 values each) laid out
 chunk-major over the tile's threads, so a warp's chunk is 512 contiguous bytes. The counter is published and read
-the CUDA way: a CTA barrier (every thread's partial sums written), then one thread's gpu-scope fence and atomic
-increment; the thread that sees the count reach `splits - 1` fences again, and a reducing barrier (bar.red.or: no
-SMEM word, which the bulk-store verifier could not tell from a staging box) hands the others that finding and what
-it acquired. That thread also sets the counter back to 0 for the next launch (which the stream orders after this
-one: the workspace is the stream's own, split_workspace.py).
+the CUDA way (last_to_arrive): a barrier (every thread's partial sums written), then one thread's gpu-scope fence
+and atomic increment; the thread that sees the count reach `splits - 1` fences again, and a reducing barrier
+(bar.red.or: no SMEM word, which the bulk-store verifier could not tell from a staging box) hands the others that
+finding and what it acquired. That thread also sets the counter back to 0 for the next launch (which the stream
+orders after this one: the workspace is the stream's own, kernels/split_workspace.py).
 """
 
 from __future__ import annotations
@@ -51,16 +51,7 @@ class SliceSums:
         for c in range(self.chunks):
             words = [kb.bitcast(kb.extract(acc, 4 * c + i), "i32") for i in range(4)]
             kb.store_chunk(words, self._chunk(slot, c))
-        kb.sync.named_barrier(*self.barrier)  # every thread's partial sums written
-        with (counting := kb.if_(self.thread == 0, otherwise=[0])):
-            kb.sync.fence("gpu")  # releases them (the barrier made them this thread's to publish)
-            done = kb.atomic.add(self.counters, 1, index=tile, ordering="relaxed")
-            counting.yield_(done + 1)
-        last = counting.results[0] == slices
-        with kb.if_(last):  # the counting thread of the last slice
-            kb.sync.fence("gpu")  # acquires the other slices' sums; the barrier below hands them on
-            kb.store_scalar(0, self.counters, tile)  # ready for the next launch
-        return kb.sync.named_barrier_any(*self.barrier, last)
+        return kb.sync.last_to_arrive(self.counters, tile, slices, *self.barrier, leader=self.thread == 0)
 
     def total(self, slices, slot_of):
         """Every slice's partial sums added up in slice order, slice s's in workspace slot `slot_of(s)` (the last

@@ -20,6 +20,7 @@ import mmatom  # noqa: E402
 from mmatom.kernels.attention import default_config, host  # noqa: E402
 from mmatom.kernels.attention.checks import Problem, check_inputs  # noqa: E402
 from mmatom.kernels.attention.reference import attention_reference  # noqa: E402
+from mmatom.kernels.attention.walk import plan_walk  # noqa: E402
 from torch._subclasses.fake_tensor import FakeTensorMode  # noqa: E402
 
 
@@ -157,10 +158,13 @@ def test_empty_problems_launch_nothing(launches, shape):
 
 
 def test_the_grid_is_persistent():
-    config = default_config(128)
-    p = Problem("bf16", 2, 1000, 1000, 16, 16, 128)  # 2 * 16 * 8 query tiles of 128
-    assert host.persistent_ctas(config, p, 132) == 132 and host.persistent_ctas(config, p, 300) == 256
-    assert host.persistent_ctas(config, p._replace(seqlen_q=1, batch=1, heads=3), 132) == 3
+    """A CTA per SM, or per tile where there are fewer -- unless the tiles' KV blocks are split over every SM."""
+    plan = lambda b, h, sq, sk, sms, causal=False: plan_walk(b, h, sq, sk, 128, 128, sms, causal)  # noqa: E731
+    assert plan(2, 16, 1000, 1000, 132).ctas == 132 and plan(2, 16, 1000, 1000, 300).ctas == 256  # 256 tiles
+    assert plan(1, 3, 1, 256, 132).ctas == 3 and plan(1, 3, 1, 256, 132).slots == 0  # 2 blocks: not worth a split
+    assert plan(1, 3, 1, 1000, 132, causal=True).ctas == 3  # causal tiles are not split
+    split = plan(1, 3, 1, 32768, 132)  # 256 blocks a tile, 3 tiles: cut over the SMs, at most 16 parts a tile
+    assert split.ctas == 132 and split.counters == 3 and split.slots == 48
 
 
 def test_flops_halve_for_causal():

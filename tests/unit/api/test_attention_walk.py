@@ -9,6 +9,7 @@ import pytest
 
 import mmatom
 from mmatom.kernels.attention import walk as walks
+from mmatom.kernels.attention.config import WALK_ENTRY
 
 SHAPES = [(4, 16, 4096, 4096, 128, 80), (2, 16, 8192, 8192, 128, 128), (1, 16, 16384, 16384, 128, 128),
           (8, 16, 1024, 1024, 128, 128), (16, 16, 512, 512, 128, 128), (4, 32, 4096, 4096, 128, 128),
@@ -77,3 +78,51 @@ def test_a_listed_walk_decodes_the_plain_raster_only():
         kb.listed_walk(kb.tile_scheduler(4, 8, group_m=2), kb.param("walk"))
     with pytest.raises(mmatom.CompileError, match="plain walk"):
         kb.listed_walk(kb.tile_scheduler(4, 8, snake=True), kb.param("walk"))
+
+
+def _entries(plan):
+    """The plan's table read back as the kernel reads it: per CTA, its entries as dicts of WALK_ENTRY's fields."""
+    starts, rest = plan.table[:plan.ctas + 1], plan.table[plan.ctas + 1:].reshape(-1, walks.ENTRY_WORDS)
+    return [[dict(zip(WALK_ENTRY, map(int, rest[i]))) for i in range(starts[c], starts[c + 1])]
+            for c in range(plan.ctas)]
+
+
+@pytest.mark.parametrize("shape", [(4, 16, 4096, 4096, 128, 144), (1, 8, 128, 32768, 128, 144),
+                                   (1, 5, 4096, 4096, 128, 144), (4, 32, 4096, 4096, 192, 112),
+                                   (2, 3, 300, 5000, 128, 80), (16, 16, 512, 512, 128, 128)],
+                         ids=lambda s: "x".join(map(str, s)))
+def test_a_split_plan_reads_every_key_block_of_every_tile_once(shape):
+    """Without a mask: whole waves of whole tiles, the rest's KV blocks cut over the SMs; each split tile's parts
+    numbered 0..parts-1 on its own counter and consecutive slots of their own."""
+    batch, heads, seqlen_q, seqlen_k, block_m, block_n = shape
+    plan = walks.plan_walk(*shape, 132, False)
+    tiles, blocks = batch * heads * -(-seqlen_q // block_m), -(-seqlen_k // block_n)
+    read, parts_of = [], {}
+    for entries in _entries(plan):
+        for e in entries:
+            hi = blocks if e["kv_hi"] < 0 else e["kv_hi"]
+            read += [(e["unit"], b) for b in range(e["kv_lo"], hi)]
+            if e["counter"] >= 0:
+                parts_of.setdefault(e["counter"], []).append((e["unit"], e["first_slot"], e["parts"], e["part"]))
+    assert sorted(read) == [(u, b) for u in range(tiles) for b in range(blocks)]
+    slots = set()
+    for counter, parts in parts_of.items():
+        assert len({(u, first, n) for u, first, n, _ in parts}) == 1  # one tile, one slot range, one count
+        unit, first, n, _ = parts[0]
+        assert sorted(p for *_, p in parts) == list(range(n)) and 2 <= n <= walks.MAX_PARTS
+        assert not slots & set(range(first, first + n))
+        slots |= set(range(first, first + n))
+    assert slots == set(range(plan.slots)) and sorted(parts_of) == list(range(plan.counters))
+    # the busiest CTA: no more than the whole waves and one run past them (what the split is for)
+    most = max(sum((blocks if e["kv_hi"] < 0 else e["kv_hi"]) - e["kv_lo"] for e in entries)
+               for entries in _entries(plan))
+    assert most <= -(-tiles // plan.ctas) * blocks
+    if plan.counters:
+        assert most < -(-tiles // plan.ctas) * blocks
+
+
+def test_a_whole_last_wave_or_a_short_tile_is_not_split():
+    assert walks.plan_walk(4, 33, 4096, 4096, 128, 128, 132, False).counters == 0  # 4224 tiles: 32 whole waves
+    assert walks.plan_walk(1, 3, 1, 256, 128, 128, 132, False).counters == 0  # 2 blocks a tile
+    causal = walks.plan_walk(1, 3, 1, 32768, 128, 128, 132, True)
+    assert causal.counters == 0 and causal.ctas == 3

@@ -1,5 +1,6 @@
-"""The host's half of split-K (split_sums.py): each stream's workspace -- the K slices' partial sums and a zeroed
-counter per tile -- and a split-K launch packed per stream.
+"""The host's half of a kernel whose CTAs add up each other's partial results (the GEMM's split-K and stream-K:
+gemm/split_sums.py; attention's split KV): each stream's workspace -- the partial results and a zeroed counter per
+split tile -- and a launch packed per stream.
 
 A workspace belongs to one (GPU, stream): two launches running side by side on two streams must not count on
 the same counters. The kernel leaves every counter it used at 0, so a workspace is zeroed once, when allocated;
