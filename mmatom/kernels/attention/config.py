@@ -59,7 +59,10 @@ class AttentionConfig:
         q_bytes, kv_bytes = self.block_m * self.head_dim * 2, 2 * self.stages * self.block_n * self.head_dim * 2
         return 2 if 2 * q_bytes + kv_bytes + 1024 <= SMEM_BYTES else 1
 
-    def check(self, dtype: str) -> None:
+    def check(self, dtype: str, causal: bool = False, split_kv: bool = False) -> None:
+        if split_kv and causal:
+            raise api_error("attention: split KV is for kernels without a mask (causal tiles run whole, balanced "
+                            "by length: walk.py)")
         if dtype not in DTYPES:
             raise api_error(f"attention: dtype {dtype!r} is not one of {', '.join(DTYPES)}")
         if self.head_dim not in HEAD_DIMS:

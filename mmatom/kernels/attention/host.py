@@ -24,7 +24,7 @@ import mmatom
 from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
-from ..split_workspace import SplitLaunch
+from ..split_workspace import split_workspace
 from ..torch_launch import current_stream, tensor_key, tensor_map
 from .checks import Problem, check_devices, check_inputs
 from .config import AttentionConfig, default_config
@@ -37,24 +37,26 @@ _KERNELS: dict[tuple, mmatom.Kernel] = {}
 
 
 def attention_kernel(dtype: str = "bf16", head_dim: int = 128, causal: bool = False, *,
-                     config: AttentionConfig | None = None, target: str = KERNEL_TARGET) -> mmatom.Kernel:
+                     config: AttentionConfig | None = None, target: str = KERNEL_TARGET,
+                     split_kv: bool = False) -> mmatom.Kernel:
     """The compiled attention kernel of a dtype ("bf16", "f16"), head dim (64, 128, 256) and mask: one kernel serves
     every batch, sequence length and head count. Parameters: tensor maps of q, k, v, o; batch, seqlen_q, seqlen_k,
     heads, group (i32); scale_log2 (f32); the LSE pointer; the walk table (walk.py) and the split tiles' workspace
-    (partials, counters). Compiled once per process and cached on disk by its parameters (mmatom.compile_generated:
-    a warm cache skips building the module)."""
+    (partials, counters; `split_kv`: the kernel whose tiles the walk may cut over several CTAs, for launches with
+    fewer tiles than SMs). Compiled once per process and cached on disk by its parameters
+    (mmatom.compile_generated: a warm cache skips building the module)."""
     config = config or default_config(head_dim, causal)
     if config.head_dim != head_dim:
         raise api_error(f"attention_kernel: config {config.name} is for head dim {config.head_dim}, not {head_dim}")
     config.check(dtype)
-    key = (dtype, target, config, bool(causal))
+    key = (dtype, target, config, bool(causal), bool(split_kv))
     if key not in _KERNELS:
         def build():
             from .kernel import build_attention  # noqa: PLC0415 - the kernel's module loads with its first compile
 
-            return build_attention(dtype, config, bool(causal), target=target)[0]
+            return build_attention(dtype, config, bool(causal), target=target, split_kv=bool(split_kv))[0]
         _KERNELS[key] = mmatom.compile_generated(
-            ["mmatom.kernels.attention", dtype, target, asdict(config), bool(causal)], build)
+            ["mmatom.kernels.attention", dtype, target, asdict(config), bool(causal), bool(split_kv)], build)
     return _KERNELS[key]
 
 
@@ -126,26 +128,28 @@ def tma_view(x) -> tuple[object, bool]:
 
 def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, config: AttentionConfig) -> None:
     """The kernel over `p`, writing o and lse, on torch's current stream of the tensors' device. The packed launch
-    is kept for a call with every address, shape and stride of this one, unless an input was copied (the copy is
-    this call's only)."""
-    key = (*(tensor_key(x) for x in (*qkv, o, lse)), causal, scale, config)
+    is kept for a call on the same stream with every address, shape and stride of this one, unless an input was
+    copied (the copy is this call's only); it holds addresses, not the tensors (a call's outputs are freed with
+    it, and the next call's land where they were)."""
+    stream = current_stream(torch, o.device)
+    key = (*(tensor_key(x) for x in (*qkv, o, lse)), causal, scale, config, stream)
     run = _PREPARED.get(key)
     if run is None:
-        kernel = attention_kernel(p.dtype, p.head_dim, causal, config=config)
+        sms = torch.cuda.get_device_properties(o.device).multi_processor_count
+        plan = plan_walk(p.batch, p.heads, p.seqlen_q, p.seqlen_k, config.block_m, config.block_n, sms, causal)
+        kernel = attention_kernel(p.dtype, p.head_dim, causal, config=config, split_kv=plan.counters > 0)
         boxes = config.boxes()
         views = [tma_view(x) for x in (*qkv, o)]
         maps = [tensor_map(view, *boxes[name]) for name, (view, _) in zip("qkvo", views)]
-        sms = torch.cuda.get_device_properties(o.device).multi_processor_count
-        plan = plan_walk(p.batch, p.heads, p.seqlen_q, p.seqlen_k, config.block_m, config.block_n, sms, causal)
-        args = (*maps, p.batch, p.seqlen_q, p.seqlen_k, p.heads, p.group, scale * LOG2_E, lse,
-                walk_table(torch, plan, o.device))
-        run = SplitLaunch(torch, o.device, config.partial_bytes(plan.slots), plan.counters,
-                          lambda partials, counters: kernel.prepare(*args, partials, counters, grid=(plan.ctas,)))
+        # the split tiles' workspace is the stream's own (two streams' launches must not count on one counter)
+        workspace = split_workspace(torch, o.device, stream, config.partial_bytes(plan.slots), plan.counters)
+        run = kernel.prepare(*maps, p.batch, p.seqlen_q, p.seqlen_k, p.heads, p.group, scale * LOG2_E, lse,
+                             walk_table(torch, plan, o.device), *workspace, grid=(plan.ctas,))
         if not any(copied for _, copied in views):
             if len(_PREPARED) >= CACHED_CALLS:
                 _PREPARED.clear()
             _PREPARED[key] = run
-    run(current_stream(torch, o.device))
+    run(stream)
 
 
 def walk_table(torch, plan: WalkPlan, device):

@@ -43,9 +43,9 @@ class HopperAttention:
     """One attention kernel: element type, tiles and causality fixed at construction, the sizes runtime values."""
 
     def __init__(self, dtype: str = "bf16", config: AttentionConfig = AttentionConfig(), causal: bool = False,
-                 target: str = "sm_90a"):
-        config.check(dtype)
-        self.dtype, self.config, self.causal, self.target = dtype, config, causal, target
+                 target: str = "sm_90a", split_kv: bool = False):
+        config.check(dtype, causal, split_kv)
+        self.dtype, self.config, self.causal, self.target, self.split_kv = dtype, config, causal, target, split_kv
         self.d, self.bm, self.bn = config.head_dim, config.block_m, config.block_n
         self.chunks = self.d // BOX_COLUMNS
         self.consumers, self.consumer_threads = config.consumers, 128 * config.consumers
@@ -167,8 +167,9 @@ class HopperAttention:
         self.half = kb.warpgroup_id() % self.consumers
         self.scale = kb.param("scale_log2")
         self.coords = self.tiled_qk.fragment_coords(kb, "C")
-        self.parts = PartialRows(kb, self.tid - 128, self.consumer_threads, self.tiled_pv.fragment_type("C"),
-                                 self.o_rows, (EPILOGUE_BARRIER + 2 * self.consumers, self.consumer_threads))
+        if self.split_kv:
+            self.parts = PartialRows(kb, self.tid - 128, self.consumer_threads, self.tiled_pv.fragment_type("C"),
+                                     self.o_rows, (EPILOGUE_BARRIER + 2 * self.consumers, self.consumer_threads))
         with kb.if_(self.warpgroup == self.consumers - 1):
             self.pass_turn()  # the first turn is warpgroup 0's
         with (tiles := self.scheduler.loop([0, 0, 0])) as (index, (q_it, k_it, v_it)):
@@ -190,14 +191,24 @@ class HopperAttention:
         self.kb.sync.named_barrier_arrive(self.turn_barrier + (self.warpgroup + 1) % self.consumers, 256)
 
     def finish(self, o, maxima, sums, q, t) -> None:
-        """A whole tile's epilogue; a split tile's part writes its rows, and the part that counts last adds every
-        part's up and stores the tile (split_kv.py)."""
+        """A whole tile's epilogue; with split_kv, a split tile's part writes its rows, and the part that counts
+        last adds every part's up and stores the tile (split_kv.py). Only the split_kv kernel carries that code:
+        its barriers under a branch on the walk's loaded fields cost the main loop its uniform registers (the
+        ring's addresses in vector registers: 92 more instructions in a 527-instruction KV step, measured 4-6%
+        slower on whole tiles, records/ATTENTION.md)."""
         kb = self.kb
-        with kb.if_(t.counter < 0) as whole:
+        if not self.split_kv:
             self.epilogue(o, maxima, sums, q, t)
-        with whole.otherwise():
-            with kb.if_(self.parts.publish(o, maxima, sums, t)):
-                self.epilogue(*self.parts.total(t), q, t)
+            return
+        with (parts := kb.if_(t.counter >= 0, otherwise=[o, *maxima, *sums, 1])):  # the last: whether to store
+            last = self.parts.publish(o, maxima, sums, t)
+            with (added := kb.if_(last, otherwise=[o, *maxima, *sums])):
+                total, total_maxima, total_sums = self.parts.total(t)
+                added.yield_(total, *total_maxima, *total_sums)
+            parts.yield_(*added.results, select(last, 1, 0))
+        o, *rows, store = parts.results
+        with kb.if_(store != 0):
+            self.epilogue(o, rows[:2], rows[2:], q, t)
 
     def attend(self, q, counters, t) -> tuple:
         """The tile's KV blocks [t.lo, t.hi), last to first, from the K and V rings' iterations `counters`: (the
@@ -373,12 +384,13 @@ def _tree_sum(xs: list):
 
 
 def build_attention(dtype: str = "bf16", config: AttentionConfig = AttentionConfig(), causal: bool = False,
-                    target: str = "sm_90a") -> tuple[object, mmatom.LaunchConfig]:
+                    target: str = "sm_90a", split_kv: bool = False) -> tuple[object, mmatom.LaunchConfig]:
     """The attention kernel's module (every batch, sequence length and head count: runtime arguments) and its
     launch config; parameters: tensor maps of q, k, v, o (3-d: batch, sequence, heads x head dim), batch,
     seqlen_q, seqlen_k, heads, group (query heads per KV head), scale_log2 (softmax scale x log2 e), lse (f32 B x H
-    x Sq), and causal the walk table (each CTA's tiles: mmatom.ListedWalk, walk.py)."""
-    return HopperAttention(dtype, config, causal, target).build()
+    x Sq), the walk table (each CTA's tiles: mmatom.ListedWalk, walk.py) and the split tiles' workspace (partials,
+    counters; read by the `split_kv` kernel only, whose tiles may be cut over several CTAs)."""
+    return HopperAttention(dtype, config, causal, target, split_kv).build()
 
 
 __all__ = ["HopperAttention", "build_attention"]

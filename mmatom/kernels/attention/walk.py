@@ -21,10 +21,11 @@ from each tile's cost in key blocks). Two orders are scheduled and the one whose
 Both keep the tiles in flight on few heads (a wave of 132 CTAs over ~4-10 heads), which the kernel's K/V reads need:
 longest-first over every head at once balances as well but puts ~64 heads' K and V in flight (d 256: 256 MiB).
 
-**Without a mask** every tile is one length: whole waves of tiles in raster order, and the tiles of a last, partial
-wave -- 68 of 132 CTAs busy at 4 x 16 x 4096, 3% of the run idle -- have their KV blocks cut into equal runs over
-every CTA (split KV, as FlashDecoding; few tiles, long keys: every tile cut). The parts' partial rows meet in a
-workspace, where the part that finishes last adds them up (rescaled to one row maximum) and stores the tile.
+**Without a mask** every tile is one length: whole tiles in raster order -- and where there are fewer tiles than
+SMs (a few heads' short query against long keys: decoding, a prefill chunk), each tile's KV blocks cut into equal
+runs over every SM (split KV, as FlashDecoding). The parts' partial rows meet in a workspace, where the part that
+finishes last adds them up (rescaled to one row maximum) and stores the tile; that takes the kernel built with
+split_kv (kernel.finish).
 """
 
 from __future__ import annotations
@@ -70,38 +71,38 @@ def plan_walk(batch: int, heads: int, seqlen_q: int, seqlen_k: int, block_m: int
         lists = balanced_lists(batch, heads, seqlen_q, seqlen_k, block_m, block_n, min(sms, tiles))
         table = ListedWalk.table([[_whole(u) for u in units] for units in lists], ENTRY_WORDS)
         return WalkPlan(table, len(lists), 0, 0)
-    return _split_tail(tiles, -(-seqlen_k // block_n), sms)
+    return _split_few(tiles, -(-seqlen_k // block_n), sms)
 
 
 def _whole(unit: int) -> tuple[int, ...]:
     return (unit, 0, -1, -1, 0, 1, 0)
 
 
-def _split_tail(tiles: int, blocks: int, sms: int) -> WalkPlan:
-    """Whole waves of tiles in raster order; a last, partial wave's KV blocks (`blocks` a tile) in equal runs over
-    the SMs -- at most MAX_PARTS a tile -- where that shortens the busiest CTA's work past the parts' own cost."""
-    waves, rest = divmod(tiles, sms)
-    run = max(-(-rest * blocks // sms), -(-blocks // MAX_PARTS))
+def _split_few(tiles: int, blocks: int, sms: int) -> WalkPlan:
+    """Every tile whole, in raster order -- or, with fewer tiles than SMs, their KV blocks (`blocks` a tile) in equal
+    runs over the SMs, at most MAX_PARTS a tile, where that shortens the busiest CTA's work past the parts' own
+    cost. (A last, partial wave of many tiles stays whole: the kernel that can add parts up runs its KV steps 4-6%
+    slower, kernel.finish, which costs more than the last wave's idle SMs on the measured shapes.)"""
+    run = max(-(-tiles * blocks // sms), -(-blocks // MAX_PARTS))
     parts = -(-blocks // run) + 1  # a tile's most: a run may end inside it
-    if rest == 0 or run + FIXUP_BLOCKS + FIXUP_BLOCKS_PER_PART * parts >= blocks:
+    if tiles >= sms or run + FIXUP_BLOCKS + FIXUP_BLOCKS_PER_PART * parts >= blocks:
         ctas = min(sms, tiles)
         lists = [[_whole(u) for u in range(c, tiles, ctas)] for c in range(ctas)]
         return WalkPlan(ListedWalk.table(lists, ENTRY_WORDS), ctas, 0, 0)
-    whole = waves * sms
-    lists = [[_whole(u) for u in range(c, whole, sms)] for c in range(sms)]
-    pieces: dict[int, list[tuple[int, int, int]]] = {}  # tail tile -> its (CTA, lo, hi) in CTA order
+    lists: list[list[tuple[int, ...]]] = [[] for _ in range(sms)]
+    pieces: dict[int, list[tuple[int, int, int]]] = {}  # tile -> its (CTA, lo, hi), in CTA order
     for c in range(sms):
-        first, last = c * run, min((c + 1) * run, rest * blocks)
+        first, last = c * run, min((c + 1) * run, tiles * blocks)
         for j in range(first // blocks, -(-last // blocks)):
             pieces.setdefault(j, []).append((c, max(first - j * blocks, 0), min(last - j * blocks, blocks)))
     slots = counters = 0
-    for j, parts in pieces.items():
-        if len(parts) == 1:
-            lists[parts[0][0]].append(_whole(whole + j))
+    for j, cut in pieces.items():
+        if len(cut) == 1:
+            lists[cut[0][0]].append(_whole(j))
             continue
-        for p, (c, lo, hi) in enumerate(parts):
-            lists[c].append((whole + j, lo, hi, counters, slots, len(parts), p))
-        slots, counters = slots + len(parts), counters + 1
+        for p, (c, lo, hi) in enumerate(cut):
+            lists[c].append((j, lo, hi, counters, slots, len(cut), p))
+        slots, counters = slots + len(cut), counters + 1
     return WalkPlan(ListedWalk.table(lists, ENTRY_WORDS), sms, slots, counters)
 
 

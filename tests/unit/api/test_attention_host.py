@@ -122,9 +122,10 @@ def test_attention_kernel_is_compiled_once_by_its_parameters(monkeypatch):
     first = mmatom.attention_kernel("f16", 256, causal=True)
     assert mmatom.attention_kernel("f16", 256, causal=True) is first and len(keys) == 1
     assert keys[0] == ["mmatom.kernels.attention", "f16", "sm_90a",
-                       {"head_dim": 256, "block_n": 80, "stages": 2, "consumers": 2, "ex2_on_fma": 0}, True]
+                       {"head_dim": 256, "block_n": 80, "stages": 2, "consumers": 2, "ex2_on_fma": 0}, True, False]
     mmatom.attention_kernel("f16", 256, causal=False)
-    assert len(keys) == 2
+    mmatom.attention_kernel("f16", 256, causal=False, split_kv=True)  # the split-KV kernel: a kernel of its own
+    assert len(keys) == 3 and keys[2][-1] is True
     host.forget_kernels()
 
 

@@ -16,13 +16,14 @@ from mmatom.kernels.attention.config import DEFAULT_CONFIGS, SHIPPED_CONFIGS, At
 from mmatom.kernels.attention.kernel import build_attention
 
 KERNEL = Path(mmatom.__file__).parent / "kernels" / "attention" / "kernel.py"
-CASES = [(dtype, config, causal) for (d, causal), configs in sorted(SHIPPED_CONFIGS.items()) for config in configs
-         for dtype in ("bf16", "f16")]
+# every shipped config, and without a mask also its split-KV kernel (walk.py: fewer tiles than SMs)
+CASES = [(dtype, config, causal, split) for (d, causal), configs in sorted(SHIPPED_CONFIGS.items())
+         for config in configs for dtype in ("bf16", "f16") for split in ((False,) if causal else (False, True))]
 
 
 def _assemble(case):
-    dtype, config, causal = case
-    module, launch = build_attention(dtype, config, causal)
+    dtype, config, causal, split_kv = case
+    module, launch = build_attention(dtype, config, causal, split_kv=split_kv)
     kernel = mmatom.compile(module, options={"cache": False})
     return launch, kernel.metadata, kernel.ptx
 
@@ -41,6 +42,8 @@ def test_every_shipped_config_assembles_clean():
         # S = Q K^T from SMEM (SS), O += P V with P in registers (RS, V read N-major: trans-b 1)
         assert re.search(r"\}, %rd\d+, %rd\d+, [01], 1, 1, 0, 0;", ptx), case  # SS: descriptors of Q and K
         assert re.search(r"\}, \{%r\d+(, %r\d+)*\}, %rd\d+, 1, 1, 1, 1;", ptx), case  # RS: P's registers, tnsp-b
+        # the split tiles' counting (split_kv.py) only in the split-KV kernel
+        assert ("atom.relaxed.gpu.global.add.u32" in ptx) == case[3], case
 
 
 def _mmatom_imports(path: Path) -> set[str]:
@@ -51,6 +54,11 @@ def _mmatom_imports(path: Path) -> set[str]:
         elif isinstance(node, ast.Import):
             imports.update(alias.name for alias in node.names)
     return {name for name in imports if name.startswith("mmatom") or name.startswith(".")}
+
+
+def test_split_kv_is_refused_with_the_causal_mask():
+    with pytest.raises(mmatom.CompileError, match="split KV is for kernels without a mask"):
+        build_attention("bf16", default_config(128, True), True, split_kv=True)
 
 
 def test_the_kernel_uses_only_the_public_api():
