@@ -1,11 +1,11 @@
 """The H100 attention forward kernel, O = softmax(Q K^T * scale) V, on mmatom's public API (FlashAttention-3's
 structure).
 
-sm_90a, bf16 or f16, persistent (one CTA per SM walking (query block, head, batch) tiles; causal: each CTA's tiles
-listed by the host, balanced) and warp-specialized: warpgroup 0 is the producer -- one thread TMA-loads the CTA's
-Q tile once (into one of two buffers where SMEM has room: the next tile's Q lands while this one runs) and the K
-and V tiles of each KV step through N-stage SmemRings, its registers given away with setmaxnreg -- and the other
-warpgroups (two, or three) are the consumers, 64 query rows each:
+sm_90a, bf16 or f16, persistent (one CTA per SM walking the (query block, head, batch) tiles the host listed for it:
+causal ones balanced by length, walk.py) and warp-specialized: warpgroup 0 is the producer -- one thread TMA-loads
+the CTA's Q tile once (into one of two buffers where SMEM has room: the next tile's Q lands while this one runs) and
+the K and V tiles of each KV step through N-stage SmemRings, its registers given away with setmaxnreg -- and the
+other warpgroups (two, or three) are the consumers, 64 query rows each:
 
     S = Q K^T            SS wgmma, one 64-column chunk of the head dim at a time (a 128-byte swizzle row)
     online softmax       row max and sum across the four lanes that share a row (reduce_rows), exp2 with the
@@ -17,7 +17,9 @@ a consumer the next block's S = Q K^T is issued before this block's P V, so the 
 wgmma of block j-1 (FA3 section 3.2). KV blocks are walked from the last to the first, so the blocks that need a mask
 (the sequence tail, the causal diagonal) come first and the rest run unmasked; causal skips the blocks above the
 diagonal. The epilogue normalizes O, stmatrix-es it into the tile's Q buffer (Q is no longer read) and TMA-stores it,
-clipped at the sequence end, and writes each row's log-sum-exp (-inf where a row sees no key).
+clipped at the sequence end, and writes each row's log-sum-exp (-inf where a row sees no key). Built with
+`split_kv`, the kernel also takes tiles the host cut into KV ranges over several CTAs (few tiles, long keys): each
+part writes its rows to a workspace, the last adds them up and stores the tile (split_kv.py).
 
     module, launch = HopperAttention("bf16", default_config(128), causal=True).build()
 """
