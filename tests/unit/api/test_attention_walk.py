@@ -78,6 +78,9 @@ def test_a_listed_walk_decodes_the_plain_raster_only():
         kb.listed_walk(kb.tile_scheduler(4, 8, group_m=2), kb.param("walk"))
     with pytest.raises(mmatom.CompileError, match="plain walk"):
         kb.listed_walk(kb.tile_scheduler(4, 8, snake=True), kb.param("walk"))
+    with pytest.raises(mmatom.CompileError, match=r"0 words an entry; at least 1 \(the unit\)"):
+        kb.listed_walk(kb.tile_scheduler(4, 8), kb.param("walk"), words=0)
+
 
 
 def _entries(plan):
