@@ -1,7 +1,7 @@
 """mmatom-bench attention: mmatom.attention against torch SDPA's cuDNN and flash backends (and flash_attn's
 flash_attn_func where that package is installed), in one process, interleaved, on random inputs.
 
-    mmatom-bench attention [--shapes issue,causal,d256,gqa,short] [--dtypes bf16,f16] [--repeats 5] [--out records/]
+    mmatom-bench attention [--shapes issue,causal,d256,gqa,short,few] [--dtypes bf16,f16] [--repeats 5] [--out records/]
                            [--dry-run]
 
 Per shape and system: the median of `repeats` interleaved bursts of ~BURST_MS (each the mean of its launches between
@@ -43,7 +43,9 @@ BURST_MS, EXPECTED_TFLOPS = 100.0, 500.0  # bursts of ~100 ms at about cuDNN's r
 
 @dataclass(frozen=True)
 class Shape:
-    """One benchmarked problem: Sq = Sk = seqlen, H query heads over Hkv KV heads."""
+    """One benchmarked problem: Sq = seqlen queries against Sk = seqlen_k keys (by default seqlen), H query heads over
+    Hkv KV heads. Sq != Sk only without the mask: torch SDPA aligns a causal mask top-left, FlashAttention (and
+    mmatom) bottom-right."""
 
     batch: int
     heads: int
@@ -51,14 +53,24 @@ class Shape:
     seqlen: int
     head_dim: int
     causal: bool = False
+    seqlen_k: int | None = None
+
+    def __post_init__(self):
+        if self.causal and self.seqlen_k not in (None, self.seqlen):
+            raise ValueError(f"bench shape {self}: a causal shape has Sq = Sk (SDPA's causal mask is top-left)")
+
+    @property
+    def keys(self) -> int:
+        return self.seqlen if self.seqlen_k is None else self.seqlen_k
 
     @property
     def label(self) -> str:
         heads = f"{self.heads}/{self.kv_heads}" if self.kv_heads != self.heads else f"{self.heads}"
-        return f"{self.batch}x{heads}x{self.seqlen} d{self.head_dim}{' causal' if self.causal else ''}"
+        length = f"{self.seqlen}" if self.keys == self.seqlen else f"q{self.seqlen}k{self.keys}"
+        return f"{self.batch}x{heads}x{length} d{self.head_dim}{' causal' if self.causal else ''}"
 
     def problem(self, dtype: str) -> Problem:
-        return Problem(dtype, self.batch, self.seqlen, self.seqlen, self.heads, self.kv_heads, self.head_dim)
+        return Problem(dtype, self.batch, self.seqlen, self.keys, self.heads, self.kv_heads, self.head_dim)
 
     def flops(self) -> float:
         return self.problem("bf16").flops(self.causal)
@@ -73,6 +85,9 @@ SHAPE_SETS = {
     "gqa": [Shape(4, 32, 8, 4096, 128), Shape(4, 32, 8, 4096, 128, True)],
     "short": [Shape(16, 16, 16, 512, 128), Shape(16, 16, 16, 512, 128, True), Shape(8, 16, 16, 1024, 128),
               Shape(8, 16, 16, 1024, 128, True)],
+    # fewer tiles than SMs against long keys (decoding, prefill chunks): mmatom splits the KV blocks over the SMs
+    "few": [Shape(1, 8, 8, 128, 128, seqlen_k=32768), Shape(2, 16, 16, 256, 128, seqlen_k=16384),
+            Shape(4, 32, 8, 64, 128, seqlen_k=8192), Shape(1, 16, 16, 200, 256, seqlen_k=20000)],
 }
 SET_NAMES = tuple(SHAPE_SETS)
 
@@ -92,8 +107,9 @@ class Inputs:
     def random(cls, shape: Shape, dtype: str) -> Inputs:
         import torch
         t = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
-        q, k, v = (torch.randn(shape.batch, shape.seqlen, h, shape.head_dim, device="cuda").to(t)
-                   for h in (shape.heads, shape.kv_heads, shape.kv_heads))
+        q, k, v = (torch.randn(shape.batch, length, h, shape.head_dim, device="cuda").to(t)
+                   for length, h in ((shape.seqlen, shape.heads), (shape.keys, shape.kv_heads),
+                                     (shape.keys, shape.kv_heads)))
         return cls(shape, q, k, v)
 
     def calls(self, flash_attn_func) -> dict[str, Callable]:

@@ -22,13 +22,20 @@ def test_the_sets_hold_the_issues_table_and_its_additions():
     assert {s.head_dim for s in every} == {64, 128, 256} and {s.causal for s in SHAPE_SETS["d256"]} == {False, True}
     assert {(s.heads, s.kv_heads) for s in SHAPE_SETS["gqa"]} == {(32, 8)}
     assert {s.seqlen for s in SHAPE_SETS["short"]} == {512, 1024}
-    assert len(every) == len(set(every)) == 16
+    # fewer tiles than an H100's SMs against long keys, without the mask (SDPA's causal mask is top-left)
+    assert all(s.keys >= 8192 and not s.causal for s in SHAPE_SETS["few"])
+    assert all(s.batch * s.heads * -(-s.seqlen // 128) < 132 for s in SHAPE_SETS["few"])
+    assert len(every) == len(set(every)) == 20
 
 
 def test_flops_and_labels():
     full, causal = Shape(2, 16, 16, 8192, 128), Shape(2, 16, 16, 8192, 128, True)
     assert full.flops() == 4 * 2 * 16 * 8192 * 8192 * 128 == 2 * causal.flops()
     assert causal.label == "2x16x8192 d128 causal" and Shape(4, 32, 8, 4096, 128).label == "4x32/8x4096 d128"
+    few = Shape(1, 8, 8, 128, 128, seqlen_k=32768)
+    assert few.label == "1x8xq128k32768 d128" and few.flops() == 4 * 8 * 128 * 32768 * 128
+    with pytest.raises(ValueError, match="a causal shape has Sq = Sk"):
+        Shape(1, 8, 8, 128, 128, True, seqlen_k=32768)
 
 
 def test_a_dry_run_prints_the_plan(capsys):
