@@ -1,5 +1,6 @@
 """What the kernels' torch hosts share: TMA tensor maps cached by the tensor they describe (a serving loop calls with
-the same buffers again and again: encoding a map costs microseconds) and torch's current stream as a raw handle."""
+the same buffers again and again: encoding a map costs microseconds), torch's current stream as a raw handle, and
+tensors' addresses for a launch packed later."""
 
 from __future__ import annotations
 
@@ -30,6 +31,30 @@ def forget_maps() -> None:
     _MAPS.clear()
 
 
+class DeviceAddress:
+    """A CUDA tensor's address and GPU, without the tensor: what a launch packed later (per stream, split_workspace.
+    SplitLaunch) keeps in place of the call's tensors. Holding them would keep each call's outputs and per-call
+    operands alive, so the next call's could never land at their addresses -- and the prepared-launch caches, keyed
+    by address, would miss on every call."""
+
+    __slots__ = ("address", "device")
+    is_cuda = True  # what the runtime's argument packing asks (runtime.device_of, runtime._device_pointer)
+
+    def __init__(self, tensor):
+        self.address, self.device = tensor.data_ptr(), tensor.get_device()
+
+    def data_ptr(self) -> int:
+        return self.address
+
+    def get_device(self) -> int:
+        return self.device
+
+
+def addresses(args) -> list:
+    """`args` with every CUDA tensor among them as its DeviceAddress (tensor maps, sizes: as they are)."""
+    return [DeviceAddress(x) if getattr(x, "is_cuda", False) and hasattr(x, "data_ptr") else x for x in args]
+
+
 def current_stream(torch, device) -> int:
     """torch's current stream on `device` as a raw handle (torch.cuda.current_stream() builds a Stream object:
     ~10 us of a small GEMM's host path)."""
@@ -37,4 +62,4 @@ def current_stream(torch, device) -> int:
     return raw(device.index) if raw is not None else torch.cuda.current_stream(device).cuda_stream
 
 
-__all__ = ["current_stream", "forget_maps", "tensor_key", "tensor_map"]
+__all__ = ["DeviceAddress", "addresses", "current_stream", "forget_maps", "tensor_key", "tensor_map"]

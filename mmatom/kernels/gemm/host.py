@@ -25,7 +25,7 @@ import mmatom
 from mmatom.errors import api_error
 from mmatom.optional import require_torch
 
-from ..torch_launch import current_stream, tensor_map
+from ..torch_launch import addresses, current_stream, tensor_map
 from .choices import (FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, realign_pays, realign_splits,
                       repacked_operands, sm_count, splits)
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, SPLIT_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes,
@@ -388,8 +388,9 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
         partial_bytes, counters = workspace_sizes(tiles, split, config.block_m, config.block_n)
         sizes += [split]
     torch = require_torch("mmatom.gemm")
+    held, held_scales = addresses([*maps, *sizes]), addresses(scales)  # addresses, not the call's tensors
     return SplitLaunch(torch, d.device, partial_bytes, counters, lambda partials, counts: kernel.prepare(
-        *maps, *sizes, partials, counts, *scales, grid=grid))
+        *held, partials, counts, *held_scales, grid=grid))
 
 
 def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms: int) -> tuple[GemmConfig, Problem]:

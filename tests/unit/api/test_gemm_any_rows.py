@@ -117,3 +117,59 @@ def test_odd_rows_take_the_template_only_where_its_config_realigns_them(launches
         ran = template.run(torch, _bf16(5, 63), b, None, None, None)
         assert (ran is not None) == config.swap_ab, config.name
     assert len(verdicts) == 2 and len(launches) == 1 and launches[0][0].unaligned == (True, True)
+
+
+def test_a_split_launch_packed_later_holds_addresses_not_the_calls_tensors(monkeypatch):
+    """A split-K launch packs per stream, later: it keeps the call's per-call tensors (fp8 scales, a realigned
+    operand, a direct D) as addresses -- holding them would keep them alive, the next call's could not land where
+    they were, and the prepared-launch cache, keyed by address, would miss on every call."""
+    import gc
+    import weakref
+
+    from mmatom.kernels.torch_launch import DeviceAddress, addresses
+
+    class CudaLike:  # what the runtime reads of a CUDA tensor
+        is_cuda = True
+
+        def __init__(self, address):
+            self.address = address
+
+        def data_ptr(self):
+            return self.address
+
+        def get_device(self):
+            return 0
+
+    scale, map_, size = CudaLike(0x7F00), object(), 4096
+    held = addresses([map_, size, scale])
+    assert held[0] is map_ and held[1] == size and isinstance(held[2], DeviceAddress)
+    assert held[2].data_ptr() == 0x7F00 and held[2].get_device() == 0 and held[2].is_cuda
+    alive = weakref.ref(scale)
+    del scale
+    gc.collect()
+    assert alive() is None  # the address kept nothing alive
+
+    # the split-K launch's own packing: fp8 with rowwise scales, packed (here: recorded) when a stream calls it
+    packed = []
+
+    class Kernel:
+        def prepare(self, *args, grid):
+            packed.append(args)
+            return lambda stream: None
+    monkeypatch.setattr(host, "gemm_kernel", lambda **kwargs: Kernel())
+    monkeypatch.setattr(host, "tensor_map", lambda x, *box: map_)
+    import mmatom.kernels.split_workspace as workspaces
+    monkeypatch.setattr(workspaces, "split_workspace", lambda *args: (CudaLike(0x100), CudaLike(0x200)))
+    scale_a, scale_b = CudaLike(0xA000), CudaLike(0xB000)
+    p = host.Problem(("e4m3", "e4m3"), 256, 512, 8192, CudaLike(0x1000), CudaLike(0x2000), ("k", "k"), (), scale_a,
+                     scale_b, rowwise=True)
+    d = CudaLike(0x3000)
+    d.device = "cuda:0"
+    run = host._prepared_launch(p, SPLIT_K_CONFIGS[1], d, "bf16", 4, 132)
+    alive = [weakref.ref(x) for x in (scale_a, scale_b)]
+    del scale_a, scale_b, p
+    gc.collect()
+    assert [ref() for ref in alive] == [None, None]  # the packed-later launch holds neither scale
+    run(7)
+    scales = packed[0][-2:]
+    assert [x.data_ptr() for x in scales] == [0xA000, 0xB000] and all(isinstance(x, DeviceAddress) for x in scales)
