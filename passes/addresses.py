@@ -13,7 +13,6 @@ GEPs (i8 element type), constants, addi/subi, and muli/shli by a constant are lo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import IntegerAttr, IntegerType
@@ -71,9 +70,8 @@ def _constant(v: SSAValue) -> int | None:
     return None
 
 
-@cache
 def _leaf(v: SSAValue) -> Affine:
-    return Affine(None, 0, ((v, 1),))
+    return Affine(None, 0, ((v, 1),))  # (not cached: a cache keyed by SSA values kept every compiled module alive)
 
 
 def affine(v: SSAValue) -> Affine:
