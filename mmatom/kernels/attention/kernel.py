@@ -202,7 +202,8 @@ class HopperAttention:
         if not self.split_kv:
             self.epilogue(o, maxima, sums, q, t)
             return
-        with (parts := kb.if_(t.counter >= 0, otherwise=[o, *maxima, *sums, 1])):  # the last: whether to store
+        # results: O, the row maxima and sums to store, and whether to store them (a whole tile: 1, as it is)
+        with (parts := kb.if_(t.counter >= 0, otherwise=[o, *maxima, *sums, 1])):
             last = self.parts.publish(o, maxima, sums, t)
             with (added := kb.if_(last, otherwise=[o, *maxima, *sums])):
                 total, total_maxima, total_sums = self.parts.total(t)
