@@ -153,12 +153,16 @@ class ListedWalk:
 
     def entry(self, index: Value) -> list[Value]:
         """The entry at list index `index`: its `words` i32 words, the unit first."""
-        first = self.kb.nctaid() + 1 + index * self.words
+        first = self._first(index)
         return [self.kb.load_scalar(self.table, "i32", first + w) for w in range(self.words)]
 
     def unit(self, index: Value) -> Value:
         """The unit of the entry at list index `index`."""
-        return self.kb.load_scalar(self.table, "i32", self.kb.nctaid() + 1 + index * self.words)
+        return self.kb.load_scalar(self.table, "i32", self._first(index))
+
+    def _first(self, index: Value) -> Value:
+        """Where entry `index` starts in the table (the CTAs' nctaid + 1 starts come first)."""
+        return self.kb.nctaid() + 1 + index * self.words
 
     def coords(self, unit: Value) -> tuple[Value, Value]:
         return self.tiles.coords(unit)

@@ -75,7 +75,9 @@ def plan_walk(batch: int, heads: int, seqlen_q: int, seqlen_k: int, block_m: int
 
 
 def _whole(unit: int) -> tuple[int, ...]:
-    return (unit, 0, -1, -1, 0, 1, 0)
+    """The entry of a whole tile: all its KV blocks, no counter (WALK_ENTRY's order)."""
+    fields = {"unit": unit, "kv_lo": 0, "kv_hi": -1, "counter": -1, "first_slot": 0, "parts": 1, "part": 0}
+    return tuple(fields[name] for name in WALK_ENTRY)
 
 
 def _split_few(tiles: int, blocks: int, sms: int) -> WalkPlan:
