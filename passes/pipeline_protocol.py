@@ -6,7 +6,8 @@ wgmma still reads it races with the producer's next load. What this pass proves 
 forms, addresses.py, so `ring.full(stage)` built twice is one barrier):
 
 1. bytes: an `nvvm.mbarrier.arrive.expect_tx` posts exactly the bytes the `mma.tma_load`s that complete on
-   that barrier after it (in its block, nested regions included, up to the next expect_tx on it) land; every
+   that barrier after it (in its block, nested regions included, up to the next expect_tx on it) land -- a load
+   in an scf.for of constant bounds once per trip (bounds known only at run time: nothing to compare); every
    `mma.tma_load` has such an expect_tx before it. A multicast load lands its box in every CTA of its
    (constant) mask, and each of those CTAs is assumed to issue its own slice alike.
 2. placement: a box lands inside the kernel's declared shared memory (`mma.shared_bytes`) at an address
@@ -38,7 +39,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from xdsl.context import Context
-from xdsl.dialects import llvm
+from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.ir import Block, Operation, SSAValue
 from xdsl.passes import ModulePass
@@ -75,6 +76,19 @@ def _loads_in(ops: Sequence[Operation]) -> Iterator[mma.TmaLoadOp]:
                 yield inner
 
 
+def _trips(load: mma.TmaLoadOp, outer: Block) -> int | None:
+    """How many times `load` runs for one run of the ops of `outer` it is nested in: the product of the constant
+    trip counts of the scf.for loops around it (None: one of them has bounds known only at run time)."""
+    trips, op = 1, load
+    while op.parent_block() is not outer and (op := op.parent_op()) is not None:
+        if isinstance(op, scf.ForOp):
+            lo, hi, step = (affine(v) for v in (op.lb, op.ub, op.step))
+            if any(x.terms or x.base is not None for x in (lo, hi, step)) or step.const <= 0:
+                return None
+            trips *= max(0, -(-(hi.const - lo.const) // step.const))
+    return trips
+
+
 def _check_bytes(body: Block) -> None:
     covered: set[mma.TmaLoadOp] = set()
     for block in _blocks(body):
@@ -90,11 +104,13 @@ def _check_bytes(body: Block) -> None:
                 segment.append(later)
             loads = [ld for ld in _loads_in(segment) if affine(ld.bar) == bar]
             covered.update(loads)
-            sizes = [_load_bytes(ld) for ld in loads]
-            if posted.terms or posted.base is not None or None in sizes:
-                continue  # a byte count or multicast mask only known at run time: nothing to compare
+            counts = [(_load_bytes(ld), _trips(ld, block)) for ld in loads]
+            if posted.terms or posted.base is not None or any(None in count for count in counts):
+                continue  # a byte count, multicast mask or trip count only known at run time: nothing to compare
+            sizes = [box * trips for box, trips in counts]
             if posted.const != sum(sizes):
-                landed = " + ".join(f"{s} ({ld.map.type})" for s, ld in zip(sizes, loads)) or "none"
+                landed = " + ".join(f"{'' if trips == 1 else f'{trips} x '}{box} ({ld.map.type})"
+                                    for (box, trips), ld in zip(counts, loads)) or "none"
                 raise LifecycleError(op, (
                     f"{op.name}: posts {posted.const} bytes on barrier {bar.describe()}, but the mma.tma_load ops "
                     f"that complete on it after it land {sum(sizes)}: {landed}; the phase "

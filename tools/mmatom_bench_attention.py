@@ -1,7 +1,8 @@
 """mmatom-bench attention: mmatom.attention against torch SDPA's cuDNN and flash backends (and flash_attn's
 flash_attn_func where that package is installed), in one process, interleaved, on random inputs.
 
-    mmatom-bench attention [--shapes issue,causal,d256,gqa,short,few] [--dtypes bf16,f16] [--repeats 5] [--out records/]
+    mmatom-bench attention [--shapes issue,causal,d256,gqa,short,few,decode] [--dtypes bf16,f16] [--repeats 5]
+                           [--out records/]
                            [--dry-run]
 
 Per shape and system: the median of `repeats` interleaved bursts of ~BURST_MS (each the mean of its launches between
@@ -88,6 +89,11 @@ SHAPE_SETS = {
     # fewer tiles than SMs against long keys (decoding, prefill chunks): mmatom splits the KV blocks over the SMs
     "few": [Shape(1, 8, 8, 128, 128, seqlen_k=32768), Shape(2, 16, 16, 256, 128, seqlen_k=16384),
             Shape(4, 32, 8, 64, 128, seqlen_k=8192), Shape(1, 16, 16, 200, 256, seqlen_k=20000)],
+    # GQA decoding and short queries: mmatom packs a group's query heads into a tile (config.choose_tiles)
+    "decode": [Shape(1, 32, 8, 1, 128, seqlen_k=65536), Shape(8, 32, 8, 1, 128, seqlen_k=8192),
+               Shape(16, 64, 8, 1, 128, seqlen_k=4096), Shape(8, 32, 4, 1, 64, seqlen_k=16384),
+               Shape(2, 16, 2, 1, 256, seqlen_k=32768), Shape(4, 32, 8, 4, 128, seqlen_k=16384),
+               Shape(1, 64, 8, 16, 128, seqlen_k=32768)],
 }
 SET_NAMES = tuple(SHAPE_SETS)
 

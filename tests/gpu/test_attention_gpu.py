@@ -172,3 +172,40 @@ def test_split_tiles_add_up(poisoned, case):
     assert_matches_reference(o, lse, q, k, v, False)
     again = mmatom.attention(q, k, v)  # the parts added up in part order: the same bits
     assert torch.equal(again, o)
+
+
+# a GQA group's query heads packed into one tile's rows (config.choose_tiles: decoding, short queries, tails), forced
+# here -- pack=1 too, the same shapes unpacked; causal with Sq < Sk (a packed row's position decides its mask), MQA's
+# 16 heads in 8-row blocks, few tiles (split KV and packing at once)
+PACK_CASES = [
+    ("bf16", 128, False, 2, 1, 5000, 32, 8),
+    ("f16", 64, True, 2, 3, 300, 16, 2),
+    ("bf16", 256, False, 1, 37, 1000, 8, 4),
+    ("bf16", 128, True, 1, 100, 100, 16, 1),
+    ("f16", 128, False, 3, 70, 129, 8, 2),
+    ("bf16", 256, True, 2, 20, 700, 16, 2),
+]
+
+
+@pytest.mark.parametrize("pack", ["group", 1])
+@pytest.mark.parametrize("case", PACK_CASES, ids=lambda c: "{}-d{}-{}-b{}-{}x{}-h{}kv{}".format(
+    c[0], c[1], "causal" if c[2] else "full", *c[3:]))
+def test_packed_heads_match_the_reference(poisoned, case, pack):
+    dtype, d, causal, b, sq, sk, h, hkv = case
+    q, k, v = random_qkv(dtype, b, sq, sk, h, hkv, d, seed=400 + PACK_CASES.index(case))
+    o, lse = host.forward(torch, q, k, v, causal, None, pack=h // hkv if pack == "group" else 1)
+    assert o is poisoned[-1][0]
+    assert_matches_reference(o, lse, q, k, v, causal)
+
+
+def test_decoding_packs_the_group_and_splits_the_keys(poisoned):
+    """One query of 32 heads over 8 KV heads against 20000 keys: choose_tiles packs the 4 heads of a group into a
+    tile (8 tiles), the walk splits them over the SMs; the same bits twice (the parts added up in part order)."""
+    config, pack = host.choose_tiles(128, False, 1, 20000, 4)
+    plan = walk.plan_walk(1, 8, 1, 20000, config.block_m // pack, config.block_n,
+                          torch.cuda.get_device_properties(0).multi_processor_count, False)
+    assert pack == 4 and plan.counters == 8, (pack, plan.counters)
+    q, k, v = random_qkv("bf16", 1, 1, 20000, 32, 8, 128, seed=9)
+    o, lse = mmatom.attention(q, k, v, return_lse=True)
+    assert_matches_reference(o, lse, q, k, v, False)
+    assert torch.equal(mmatom.attention(q, k, v), o)

@@ -4,6 +4,11 @@ host share (one source of truth for both).
 Tensors are viewed 3-d for TMA: q, o as (B, Sq, H * D) and k, v as (B, Sk, Hkv * D) -- layers B, rows the sequence,
 columns the heads' features -- so a box of rows clips at its own batch's sequence end. Boxes are 64 columns (128
 bytes of bf16/f16: one 128B swizzle row); a tile of D columns is D / 64 boxes side by side.
+
+A GQA group's query heads may share a tile (`pack` of them, FA3's PackGQA): the tile's rows are `pack` blocks of
+block_m / pack query positions, one block per head of the group, each loaded and stored as a box of its own (at least
+8 rows: a 128B swizzle's 1024-byte period, so that every block starts where the swizzle does). The K and V the heads
+share are then read once per tile, not once per head -- what decoding (a query or a few against long keys) is bound by.
 """
 
 from __future__ import annotations
@@ -16,12 +21,15 @@ BOX_COLUMNS = 64                 # 128 bytes of a 16-bit element: the 128B swizz
 DTYPES = ("bf16", "f16")
 HEAD_DIMS = (64, 128, 256)
 PRODUCER_REGISTERS = 24
+# a packed tile's producer issues a Q box per head (d 256, 4 heads: 16 boxes): with 24 registers it spills
+PACKED_PRODUCER_REGISTERS = 40
 # an entry of the kernel's walk table (walk.py; mmatom.ListedWalk): the tile's unit, its KV blocks [kv_lo, kv_hi)
 # (kv_hi -1: all), and for a tile split over CTAs its counter (-1: whole), its parts' first workspace slot, how many
 # parts and which this is
 WALK_ENTRY = ("unit", "kv_lo", "kv_hi", "counter", "first_slot", "parts", "part")
 REGISTER_FILE = 65536            # 32-bit registers per SM: what setmaxnreg shares out among the warpgroups
 SMEM_BYTES = 232448              # the most dynamic shared memory a CTA may opt in to on sm_90 (227 KiB)
+PACKED_ROWS = (8, 16, 32, 64)    # a packed head's rows: whole swizzle periods, within one consumer warpgroup's 64
 
 
 @dataclass(frozen=True)
@@ -45,7 +53,15 @@ class AttentionConfig:
     def consumer_registers(self) -> int:
         """What setmaxnreg gives each consumer thread: the register file less the producer's, in steps of 8 (240
         for two consumers, 160 for three)."""
-        return min(240, (REGISTER_FILE - 128 * PRODUCER_REGISTERS) // (128 * self.consumers) // 8 * 8)
+        return self.registers()[1]
+
+    def registers(self, pack: int = 1) -> tuple[int, int]:
+        """(producer, consumer) registers a thread after setmaxnreg, with `pack` heads a tile: the CTA's launch
+        share (at most 168 a thread for 384 threads: 64512 of the 65536) less the producer's, in steps of 8."""
+        producer = PRODUCER_REGISTERS if pack == 1 else PACKED_PRODUCER_REGISTERS
+        threads = 128 * (1 + self.consumers)
+        launched = min(255, REGISTER_FILE // threads // 8 * 8) * threads
+        return producer, min(240, (launched - 128 * producer) // (128 * self.consumers) // 8 * 8)
 
     @property
     def name(self) -> str:
@@ -59,7 +75,14 @@ class AttentionConfig:
         q_bytes, kv_bytes = self.block_m * self.head_dim * 2, 2 * self.stages * self.block_n * self.head_dim * 2
         return 2 if 2 * q_bytes + kv_bytes + 1024 <= SMEM_BYTES else 1
 
-    def check(self, dtype: str, causal: bool = False, split_kv: bool = False) -> None:
+    def packs(self, group: int) -> bool:
+        """Whether a tile of this config can hold `group` query heads' rows (block_m / group of each, PACKED_ROWS)."""
+        return group > 1 and self.block_m % group == 0 and self.block_m // group in PACKED_ROWS
+
+    def check(self, dtype: str, causal: bool = False, split_kv: bool = False, pack: int = 1) -> None:
+        if pack != 1 and not self.packs(pack):
+            raise api_error(f"attention: config {self.name} cannot pack {pack} query heads into a tile: a tile's "
+                            f"{self.block_m} rows split into {pack} blocks of one of {PACKED_ROWS} rows")
         if split_kv and causal:
             raise api_error("attention: split KV is for kernels without a mask (causal tiles run whole, balanced "
                             "by length: walk.py)")
@@ -78,11 +101,12 @@ class AttentionConfig:
         f32) and its two rows' maxima and sums, in 16-byte chunks."""
         return slots * (self.head_dim // 8 + 1) * 16 * 128 * self.consumers
 
-    def boxes(self) -> dict[str, tuple[int, int]]:
-        """(rows, columns) of each tensor map's TMA box: q the CTA's query tile, k and v a KV step's keys, o one
-        consumer warpgroup's 64 rows."""
-        return {"q": (self.block_m, BOX_COLUMNS), "k": (self.block_n, BOX_COLUMNS),
-                "v": (self.block_n, BOX_COLUMNS), "o": (64, BOX_COLUMNS)}
+    def boxes(self, pack: int = 1) -> dict[str, tuple[int, int]]:
+        """(rows, columns) of each tensor map's TMA box: q the CTA's query tile (with `pack` heads, one head's block
+        of it), k and v a KV step's keys, o one consumer warpgroup's 64 rows (packed: one head's block)."""
+        rows = self.block_m // pack
+        return {"q": (rows, BOX_COLUMNS), "k": (self.block_n, BOX_COLUMNS), "v": (self.block_n, BOX_COLUMNS),
+                "o": (min(rows, 64), BOX_COLUMNS)}
 
 
 # the shipped configs per (head dim, causal), measured on an H100 (records/ATTENTION.md, benchmarks/attention_configs.py),
@@ -97,6 +121,9 @@ SHIPPED_CONFIGS = {(64, False): (AttentionConfig(64, 112, 3, consumers=3),), (64
                    (128, True): (AttentionConfig(128, 128, 2),),
                    (256, False): (AttentionConfig(256, 80, 2),), (256, True): (AttentionConfig(256, 80, 2),)}
 DEFAULT_CONFIGS = {key: configs[0] for key, configs in SHIPPED_CONFIGS.items()}  # the long sequences' choice
+# packed tiles (choose_tiles), per head dim: two consumers (a tile of 128 rows holds 2, 4, 8 or 16 heads' blocks),
+# whose 232 registers -- the packed producer's 40 taken out -- hold the step without a spill (d 128 x 144 keys spills)
+PACKED_CONFIGS = {64: AttentionConfig(64, 128, 2), 128: AttentionConfig(128, 128, 2), 256: AttentionConfig(256, 80, 2)}
 # A KV block's fixed cost (its barriers, row maxima, O's rescale, the turn handoff) in keys' worth of work: a block of
 # n keys costs ~n + 51 (fitted to the H100's d 128 ratios, 128 vs 144 keys at 1024 / 4096 / 16384 keys: 7% / 1% / 3%)
 BLOCK_OVERHEAD_KEYS = 51
@@ -113,5 +140,18 @@ def default_config(head_dim: int, causal: bool = False, seqlen_k: int | None = N
     return min(configs, key=lambda c: -(-max(seqlen_k, 1) // c.block_n) * (c.block_n + BLOCK_OVERHEAD_KEYS))
 
 
+def choose_tiles(head_dim: int, causal: bool, seqlen_q: int, seqlen_k: int, group: int) -> tuple[AttentionConfig, int]:
+    """(config, pack) of a call: the group's query heads packed into PACKED_CONFIGS' tiles where they can hold
+    them and that computes fewer padded query rows than a tile per head -- a query shorter than a tile (decoding),
+    or a tail that leaves most of the last tile empty; else default_config's, unpacked."""
+    plain = default_config(head_dim, causal, seqlen_k)
+    packed = PACKED_CONFIGS[head_dim]
+    if not packed.packs(group):
+        return plain, 1
+    rows_packed = -(-seqlen_q // (packed.block_m // group)) * packed.block_m        # per KV head
+    rows_plain = -(-seqlen_q // plain.block_m) * plain.block_m * group
+    return (packed, group) if rows_packed < rows_plain else (plain, 1)
+
+
 __all__ = ["AttentionConfig", "BLOCK_OVERHEAD_KEYS", "BOX_COLUMNS", "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS",
-           "SHIPPED_CONFIGS", "WALK_ENTRY", "default_config"]
+           "PACKED_CONFIGS", "PACKED_ROWS", "SHIPPED_CONFIGS", "WALK_ENTRY", "choose_tiles", "default_config"]

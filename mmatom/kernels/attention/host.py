@@ -11,6 +11,10 @@ are dense (a slice of a packed qkv tensor too) is read where it is, with no copy
 way (heads apart, rows not 16 bytes apart, a misaligned base) is copied once into a contiguous tensor. A last
 dimension that is not contiguous is refused, as FlashAttention refuses it.
 
+Tiles: a tile per (query block, head), or -- where a GQA group's heads padded into tiles of their own would compute
+more empty rows (decoding: one query, or a few) -- the group's query heads packed into one tile, which reads their KV
+head once (config.choose_tiles); fewer tiles than SMs split their keys over the SMs (walk.py).
+
 Conventions (FlashAttention's): causal is aligned bottom-right -- query i sees keys j <= i + Sk - Sq -- and a query
 that sees no key (causal with Sq > Sk, or Sk = 0) gives a zero output row and a log-sum-exp of -inf (FA3's value).
 """
@@ -27,7 +31,7 @@ from mmatom.optional import require_torch
 from ..split_workspace import split_workspace
 from ..torch_launch import current_stream, tensor_key, tensor_map
 from .checks import Problem, check_devices, check_inputs
-from .config import AttentionConfig, default_config
+from .config import AttentionConfig, choose_tiles, default_config
 from .walk import WalkPlan, plan_walk
 
 LOG2_E = math.log2(math.e)
@@ -38,25 +42,26 @@ _KERNELS: dict[tuple, mmatom.Kernel] = {}
 
 def attention_kernel(dtype: str = "bf16", head_dim: int = 128, causal: bool = False, *,
                      config: AttentionConfig | None = None, target: str = KERNEL_TARGET,
-                     split_kv: bool = False) -> mmatom.Kernel:
+                     split_kv: bool = False, pack: int = 1) -> mmatom.Kernel:
     """The compiled attention kernel of a dtype ("bf16", "f16"), head dim (64, 128, 256) and mask: one kernel serves
     every batch, sequence length and head count. Parameters: tensor maps of q, k, v, o; batch, seqlen_q, seqlen_k,
     heads, group (i32); scale_log2 (f32); the LSE pointer; the walk table (walk.py) and the split tiles' workspace
     (partials, counters; `split_kv`: the kernel whose tiles the walk may cut over several CTAs, for launches with
-    fewer tiles than SMs). Compiled once per process and cached on disk by its parameters
-    (mmatom.compile_generated: a warm cache skips building the module)."""
+    fewer tiles than SMs; `pack`: the kernel whose tiles hold that many query heads of a GQA group, config.py).
+    Compiled once per process and cached on disk by its parameters (mmatom.compile_generated: a warm cache skips
+    building the module)."""
     config = config or default_config(head_dim, causal)
     if config.head_dim != head_dim:
         raise api_error(f"attention_kernel: config {config.name} is for head dim {config.head_dim}, not {head_dim}")
-    config.check(dtype)
-    key = (dtype, target, config, bool(causal), bool(split_kv))
+    config.check(dtype, bool(causal), bool(split_kv), pack)
+    key = (dtype, target, config, bool(causal), bool(split_kv), pack)
     if key not in _KERNELS:
         def build():
             from .kernel import build_attention  # noqa: PLC0415 - the kernel's module loads with its first compile
 
-            return build_attention(dtype, config, bool(causal), target=target, split_kv=bool(split_kv))[0]
+            return build_attention(dtype, config, bool(causal), target=target, split_kv=bool(split_kv), pack=pack)[0]
         _KERNELS[key] = mmatom.compile_generated(
-            ["mmatom.kernels.attention", dtype, target, asdict(config), bool(causal), bool(split_kv)], build)
+            ["mmatom.kernels.attention", dtype, target, asdict(config), bool(causal), bool(split_kv), pack], build)
     return _KERNELS[key]
 
 
@@ -83,9 +88,11 @@ def attention(q, k, v, *, causal: bool = False, softmax_scale: float | None = No
     return (o, lse) if return_lse else o
 
 
-def forward(torch, q, k, v, causal: bool, softmax_scale: float | None, config: AttentionConfig | None = None):
-    """(o, lse) of a checked call: the empty and keyless cases here, the rest by the kernel (`config`: the tiles,
-    default_config's for the key count unless given -- what benchmarks/attention_configs.py compares)."""
+def forward(torch, q, k, v, causal: bool, softmax_scale: float | None, config: AttentionConfig | None = None,
+            pack: int | None = None):
+    """(o, lse) of a checked call: the empty and keyless cases here, the rest by the kernel. `config` and `pack`
+    (query heads a tile) are choose_tiles's unless given -- what benchmarks compare; a given config alone runs
+    unpacked."""
     p = check_inputs(torch, q, k, v, causal, softmax_scale)
     check_devices(q=q, k=k, v=v)
     o, lse = outputs(torch, q, p)
@@ -94,8 +101,22 @@ def forward(torch, q, k, v, causal: bool, softmax_scale: float | None, config: A
     if p.seqlen_k == 0:  # every query sees no key: FlashAttention's zero row and -inf
         return o.zero_(), lse.fill_(-math.inf)
     scale = 1.0 / math.sqrt(p.head_dim) if softmax_scale is None else float(softmax_scale)
-    _launch(torch, p, (q, k, v), o, lse, bool(causal), scale, config or default_config(p.head_dim, causal, p.seqlen_k))
+    _launch(torch, p, (q, k, v), o, lse, bool(causal), scale, *_tiles(p, bool(causal), config, pack))
     return o, lse
+
+
+def _tiles(p: Problem, causal: bool, config: AttentionConfig | None, pack: int | None) -> tuple[AttentionConfig, int]:
+    """(config, pack): choose_tiles's, or what a caller forces -- a config (unpacked unless `pack` is given too), or
+    `pack` (1, or the group: then the config a single query position would pack with)."""
+    if pack not in (None, 1, p.group):
+        raise api_error(f"attention: pack={pack} query heads a tile; 1 or the GQA group, {p.group}")
+    if config is not None:
+        return config, pack or 1
+    if pack is None:
+        return choose_tiles(p.head_dim, causal, p.seqlen_q, p.seqlen_k, p.group)
+    if pack == 1:
+        return default_config(p.head_dim, causal, p.seqlen_k), 1
+    return choose_tiles(p.head_dim, causal, 1, p.seqlen_k, p.group)[0], pack
 
 
 def outputs(torch, q, p: Problem) -> tuple:
@@ -126,19 +147,23 @@ def tma_view(x) -> tuple[object, bool]:
     return (x.clone() if x.is_contiguous() else x.contiguous()).flatten(2), True  # clone: a misaligned base
 
 
-def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, config: AttentionConfig) -> None:
-    """The kernel over `p`, writing o and lse, on torch's current stream of the tensors' device. The packed launch
+def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, config: AttentionConfig,
+            pack: int) -> None:
+    """The kernel over `p` (`pack` query heads a tile), writing o and lse, on torch's current stream of the tensors'
+    device. The packed launch
     is kept for a call on the same stream with every address, shape and stride of this one, unless an input was
     copied (the copy is this call's only); it holds addresses, not the tensors (a call's outputs are freed with
     it, and the next call's land where they were)."""
     stream = current_stream(torch, o.device)
-    key = (*(tensor_key(x) for x in (*qkv, o, lse)), causal, scale, config, stream)
+    key = (*(tensor_key(x) for x in (*qkv, o, lse)), causal, scale, config, pack, stream)
     run = _PREPARED.get(key)
     if run is None:
         sms = torch.cuda.get_device_properties(o.device).multi_processor_count
-        plan = plan_walk(p.batch, p.heads, p.seqlen_q, p.seqlen_k, config.block_m, config.block_n, sms, causal)
-        kernel = attention_kernel(p.dtype, p.head_dim, causal, config=config, split_kv=plan.counters > 0)
-        boxes = config.boxes()
+        # packed, a tile is a KV head's: block_m / pack query positions of each of its query heads
+        plan = plan_walk(p.batch, p.heads // pack, p.seqlen_q, p.seqlen_k, config.block_m // pack, config.block_n,
+                         sms, causal)
+        kernel = attention_kernel(p.dtype, p.head_dim, causal, config=config, split_kv=plan.counters > 0, pack=pack)
+        boxes = config.boxes(pack)
         views = [tma_view(x) for x in (*qkv, o)]
         maps = [tensor_map(view, *boxes[name]) for name, (view, _) in zip("qkvo", views)]
         # the split tiles' workspace is the stream's own (two streams' launches must not count on one counter)

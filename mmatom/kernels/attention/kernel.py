@@ -19,20 +19,24 @@ wgmma of block j-1 (FA3 section 3.2). KV blocks are walked from the last to the 
 diagonal. The epilogue normalizes O, stmatrix-es it into the tile's Q buffer (Q is no longer read) and TMA-stores it,
 clipped at the sequence end, and writes each row's log-sum-exp (-inf where a row sees no key). Built with
 `split_kv`, the kernel also takes tiles the host cut into KV ranges over several CTAs (few tiles, long keys): each
-part writes its rows to a workspace, the last adds them up and stores the tile (split_kv.py).
+part writes its rows to a workspace, the last adds them up and stores the tile (split_kv.py). Built with `pack` > 1,
+a tile holds that many query heads of one GQA group -- block_m / pack query positions of each, one block of rows a
+head (config.py) -- and reads their KV head's K and V once for all of them.
 
     module, launch = HopperAttention("bf16", default_config(128), causal=True).build()
 """
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from types import SimpleNamespace
 
 import mmatom
 from mmatom import ceil_div, max_value, min_value, select
 
-from .config import BOX_COLUMNS, PRODUCER_REGISTERS, WALK_ENTRY, AttentionConfig
+from .config import BOX_COLUMNS, WALK_ENTRY, AttentionConfig
 from .split_kv import PartialRows
 
 LN2 = math.log(2.0)
@@ -45,10 +49,12 @@ class HopperAttention:
     """One attention kernel: element type, tiles and causality fixed at construction, the sizes runtime values."""
 
     def __init__(self, dtype: str = "bf16", config: AttentionConfig = AttentionConfig(), causal: bool = False,
-                 target: str = "sm_90a", split_kv: bool = False):
-        config.check(dtype, causal, split_kv)
+                 target: str = "sm_90a", split_kv: bool = False, pack: int = 1):
+        config.check(dtype, causal, split_kv, pack)
         self.dtype, self.config, self.causal, self.target, self.split_kv = dtype, config, causal, target, split_kv
         self.d, self.bm, self.bn = config.head_dim, config.block_m, config.block_n
+        # a tile's query positions: a head's block of rows (the whole tile unpacked)
+        self.pack, self.positions = pack, self.bm // pack
         self.chunks = self.d // BOX_COLUMNS
         self.consumers, self.consumer_threads = config.consumers, 128 * config.consumers
         self.turn_barrier = EPILOGUE_BARRIER + self.consumers
@@ -61,6 +67,10 @@ class HopperAttention:
         self.staging_box = mmatom.TiledMma(box, permutation=(64, BOX_COLUMNS, BOX_COLUMNS)).smem_desc_type("A")
         self.v_box = mmatom.TiledMma(box, (self.consumers, 1, 1), permutation=(self.bm, BOX_COLUMNS, self.bn)) \
             .smem_desc_type("B", major="mn")
+        if pack > 1:  # a packed head's block of rows: the box its Q lands in and its O leaves from
+            head_box = mmatom.atom(target, "wgmma", m=64, n=self.positions, k=16, a=dtype, b=dtype, d="f32")
+            self.head_box = mmatom.TiledMma(head_box, permutation=(64, self.positions, BOX_COLUMNS)) \
+                .smem_desc_type("B")
         # O's rows are S's: the softmax's per-row statistics apply to O's values row by row
         self.s_rows, self.o_rows = self.tiled_qk.value_rows("C"), self.tiled_pv.value_rows("C")
         assert self.tiled_qk.placement("C").row_offsets == self.tiled_pv.placement("C").row_offsets
@@ -82,7 +92,7 @@ class HopperAttention:
         return kb.finish()
 
     def _declare(self) -> mmatom.KernelBuilder:
-        boxes = self.config.boxes()
+        boxes = self.config.boxes(self.pack)
         params = [(name, mmatom.TensorMapType(self.dtype, *boxes[name], "128b", batched=True)) for name in "qkvo"]
         params += [(name, "i32") for name in ("batch", "seqlen_q", "seqlen_k", "heads", "group")]
         params += [("scale_log2", "f32")] + [(name, "ptr") for name in ("lse", "walk", "partials", "counters")]
@@ -95,22 +105,24 @@ class HopperAttention:
         stages, readers = self.config.stages, self.consumer_threads
         self.k_ring = kb.smem_ring(stages, readers, **{f"k{c}": chunk_k for c in range(self.chunks)})
         self.v_ring = kb.smem_ring(stages, readers, v=self.tiled_pv.smem_desc_type("B", major="mn"))
-        self.q_blocks = ceil_div(kb.param("seqlen_q"), self.bm)
+        self.q_blocks = ceil_div(kb.param("seqlen_q"), self.positions)
         # each CTA's tiles and their KV blocks, as the host listed them (walk.py): causal tiles balanced by length,
-        # a last partial wave's tiles split over every CTA
-        units = kb.tile_scheduler(self.q_blocks, kb.param("heads"), layers=kb.param("batch"))
+        # few tiles split over every CTA; packed, a tile's head is the group's KV head
+        heads = kb.param("heads") if self.pack == 1 else kb.param("heads") // self.pack
+        units = kb.tile_scheduler(self.q_blocks, heads, layers=kb.param("batch"))
         self.scheduler = kb.listed_walk(units, kb.param("walk"), words=len(WALK_ENTRY))
         return kb
 
     def tile(self, index) -> SimpleNamespace:
-        """The walk entry at list index `index`: the tile's first query row q0, head and layer (batch); the KV
-        blocks [lo, hi) it reads, walked last to first, those from `unmasked` on needing a mask; and the split tile
-        fields (counter -1: whole). Causal numbers the query blocks last to first (row tile 0 the longest)."""
+        """The walk entry at list index `index`: the tile's first query row q0, head (packed: the KV head of its
+        query heads) and layer (batch); the KV blocks [lo, hi) it reads, walked last to first, those from
+        `unmasked` on needing a mask; and the split tile fields (counter -1: whole). Causal numbers the query blocks
+        last to first (row tile 0 the longest)."""
         entry = dict(zip(WALK_ENTRY, self.scheduler.entry(index)))
         unit, lo, hi = entry.pop("unit"), entry.pop("kv_lo"), entry.pop("kv_hi")
         row_tile, head = self.scheduler.coords(unit)
         q_block = self.q_blocks - 1 - row_tile if self.causal else row_tile
-        q0 = q_block * self.bm
+        q0 = q_block * self.positions
         blocks, unmasked = self.kv_blocks(q0)
         return SimpleNamespace(q0=q0, head=head, layer=self.scheduler.layer(unit), lo=lo,
                                hi=select(hi < 0, blocks, hi), unmasked=unmasked, **entry)
@@ -122,7 +134,7 @@ class HopperAttention:
         if not self.causal:
             return ceil_div(seqlen_k, self.bn), seqlen_k // self.bn
         offset = seqlen_k - self.kb.param("seqlen_q")
-        horizon = min_value(_at_least_zero(q0 + self.bm + offset), seqlen_k)  # keys any row of the tile sees
+        horizon = min_value(_at_least_zero(q0 + self.positions + offset), seqlen_k)  # keys any row of the tile sees
         # a tile whose rows see no key still reads one block, all masked (its rows come out 0, log-sum-exp -inf):
         # every tile waits on the ring, which its protocol needs (seqlen_k >= 1: the host launches nothing else)
         blocks = max_value(ceil_div(horizon, self.bn), 1)
@@ -133,19 +145,40 @@ class HopperAttention:
 
     def producer(self) -> None:
         kb = self.kb
-        kb.sync.setmaxnreg("decrease", PRODUCER_REGISTERS)
+        kb.sync.setmaxnreg("decrease", self.config.registers(self.pack)[0])
         with kb.if_(self.tid == 0):
             with (tiles := self.scheduler.loop([0, 0])) as (index, (q_it, it)):
                 t = self.tile(index)
-                q = self.q_ring.producer_acquire(q_it)
-                for c in range(self.chunks):
-                    kb.tma.load(kb.param("q"), t.q0, t.head * self.d + c * BOX_COLUMNS, getattr(q, f"q{c}"), q.full,
-                                layer=t.layer)
-                columns = t.head // kb.param("group") * self.d  # the KV head's first column
+                self.load_q(self.q_ring.producer_acquire(q_it), t)
+                kv_head = t.head if self.pack > 1 else t.head // kb.param("group")
+                columns = kv_head * self.d  # the KV head's first column
                 with (kv_loop := kb.for_range(0, t.hi - t.lo, 1, [it])) as (i, (it_i,)):
                     self.load_kv(it_i, (t.hi - 1 - i) * self.bn, columns, t.layer)
                     kv_loop.yield_(it_i + 1)
                 tiles.yield_(q_it + 1, kv_loop.results[0])
+
+    def load_q(self, q, t) -> None:
+        """The tile's Q: a box per 64 columns of the head dim, packed one per head too (a loop over the heads)."""
+        kb = self.kb
+        if self.pack == 1:
+            for c in range(self.chunks):
+                kb.tma.load(kb.param("q"), t.q0, t.head * self.d + c * BOX_COLUMNS, getattr(q, f"q{c}"), q.full,
+                            layer=t.layer)
+            return
+        with (heads := kb.for_range(0, self.pack, 1)) as (j, _):
+            for c in range(self.chunks):
+                column = self.query_head(t, j) * self.d + c * BOX_COLUMNS
+                kb.tma.load(kb.param("q"), t.q0, column, self.head_block(getattr(q, f"q{c}"), j), q.full,
+                            layer=t.layer)
+            heads.yield_()
+
+    def head_block(self, tile, j):
+        """Block j of `tile`'s rows, one packed head's (the tile itself unpacked)."""
+        return tile if self.pack == 1 else tile.row_block(j, self.positions, self.head_box)
+
+    def query_head(self, t, j):
+        """The query head of the tile's head block j (a Value or int)."""
+        return t.head if self.pack == 1 else t.head * self.pack + j
 
     def load_kv(self, it, row, columns, layer) -> None:
         """The K, then the V tile of keys [row, row + block_n): a box per 64 columns of the head dim each."""
@@ -163,7 +196,7 @@ class HopperAttention:
     def consumer(self) -> None:
         """The consumer warpgroups: each tile's KV loop and epilogue, taking turns on the tensor cores."""
         kb = self.kb
-        kb.sync.setmaxnreg("increase", self.config.consumer_registers)
+        kb.sync.setmaxnreg("increase", self.config.registers(self.pack)[1])
         self.warpgroup = kb.warpgroup_id() - 1
         # the tile's 64-row block the wgmma tiles give this warpgroup (tid.x / 128 modulo the consumers)
         self.half = kb.warpgroup_id() % self.consumers
@@ -202,10 +235,13 @@ class HopperAttention:
         if not self.split_kv:
             self.epilogue(o, maxima, sums, q, t)
             return
-        # results: O, the row maxima and sums to store, and whether to store them (a whole tile: 1, as it is)
+        # results: O, the row maxima and sums to store, and whether to store them (a whole tile: 1, as it is); a
+        # thread whose rows hold no query (past the sequence's end) skips the workspace: its rows are not stored
+        queries = kb.param("seqlen_q") - t.q0
+        live = functools.reduce(operator.or_, (self.position(row) < queries for row in self.coords.rows))
         with (parts := kb.if_(t.counter >= 0, otherwise=[o, *maxima, *sums, 1])):
-            last = self.parts.publish(o, maxima, sums, t)
-            with (added := kb.if_(last, otherwise=[o, *maxima, *sums])):
+            last = self.parts.publish(o, maxima, sums, t, live)
+            with (added := kb.if_(last & live, otherwise=[o, *maxima, *sums])):
                 total, total_maxima, total_sums = self.parts.total(t)
                 added.yield_(total, *total_maxima, *total_sums)
             parts.yield_(*added.results, select(last, 1, 0))
@@ -304,8 +340,12 @@ class HopperAttention:
         # key0 + col <= q0 + row + seqlen_k - seqlen_q
         horizon = q0 + keys_left - kb.param("seqlen_q")
         return self.tiled_qk.map_with_coords(
-            kb, s, lambda x, row, col: select((col < keys_left) & (col - row <= horizon), x, float("-inf")),
-            self.coords)
+            kb, s, lambda x, row, col: select((col < keys_left) & (col - self.position(row) <= horizon), x,
+                                              float("-inf")), self.coords)
+
+    def position(self, row):
+        """A tile row's query position past the tile's first (packed: its place in its head's block)."""
+        return row if self.pack == 1 else row & (self.positions - 1)
 
     def softmax(self, s, m_old, l_old, on_fma: int = 0) -> tuple:
         """This block's row maxima folded into the running ones (log2 units), P = 2^(S scale - max), the factor
@@ -338,7 +378,6 @@ class HopperAttention:
         """O / (row sum) through the Q tile's SMEM (this warpgroup's rows of it) to O; each row's log-sum-exp (`m`
         the row maxima, `sums` the rows' whole sums)."""
         kb = self.kb
-        q0, head, layer = t.q0, t.head, t.layer
         inverse = [select(x == 0.0, 0.0, kb.rcp(x)) for x in sums]
         out = kb.map(kb.convert(o, self.tiled_pv.fragment_type("D")), lambda x, v: x * inverse[self.o_rows[v]])
         out = kb.convert(out, self.dtype)
@@ -349,12 +388,24 @@ class HopperAttention:
             kb.sync.fence_proxy_async()
             kb.sync.named_barrier(barrier, 128)
             with kb.if_(issuer):
-                kb.tma.store(box, kb.param("o"), q0 + self.half * 64, head * self.d + c * BOX_COLUMNS, layer=layer)
+                self.store_rows(box, t, c)
         with kb.if_(issuer):
             kb.tma.commit_group()
             kb.tma.wait_group(0, read=True)
-        self.store_lse(m, sums, q0, head, layer)
+        self.store_lse(m, sums, t)
         kb.sync.named_barrier(barrier, 128)  # the boxes were read: Q's SMEM may be released
+
+    def store_rows(self, box, t, c) -> None:
+        """This warpgroup's 64 rows of O's chunk c, staged in `box`, to O: one box, or packed one per head block."""
+        if self.pack == 1:
+            self.kb.tma.store(box, self.kb.param("o"), t.q0 + self.half * 64, t.head * self.d + c * BOX_COLUMNS,
+                              layer=t.layer)
+            return
+        heads_per_warpgroup = 64 // self.positions
+        for j in range(heads_per_warpgroup):
+            head = self.query_head(t, self.half * heads_per_warpgroup + j)
+            self.kb.tma.store(self.head_block(box, j), self.kb.param("o"), t.q0, head * self.d + c * BOX_COLUMNS,
+                              layer=t.layer)
 
     def lane_sum(self, x):
         """A row's sum over the lanes that share it."""
@@ -362,7 +413,7 @@ class HopperAttention:
             x = x + self.kb.shfl.bfly(x, mask)
         return x
 
-    def store_lse(self, m, sums, q0, head, layer) -> None:
+    def store_lse(self, m, sums, t) -> None:
         """ln(sum_j e^(s_ij scale)) per query row (-inf where the row saw no key, as FlashAttention-3), by the first
         of the lanes that share the row."""
         kb = self.kb
@@ -370,10 +421,11 @@ class HopperAttention:
         sharing = sum(self.tiled_qk.placement("C").row_lane_masks())  # the lane bits that keep the row
         first_lane = (self.tid & sharing) == 0
         for row, m_r, l_r in zip(self.coords.rows, m, sums):
-            query = q0 + row
+            query = t.q0 + self.position(row)
+            head = t.head if self.pack == 1 else self.query_head(t, row // self.positions)
             lse = select(l_r == 0.0, float("-inf"), (m_r + kb.lg2(l_r)) * LN2)
             with kb.if_(first_lane & (query < seqlen_q)):
-                kb.store_scalar(lse, kb.param("lse"), (layer * kb.param("heads") + head) * seqlen_q + query)
+                kb.store_scalar(lse, kb.param("lse"), (t.layer * kb.param("heads") + head) * seqlen_q + query)
 
 
 def _at_least_zero(x):
@@ -387,13 +439,14 @@ def _tree_sum(xs: list):
 
 
 def build_attention(dtype: str = "bf16", config: AttentionConfig = AttentionConfig(), causal: bool = False,
-                    target: str = "sm_90a", split_kv: bool = False) -> tuple[object, mmatom.LaunchConfig]:
+                    target: str = "sm_90a", split_kv: bool = False, pack: int = 1) -> tuple[object, mmatom.LaunchConfig]:
     """The attention kernel's module (every batch, sequence length and head count: runtime arguments) and its
     launch config; parameters: tensor maps of q, k, v, o (3-d: batch, sequence, heads x head dim), batch,
     seqlen_q, seqlen_k, heads, group (query heads per KV head), scale_log2 (softmax scale x log2 e), lse (f32 B x H
     x Sq), the walk table (each CTA's tiles: mmatom.ListedWalk, walk.py) and the split tiles' workspace (partials,
-    counters; read by the `split_kv` kernel only, whose tiles may be cut over several CTAs)."""
-    return HopperAttention(dtype, config, causal, target, split_kv).build()
+    counters; read by the `split_kv` kernel only, whose tiles may be cut over several CTAs); `pack` query heads of
+    a GQA group to a tile (group must be pack then)."""
+    return HopperAttention(dtype, config, causal, target, split_kv, pack).build()
 
 
 __all__ = ["HopperAttention", "build_attention"]

@@ -9,7 +9,8 @@ back, in part order (the same bits on every run), each rescaled to the rows' ove
     O = sum_p O_p 2^(m_p - M),    l = sum_p l_p 2^(m_p - M)
 
 and stores the tile as a whole one would. Each thread reads only what it wrote in the other parts (the same thread
-of another CTA): no exchange between the threads of a CTA.
+of another CTA): no exchange between the threads of a CTA. A thread whose rows hold no query (past the sequence's
+end: most of a packed decoding tile's, config.py) neither writes nor reads: their rows are never stored.
 
 On the public API only, like the kernel.
 """
@@ -41,14 +42,16 @@ class PartialRows:
         first = self.kb.int_cast(slot * (self.chunks + 1), "i64")  # 2^31 bytes and more: in i64
         return self.partials + (first * self.threads + (chunk * self.threads + self.thread)) * 16
 
-    def publish(self, o, maxima, sums, part) -> mmatom.Value:
-        """This part's rows to its slot, counted on the tile's counter: an i1, true in every consumer thread of the
-        part that counted last (`part`: the walk entry's fields)."""
+    def publish(self, o, maxima, sums, part, live) -> mmatom.Value:
+        """This part's rows to its slot (where `live`: this thread's rows hold a query), counted on the tile's
+        counter: an i1, true in every consumer thread of the part that counted last (`part`: the walk entry's
+        fields)."""
         kb = self.kb
         slot = part.first_slot + part.part
-        for c in range(self.chunks):
-            kb.store_chunk([kb.bitcast(kb.extract(o, 4 * c + i), "i32") for i in range(4)], self._chunk(slot, c))
-        kb.store_chunk([kb.bitcast(x, "i32") for x in (*maxima, *sums)], self._chunk(slot, self.chunks))
+        with kb.if_(live):
+            for c in range(self.chunks):
+                kb.store_chunk([kb.bitcast(kb.extract(o, 4 * c + i), "i32") for i in range(4)], self._chunk(slot, c))
+            kb.store_chunk([kb.bitcast(x, "i32") for x in (*maxima, *sums)], self._chunk(slot, self.chunks))
         return kb.sync.last_to_arrive(self.counters, part.counter, part.parts, *self.barrier,
                                       leader=self.thread == 0)
 

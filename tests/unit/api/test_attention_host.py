@@ -19,6 +19,7 @@ torch = pytest.importorskip("torch")
 import mmatom  # noqa: E402
 from mmatom.kernels.attention import default_config, host  # noqa: E402
 from mmatom.kernels.attention.checks import Problem, check_inputs  # noqa: E402
+from mmatom.kernels.attention.config import choose_tiles  # noqa: E402
 from mmatom.kernels.attention.reference import attention_reference  # noqa: E402
 from mmatom.kernels.attention.walk import plan_walk  # noqa: E402
 from torch._subclasses.fake_tensor import FakeTensorMode  # noqa: E402
@@ -38,9 +39,10 @@ def no_compile(monkeypatch):
 
 @pytest.fixture
 def launches(monkeypatch):
-    """host._launch recorded instead of run: (Problem, causal, scale) per call."""
+    """host._launch recorded instead of run: (Problem, causal, scale, config, pack) per call."""
     calls = []
-    monkeypatch.setattr(host, "_launch", lambda torch, p, qkv, o, lse, causal, scale, config: calls.append((p, causal, scale)))
+    monkeypatch.setattr(host, "_launch", lambda torch, p, qkv, o, lse, causal, scale, config, pack:
+                        calls.append((p, causal, scale, config, pack)))
     return calls
 
 
@@ -113,6 +115,9 @@ def test_attention_kernel_refuses_before_compiling(monkeypatch):
         mmatom.attention_kernel("bf16", 96)
     with pytest.raises(mmatom.CompileError, match=r"config d64_128x128x2 is for head dim 64, not 128"):
         mmatom.attention_kernel("bf16", 128, config=default_config(64, causal=True))
+    with pytest.raises(mmatom.CompileError, match=r"config d64_192x112x3 cannot pack 4 query heads into a tile: a "
+                                                  r"tile's 192 rows split into 4 blocks of one of \(8, 16, 32, 64\)"):
+        mmatom.attention_kernel("bf16", 64, pack=4)
 
 
 def test_attention_kernel_is_compiled_once_by_its_parameters(monkeypatch):
@@ -122,10 +127,11 @@ def test_attention_kernel_is_compiled_once_by_its_parameters(monkeypatch):
     first = mmatom.attention_kernel("f16", 256, causal=True)
     assert mmatom.attention_kernel("f16", 256, causal=True) is first and len(keys) == 1
     assert keys[0] == ["mmatom.kernels.attention", "f16", "sm_90a",
-                       {"head_dim": 256, "block_n": 80, "stages": 2, "consumers": 2, "ex2_on_fma": 0}, True, False]
+                       {"head_dim": 256, "block_n": 80, "stages": 2, "consumers": 2, "ex2_on_fma": 0}, True, False, 1]
     mmatom.attention_kernel("f16", 256, causal=False)
     mmatom.attention_kernel("f16", 256, causal=False, split_kv=True)  # the split-KV kernel: a kernel of its own
-    assert len(keys) == 3 and keys[2][-1] is True
+    mmatom.attention_kernel("f16", 256, causal=False, split_kv=True, pack=4)  # and the packed one
+    assert len(keys) == 4 and keys[2][-2:] == [True, 1] and keys[3][-2:] == [True, 4]
     host.forget_kernels()
 
 
@@ -136,7 +142,7 @@ def test_the_launch_gets_the_sizes_the_group_and_the_scale(launches, h, hkv, gro
     with FakeTensorMode():
         q, k, v = qkv(b=3, sq=200, sk=77, h=h, hkv=hkv, d=128, device="cuda")
         o, lse = mmatom.attention(q, k, v, causal=True, return_lse=True)
-    p, causal, scale = launches[0]
+    p, causal, scale, _, _ = launches[0]
     assert (p.batch, p.seqlen_q, p.seqlen_k, p.heads, p.kv_heads, p.head_dim, p.group) == (3, 200, 77, h, hkv, 128,
                                                                                             group)
     assert causal is True and scale == pytest.approx(1 / math.sqrt(128))
@@ -319,8 +325,44 @@ def test_import_mmatom_loads_attention_on_first_use():
 
 def test_the_launch_gets_the_config_of_its_key_count(monkeypatch):
     got = []
-    monkeypatch.setattr(host, "_launch", lambda *args: got.append(args[-1]))
+    monkeypatch.setattr(host, "_launch", lambda *args: got.append(args[-2]))
     with FakeTensorMode():
         for seqlen in (1024, 4096):
             mmatom.attention(*qkv(b=1, sq=8, sk=seqlen, h=2, d=128, device="cuda"))
     assert [c.block_n for c in got] == [128, 144]
+
+
+# --- a GQA group's heads packed into a tile (config.choose_tiles) ---------------------------------------------------
+
+@pytest.mark.parametrize("d, causal, sq, sk, group, pack, block_n", [
+    (128, False, 1, 65536, 4, 4, 128),      # decoding: one query, a 128-row tile of 4 heads x 32 positions
+    (128, False, 1, 65536, 1, 1, 144),      # no group: the shipped config of the key count
+    (128, False, 4096, 4096, 4, 1, 144),    # as many padded rows either way: a tile per head
+    (128, True, 200, 4096, 8, 8, 128),      # 13 tiles of 16 positions x 8 heads against 2 x 8 per-head tiles
+    (64, False, 1, 8192, 4, 4, 128),        # d 64's three-consumer tile cannot hold 4 heads: the two-consumer one
+    (64, False, 1, 8192, 3, 1, 112),        # 128 rows do not split into 3 blocks
+    (256, False, 5, 1000, 32, 1, 80),       # 32 blocks of 4 rows: under a swizzle period
+    (256, False, 5, 1000, 16, 16, 80),
+])
+def test_a_group_packs_where_it_pads_fewer_rows(d, causal, sq, sk, group, pack, block_n):
+    config, chosen = choose_tiles(d, causal, sq, sk, group)
+    assert (chosen, config.block_n) == (pack, block_n)
+    assert chosen == 1 or config.block_m % chosen == 0 and config.block_m // chosen >= 8
+
+
+def test_a_packed_call_launches_the_groups_config(launches):
+    with FakeTensorMode():
+        mmatom.attention(*qkv(b=2, sq=1, sk=4096, h=32, hkv=8, d=128, device="cuda"))
+        mmatom.attention(*qkv(b=2, sq=1, sk=4096, h=32, hkv=32, d=128, device="cuda"))
+    (_, _, _, config, pack), (_, _, _, plain, unpacked) = launches
+    assert (config.block_m, pack, unpacked) == (128, 4, 1) and config.boxes(pack)["q"] == (32, 64)
+    assert config.boxes(pack)["o"] == (32, 64) and plain.boxes()["o"] == (64, 64)
+
+
+def test_a_forced_pack_must_be_the_group(launches):
+    with FakeTensorMode():
+        q, k, v = qkv(b=1, sq=1, sk=512, h=8, hkv=2, d=128, device="cuda")
+        with pytest.raises(mmatom.CompileError, match=r"pack=2 query heads a tile; 1 or the GQA group, 4"):
+            host.forward(torch, q, k, v, False, None, pack=2)
+        host.forward(torch, q, k, v, False, None, pack=1)
+    assert launches[0][4] == 1

@@ -12,18 +12,22 @@ from pathlib import Path
 import pytest
 
 import mmatom
-from mmatom.kernels.attention.config import DEFAULT_CONFIGS, SHIPPED_CONFIGS, AttentionConfig, default_config
+from mmatom.kernels.attention.config import (DEFAULT_CONFIGS, PACKED_CONFIGS, SHIPPED_CONFIGS, AttentionConfig,
+                                             default_config)
 from mmatom.kernels.attention.kernel import build_attention
 
 KERNEL = Path(mmatom.__file__).parent / "kernels" / "attention" / "kernel.py"
-# every shipped config, and without a mask also its split-KV kernel (walk.py: fewer tiles than SMs)
-CASES = [(dtype, config, causal, split) for (d, causal), configs in sorted(SHIPPED_CONFIGS.items())
-         for config in configs for dtype in ("bf16", "f16") for split in ((False,) if causal else (False, True))]
+# every shipped config, and without a mask also its split-KV kernel (walk.py: fewer tiles than SMs); the packed
+# configs with every group they take (2, 4, 8, 16 heads a tile), bf16 (f16's code is the same but for the types)
+CASES = [(dtype, config, causal, split, 1) for (d, causal), configs in sorted(SHIPPED_CONFIGS.items())
+         for config in configs for dtype in ("bf16", "f16") for split in ((False,) if causal else (False, True))] + \
+        [("bf16", config, causal, split, pack) for config in PACKED_CONFIGS.values() for pack in (2, 4, 8, 16)
+         for causal, split in ((False, False), (False, True), (True, False))]
 
 
 def _assemble(case):
-    dtype, config, causal, split_kv = case
-    module, launch = build_attention(dtype, config, causal, split_kv=split_kv)
+    dtype, config, causal, split_kv, pack = case
+    module, launch = build_attention(dtype, config, causal, split_kv=split_kv, pack=pack)
     kernel = mmatom.compile(module, options={"cache": False})
     return launch, kernel.metadata, kernel.ptx
 
@@ -37,8 +41,9 @@ def test_every_shipped_config_assembles_clean():
         assert meta.warnings == (), f"{case}: ptxas warned: {meta.warnings}"
         config = case[1]
         assert launch.block == (128 * (1 + config.consumers), 1, 1) and launch.shared_bytes <= 232448, case
-        assert f"setmaxnreg.inc.sync.aligned.u32 {config.consumer_registers}" in ptx, case
-        assert "setmaxnreg.dec.sync.aligned.u32 24" in ptx, case
+        producer, consumer = config.registers(case[4])
+        assert f"setmaxnreg.inc.sync.aligned.u32 {consumer}" in ptx, case
+        assert f"setmaxnreg.dec.sync.aligned.u32 {producer}" in ptx, case
         # S = Q K^T from SMEM (SS), O += P V with P in registers (RS, V read N-major: trans-b 1)
         assert re.search(r"\}, %rd\d+, %rd\d+, [01], 1, 1, 0, 0;", ptx), case  # SS: descriptors of Q and K
         assert re.search(r"\}, \{%r\d+(, %r\d+)*\}, %rd\d+, 1, 1, 1, 1;", ptx), case  # RS: P's registers, tnsp-b
@@ -70,8 +75,15 @@ def test_the_kernel_uses_only_the_public_api():
 
 
 def test_consumer_registers_share_the_register_file():
-    assert AttentionConfig(128, 128, 2).consumer_registers == 240  # 2 x 128 x 240 + 128 x 24 <= 65536
+    assert AttentionConfig(128, 128, 2).consumer_registers == 240  # 2 x 128 x 240 + 128 x 24 <= 384 x 168
     assert AttentionConfig(64, 112, 3, consumers=3).consumer_registers == 160
+    assert AttentionConfig(128, 128, 2).registers(4) == (40, 232)  # 2 x 128 x 232 + 128 x 40 = 384 x 168
+
+
+def test_a_pack_the_tile_cannot_hold_is_refused():
+    with pytest.raises(mmatom.CompileError, match=r"cannot pack 32 query heads into a tile: a tile's 128 rows split "
+                                                  r"into 32 blocks of one of \(8, 16, 32, 64\) rows"):
+        build_attention("bf16", AttentionConfig(128, 128, 2), pack=32)
 
 
 def test_a_config_that_does_not_fit_is_refused_with_its_name():

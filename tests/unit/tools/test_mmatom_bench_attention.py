@@ -9,6 +9,7 @@ import math
 
 import pytest
 
+from mmatom.kernels.attention.config import choose_tiles
 from mmatom.tools import mmatom_bench as bench
 from mmatom.tools.mmatom_bench_attention import (SHAPE_SETS, Shape, checked_calls, estimate_seconds, shapes_of,
                                                  summary)
@@ -25,7 +26,10 @@ def test_the_sets_hold_the_issues_table_and_its_additions():
     # fewer tiles than an H100's SMs against long keys, without the mask (SDPA's causal mask is top-left)
     assert all(s.keys >= 8192 and not s.causal for s in SHAPE_SETS["few"])
     assert all(s.batch * s.heads * -(-s.seqlen // 128) < 132 for s in SHAPE_SETS["few"])
-    assert len(every) == len(set(every)) == 20
+    # GQA decoding and short queries: every shape's group packs into a tile (config.choose_tiles)
+    assert all(choose_tiles(s.head_dim, s.causal, s.seqlen, s.keys, s.heads // s.kv_heads)[1] > 1
+               for s in SHAPE_SETS["decode"])
+    assert len(every) == len(set(every)) == 27
 
 
 def test_flops_and_labels():
