@@ -124,8 +124,11 @@ class HopperAttention:
         q_block = self.q_blocks - 1 - row_tile if self.causal else row_tile
         q0 = q_block * self.positions
         blocks, unmasked = self.kv_blocks(q0)
-        return SimpleNamespace(q0=q0, head=head, layer=self.scheduler.layer(unit), lo=lo,
-                               hi=select(hi < 0, blocks, hi), unmasked=unmasked, **entry)
+        # whole tiles (every kernel but split_kv's) take all their blocks, counted from the sizes: bounds read from
+        # the table cost d 256's KV loop its uniform datapath (R2UR 1 -> 43 a loop pass, records/ATTENTION.md)
+        lo, hi = (lo, select(hi < 0, blocks, hi)) if self.split_kv else (0, blocks)
+        return SimpleNamespace(q0=q0, head=head, layer=self.scheduler.layer(unit), lo=lo, hi=hi, unmasked=unmasked,
+                               **entry)
 
     def kv_blocks(self, q0) -> tuple:
         """(KV blocks the tile at query row q0 reads, how many of the first ones need no mask). Causal is aligned
