@@ -21,7 +21,10 @@ from each tile's cost in key blocks). Two orders are scheduled and the one whose
 Both keep the tiles in flight on few heads (a wave of 132 CTAs over ~4-10 heads), which the kernel's K/V reads need:
 longest-first over every head at once balances as well but puts ~64 heads' K and V in flight (d 256: 256 MiB).
 
-**Without a mask** every tile is one length: whole tiles in raster order -- and where there are fewer tiles than
+**Without a mask** every tile is one length: whole tiles head by head, a head's query blocks one after another, so
+that the CTAs running at once share a few heads' K and V in L2 (heads fastest, a wave of 132 CTAs spans every head:
+d 256 x 16 heads, 64 MiB of K and V in flight against 50 MiB of L2; head by head measured 3-5% faster at d 128 and
+d 256, order_ab.txt) -- and where there are fewer tiles than
 SMs (a few heads' short query against long keys: decoding, a prefill chunk), each tile's KV blocks cut into equal
 runs over every SM (split KV, as FlashDecoding). The parts' partial rows meet in a workspace, where the part that
 finishes last adds them up (rescaled to one row maximum) and stores the tile; that takes the kernel built with
@@ -71,7 +74,8 @@ def plan_walk(batch: int, heads: int, seqlen_q: int, seqlen_k: int, block_m: int
         lists = balanced_lists(batch, heads, seqlen_q, seqlen_k, block_m, block_n, min(sms, tiles))
         table = ListedWalk.table([[_whole(u) for u in units] for units in lists], ENTRY_WORDS)
         return WalkPlan(table, len(lists), 0, 0)
-    return _split_few(tiles, -(-seqlen_k // block_n), sms)
+    order = [unit for (unit,) in _head_by_head(q_blocks, heads, batch)]
+    return _split_few(order, -(-seqlen_k // block_n), sms)
 
 
 def _whole(unit: int) -> tuple[int, ...]:
@@ -80,16 +84,17 @@ def _whole(unit: int) -> tuple[int, ...]:
     return tuple(fields[name] for name in WALK_ENTRY)
 
 
-def _split_few(tiles: int, blocks: int, sms: int) -> WalkPlan:
-    """Every tile whole, in raster order -- or, with fewer tiles than SMs, their KV blocks (`blocks` a tile) in equal
-    runs over the SMs, at most MAX_PARTS a tile, where that shortens the busiest CTA's work past the parts' own
-    cost. (A last, partial wave of many tiles stays whole: the kernel that can add parts up runs its KV steps 4-6%
+def _split_few(order: list[int], blocks: int, sms: int) -> WalkPlan:
+    """Every tile whole, CTA c taking the units order[c], order[c + CTAs], ... -- or, with fewer tiles than SMs,
+    their KV blocks (`blocks` a tile) in equal runs over the SMs, at most MAX_PARTS a tile, where that shortens the
+    busiest CTA's work past the parts' own cost. (A last, partial wave of many tiles stays whole: the kernel that can add parts up runs its KV steps 4-6%
     slower, kernel.finish, which costs more than the last wave's idle SMs on the measured shapes.)"""
+    tiles = len(order)
     run = max(-(-tiles * blocks // sms), -(-blocks // MAX_PARTS))
     parts = -(-blocks // run) + 1  # a tile's most: a run may end inside it
     if tiles >= sms or run + FIXUP_BLOCKS + FIXUP_BLOCKS_PER_PART * parts >= blocks:
         ctas = min(sms, tiles)
-        lists = [[_whole(u) for u in range(c, tiles, ctas)] for c in range(ctas)]
+        lists = [[_whole(u) for u in order[c::ctas]] for c in range(ctas)]
         return WalkPlan(ListedWalk.table(lists, ENTRY_WORDS), ctas, 0, 0)
     lists: list[list[tuple[int, ...]]] = [[] for _ in range(sms)]
     pieces: dict[int, list[tuple[int, int, int]]] = {}  # tile -> its (CTA, lo, hi), in CTA order
@@ -100,10 +105,10 @@ def _split_few(tiles: int, blocks: int, sms: int) -> WalkPlan:
     slots = counters = 0
     for j, cut in pieces.items():
         if len(cut) == 1:
-            lists[cut[0][0]].append(_whole(j))
+            lists[cut[0][0]].append(_whole(order[j]))
             continue
         for p, (c, lo, hi) in enumerate(cut):
-            lists[c].append((j, lo, hi, counters, slots, len(cut), p))
+            lists[c].append((order[j], lo, hi, counters, slots, len(cut), p))
         slots, counters = slots + len(cut), counters + 1
     return WalkPlan(ListedWalk.table(lists, ENTRY_WORDS), sms, slots, counters)
 

@@ -131,3 +131,15 @@ def test_many_tiles_or_short_ones_are_not_split():
     assert walks.plan_walk(1, 3, 1, 256, 128, 128, 132, False).counters == 0  # 2 blocks a tile
     causal = walks.plan_walk(1, 3, 1, 32768, 128, 128, 132, True)
     assert causal.counters == 0 and causal.ctas == 3
+
+
+def test_whole_tiles_without_a_mask_walk_head_by_head():
+    """The CTAs running at once take few heads' tiles (a head's query blocks one after another), every tile once."""
+    batch, heads, seqlen, ctas = 4, 16, 4096, 132
+    plan = walks.plan_walk(batch, heads, seqlen, seqlen, 128, 128, ctas, False)
+    starts, entries = plan.table[:ctas + 1], plan.table[ctas + 1:].reshape(-1, walks.ENTRY_WORDS)
+    units = entries[:, 0]
+    assert sorted(units) == list(range(batch * heads * 32)) and plan.counters == 0
+    first_wave = units[starts[:ctas]]  # each CTA's first tile
+    head_of = lambda unit: unit % heads + unit // (heads * 32) * heads  # noqa: E731 - (batch, head) as one number
+    assert len({head_of(u) for u in first_wave}) == 5  # 132 tiles of 32-block heads
