@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier
+
+from mmatom.passes.typed_patterns import TypedPatternApplier
 
 from .convert import CONVERT_PATTERNS
 from .fragments import FRAGMENT_PATTERNS
@@ -30,7 +31,7 @@ class ConvertMmaToNvvm(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         located_walker(
-            GreedyRewritePatternApplier([*FRAGMENT_PATTERNS, *CONVERT_PATTERNS, *MMA_SYNC_PATTERNS, *WGMMA_PATTERNS,
+            TypedPatternApplier([*FRAGMENT_PATTERNS, *CONVERT_PATTERNS, *MMA_SYNC_PATTERNS, *WGMMA_PATTERNS,
                                          *TCGEN05_PATTERNS, *TMA_PATTERNS, LowerCopyToSmem()]),
             apply_recursively=False,
         ).rewrite_module(op)

@@ -19,12 +19,13 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, UnrealizedConversionCa
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.rewriter import InsertPoint
+
+from mmatom.passes.typed_patterns import TypedPatternApplier
 
 from mmatom.dialects.mma import FragmentType
 
@@ -170,7 +171,7 @@ class FragmentsToRegisters(ModulePass):
     name = "mma-fragments-to-registers"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        located_walker(GreedyRewritePatternApplier([*BOUNDARY_PATTERNS])).rewrite_module(op)
+        located_walker(TypedPatternApplier([*BOUNDARY_PATTERNS])).rewrite_module(op)
 
 
 __all__ = ["BOUNDARY_PATTERNS", "FragmentsToRegisters", "register_types"]

@@ -16,12 +16,13 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
+
+from mmatom.passes.typed_patterns import TypedPatternApplier
 
 from .locations import located_walker
 
@@ -51,7 +52,7 @@ class ReconcileFragmentCasts(ModulePass):
     name = "mma-reconcile-casts"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        located_walker(GreedyRewritePatternApplier([FoldRoundTrip(), EraseUnused()])).rewrite_module(op)
+        located_walker(TypedPatternApplier([FoldRoundTrip(), EraseUnused()])).rewrite_module(op)
         reconcile_unrealized_casts(op)
 
 

@@ -51,7 +51,6 @@ from xdsl.dialects import arith, cf, llvm, scf
 from xdsl.dialects.builtin import ModuleOp, UnknownLoc
 from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -59,6 +58,8 @@ from xdsl.pattern_rewriter import (
 )
 from xdsl.passes import ModulePass
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
+
+from mmatom.passes.typed_patterns import TypedPatternApplier
 
 STRUCTURED = (scf.ForOp, scf.IfOp, scf.WhileOp)
 
@@ -166,7 +167,7 @@ class WhileToBranches(RewritePattern):
 
 def scf_to_branches(func: llvm.FuncOp) -> None:
     """Lower every scf.for / scf.if / scf.while in `func` to blocks and cf branches, in place."""
-    patterns = GreedyRewritePatternApplier([ForToBranches(), IfToBranches(), WhileToBranches()], dce_enabled=False)
+    patterns = TypedPatternApplier([ForToBranches(), IfToBranches(), WhileToBranches()], {"dce_enabled": False})
     PatternRewriteWalker(patterns, apply_recursively=True).rewrite_region(func.body)
 
 

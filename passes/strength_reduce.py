@@ -15,12 +15,13 @@ from xdsl.dialects import arith
 from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+
+from .typed_patterns import TypedPatternApplier
 
 
 def _power_of_two(value) -> int | None:
@@ -51,7 +52,7 @@ class Pow2StrengthReduce(ModulePass):
     name = "arith-pow2-strength-reduce"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(GreedyRewritePatternApplier([UnsignedByPowerOfTwo()]),
+        PatternRewriteWalker(TypedPatternApplier([UnsignedByPowerOfTwo()]),
                              apply_recursively=False).rewrite_module(op)
 
 

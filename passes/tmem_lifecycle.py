@@ -31,6 +31,7 @@ from mmatom.dialects import mma, nvvm
 from .control_flow import function_bodies, run_block
 from .errors import LifecycleError
 
+TMEM_OPS = ("mma.tmem", "mma.tcgen05", "nvvm.tcgen05")  # the ops whose rules this pass checks, by name prefix
 CTA_GROUP_OPS = (mma.TmemAllocOp, mma.TmemDeallocOp, mma.TmemRelinquishOp, mma.Tcgen05CommitOp, mma.Tcgen05MmaOp)
 
 
@@ -168,4 +169,5 @@ class VerifyTmemLifecycle(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for body in function_bodies(op, self.name, ("mma.", "nvvm.tcgen05")):
-            check_function(body)
+            if any(inner.name.startswith(TMEM_OPS) for inner in body.walk()):  # else no rule can apply
+                check_function(body)
