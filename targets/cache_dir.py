@@ -3,6 +3,7 @@
     cache_dir("cubin")    driver-JIT cubins                       (targets/runtime.py)
     cache_dir("compile")  IR -> PTX results                       (mmatom/compile_cache.py)
     cache_dir("tuning")   the GEMM autotuner's choices            (mmatom.kernels.gemm.choices.tuning_file)
+    cache_dir("ptxas")    each ptxas binary's release, by its stat (targets/ptxas.py)
 
 The root is $MMATOM_CACHE_DIR if set, else $XDG_CACHE_HOME/mmatom, else ~/.cache/mmatom (the XDG rule, what
 platformdirs would give on Linux, without the dependency); each kind is a folder of its own under it, so one
@@ -15,7 +16,7 @@ import os
 import tempfile
 from pathlib import Path
 
-KINDS = ("cubin", "compile", "tuning")
+KINDS = ("cubin", "compile", "tuning", "ptxas")
 
 
 def cache_root() -> Path:

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -17,6 +19,8 @@ from importlib.util import find_spec
 from pathlib import Path
 
 from mmatom.atoms.chips import chip
+
+from .cache_dir import atomic_write, cache_dir
 
 
 class PtxasNotFound(RuntimeError):
@@ -53,15 +57,47 @@ def _parent_importable(package: str) -> bool:
 
 @lru_cache(maxsize=None)
 def _probe(path: Path) -> Ptxas:
+    release = _release(path)
+    # the highest .version each release accepts: 12.9 -> 8.8, 13.0 -> 9.0 (reference); 13.5.37 accepts
+    # up to 9.5 (checked here; the reference's "9.2" is the ISA text it was read from)
+    max_version = {(12, 9): (8, 8), (13, 0): (9, 0), (13, 5): (9, 5)}.get(release, (8, 8) if release < (13, 0) else (9, 0))
+    return Ptxas(path, release, max_version)
+
+
+def _release(path: Path) -> tuple[int, int]:
+    """ptxas --version's release, remembered on disk by the binary's resolved path, size and mtime: a process's first
+    kernel load (its cubin cached already) need not run every ptxas found (~15 ms each)."""
+    record, identity = _release_record(path)
+    if record is not None:
+        try:
+            known = json.loads(record.read_text())
+            if known.get("identity") == identity:
+                return tuple(known["release"])  # type: ignore[return-value]
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # not remembered, or unreadable: run it
     out = subprocess.run([str(path), "--version"], capture_output=True, text=True, check=True).stdout
     m = re.search(r"release (\d+)\.(\d+)", out)
     if not m:
         raise PtxasNotFound(f"{path}: cannot read the release from --version")
     release = (int(m.group(1)), int(m.group(2)))
-    # the highest .version each release accepts: 12.9 -> 8.8, 13.0 -> 9.0 (reference); 13.5.37 accepts
-    # up to 9.5 (checked here; the reference's "9.2" is the ISA text it was read from)
-    max_version = {(12, 9): (8, 8), (13, 0): (9, 0), (13, 5): (9, 5)}.get(release, (8, 8) if release < (13, 0) else (9, 0))
-    return Ptxas(path, release, max_version)
+    if record is not None:
+        try:
+            atomic_write(record, json.dumps({"identity": identity, "release": release}).encode())
+        except OSError:
+            pass  # a cache that cannot be written costs the probe next time, nothing else
+    return release
+
+
+def _release_record(path: Path) -> tuple[Path | None, str]:
+    """(the cache file that remembers this binary's release, the identity it must hold): None where the binary
+    cannot be stat-ed."""
+    try:
+        resolved = path.resolve()
+        stat = resolved.stat()
+    except OSError:
+        return None, ""
+    identity = f"{resolved}|{stat.st_size}|{stat.st_mtime_ns}"
+    return cache_dir("ptxas") / f"{hashlib.sha256(identity.encode()).hexdigest()[:32]}.json", identity
 
 
 @lru_cache(maxsize=None)

@@ -340,7 +340,7 @@ class HopperAttention:
         if not self.causal:
             return self.tiled_qk.map_with_coords(kb, s, lambda x, row, col: select(col < keys_left, x, float("-inf")),
                                                  self.coords)
-        # key0 + col <= q0 + row + seqlen_k - seqlen_q
+        # key0 + col <= q0 + position(row) + seqlen_k - seqlen_q
         horizon = q0 + keys_left - kb.param("seqlen_q")
         return self.tiled_qk.map_with_coords(
             kb, s, lambda x, row, col: select((col < keys_left) & (col - self.position(row) <= horizon), x,
