@@ -60,7 +60,8 @@ def _probe(path: Path) -> Ptxas:
     release = _release(path)
     # the highest .version each release accepts: 12.9 -> 8.8, 13.0 -> 9.0 (reference); 13.5.37 accepts
     # up to 9.5 (checked here; the reference's "9.2" is the ISA text it was read from)
-    max_version = {(12, 9): (8, 8), (13, 0): (9, 0), (13, 5): (9, 5)}.get(release, (8, 8) if release < (13, 0) else (9, 0))
+    known = {(12, 9): (8, 8), (13, 0): (9, 0), (13, 5): (9, 5)}
+    max_version = known.get(release, (8, 8) if release < (13, 0) else (9, 0))
     return Ptxas(path, release, max_version)
 
 

@@ -31,7 +31,7 @@ from mmatom.optional import require_torch
 from ..split_workspace import split_workspace
 from ..torch_launch import current_stream, tensor_key, tensor_map
 from .checks import Problem, check_devices, check_inputs
-from .config import AttentionConfig, choose_tiles, default_config
+from .config import PACKED_CONFIGS, AttentionConfig, choose_tiles, default_config
 from .walk import WalkPlan, plan_walk
 
 LOG2_E = math.log2(math.e)
@@ -47,10 +47,13 @@ def attention_kernel(dtype: str = "bf16", head_dim: int = 128, causal: bool = Fa
     every batch, sequence length and head count. Parameters: tensor maps of q, k, v, o; batch, seqlen_q, seqlen_k,
     heads, group (i32); scale_log2 (f32); the LSE pointer; the walk table (walk.py) and the split tiles' workspace
     (partials, counters; `split_kv`: the kernel whose tiles the walk may cut over several CTAs, for launches with
-    fewer tiles than SMs; `pack`: the kernel whose tiles hold that many query heads of a GQA group, config.py).
+    fewer tiles than SMs; `pack`: the kernel whose tiles hold that many query heads of a GQA group, config.py, with
+    PACKED_CONFIGS' tiles unless `config` is given).
     Compiled once per process and cached on disk by its parameters (mmatom.compile_generated: a warm cache skips
     building the module)."""
-    config = config or default_config(head_dim, causal)
+    if config is None:
+        packed = pack > 1 and head_dim in PACKED_CONFIGS
+        config = PACKED_CONFIGS[head_dim] if packed else default_config(head_dim, causal)
     if config.head_dim != head_dim:
         raise api_error(f"attention_kernel: config {config.name} is for head dim {config.head_dim}, not {head_dim}")
     config.check(dtype, bool(causal), bool(split_kv), pack)

@@ -442,7 +442,8 @@ def _tree_sum(xs: list):
 
 
 def build_attention(dtype: str = "bf16", config: AttentionConfig = AttentionConfig(), causal: bool = False,
-                    target: str = "sm_90a", split_kv: bool = False, pack: int = 1) -> tuple[object, mmatom.LaunchConfig]:
+                    target: str = "sm_90a", split_kv: bool = False,
+                    pack: int = 1) -> tuple[object, mmatom.LaunchConfig]:
     """The attention kernel's module (every batch, sequence length and head count: runtime arguments) and its
     launch config; parameters: tensor maps of q, k, v, o (3-d: batch, sequence, heads x head dim), batch,
     seqlen_q, seqlen_k, heads, group (query heads per KV head), scale_log2 (softmax scale x log2 e), lse (f32 B x H

@@ -87,8 +87,9 @@ def _whole(unit: int) -> tuple[int, ...]:
 def _split_few(order: list[int], blocks: int, sms: int) -> WalkPlan:
     """Every tile whole, CTA c taking the units order[c], order[c + CTAs], ... -- or, with fewer tiles than SMs,
     their KV blocks (`blocks` a tile) in equal runs over the SMs, at most MAX_PARTS a tile, where that shortens the
-    busiest CTA's work past the parts' own cost. (A last, partial wave of many tiles stays whole: the kernel that can add parts up runs its KV steps 4-6%
-    slower, kernel.finish, which costs more than the last wave's idle SMs on the measured shapes.)"""
+    busiest CTA's work past the parts' own cost. (A last, partial wave of many tiles stays whole: the kernel that
+    can add parts up runs its KV steps 4-6% slower, kernel.finish, which costs more than the last wave's idle SMs on
+    the measured shapes.)"""
     tiles = len(order)
     run = max(-(-tiles * blocks // sms), -(-blocks // MAX_PARTS))
     parts = -(-blocks // run) + 1  # a tile's most: a run may end inside it

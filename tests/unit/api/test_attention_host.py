@@ -117,7 +117,7 @@ def test_attention_kernel_refuses_before_compiling(monkeypatch):
         mmatom.attention_kernel("bf16", 128, config=default_config(64, causal=True))
     with pytest.raises(mmatom.CompileError, match=r"config d64_192x112x3 cannot pack 4 query heads into a tile: a "
                                                   r"tile's 192 rows split into 4 blocks of one of \(8, 16, 32, 64\)"):
-        mmatom.attention_kernel("bf16", 64, pack=4)
+        mmatom.attention_kernel("bf16", 64, config=default_config(64), pack=4)
 
 
 def test_attention_kernel_is_compiled_once_by_its_parameters(monkeypatch):
@@ -131,7 +131,9 @@ def test_attention_kernel_is_compiled_once_by_its_parameters(monkeypatch):
     mmatom.attention_kernel("f16", 256, causal=False)
     mmatom.attention_kernel("f16", 256, causal=False, split_kv=True)  # the split-KV kernel: a kernel of its own
     mmatom.attention_kernel("f16", 256, causal=False, split_kv=True, pack=4)  # and the packed one
-    assert len(keys) == 4 and keys[2][-2:] == [True, 1] and keys[3][-2:] == [True, 4]
+    mmatom.attention_kernel("f16", 64, pack=4)  # packed: the two-consumer tile of PACKED_CONFIGS by default
+    assert len(keys) == 5 and keys[2][-2:] == [True, 1] and keys[3][-2:] == [True, 4]
+    assert keys[4][3]["consumers"] == 2 and keys[4][-1] == 4
     host.forget_kernels()
 
 
