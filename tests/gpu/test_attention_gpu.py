@@ -89,7 +89,7 @@ def test_a_given_scale_and_a_repeated_call(poisoned):
     q, k, v = random_qkv("bf16", 2, 300, 400, 8, 2, 128, seed=1)
     first, lse = mmatom.attention(q, k, v, softmax_scale=0.3, return_lse=True)
     assert_matches_reference(first, lse, q, k, v, False, softmax_scale=0.3)
-    again = mmatom.attention(q, k, v, softmax_scale=0.3)  # the packed launch replayed into new outputs
+    again = mmatom.attention(q, k, v, softmax_scale=0.3)  # the prepared launch replayed into new outputs
     assert torch.equal(again, first)
 
 

@@ -110,7 +110,7 @@ def forward(torch, q, k, v, causal: bool, softmax_scale: float | None, config: A
 
 def _tiles(p: Problem, causal: bool, config: AttentionConfig | None, pack: int | None) -> tuple[AttentionConfig, int]:
     """(config, pack): choose_tiles's, or what a caller forces -- a config (unpacked unless `pack` is given too), or
-    `pack` (1, or the group: then the config a single query position would pack with)."""
+    `pack` (1: default_config's tile; the group: PACKED_CONFIGS')."""
     if pack not in (None, 1, p.group):
         raise api_error(f"attention: pack={pack} query heads a tile; 1 or the GQA group, {p.group}")
     if config is not None:
@@ -119,7 +119,7 @@ def _tiles(p: Problem, causal: bool, config: AttentionConfig | None, pack: int |
         return choose_tiles(p.head_dim, causal, p.seqlen_q, p.seqlen_k, p.group)
     if pack == 1:
         return default_config(p.head_dim, causal, p.seqlen_k), 1
-    return choose_tiles(p.head_dim, causal, 1, p.seqlen_k, p.group)[0], pack
+    return PACKED_CONFIGS[p.head_dim], pack
 
 
 def outputs(torch, q, p: Problem) -> tuple:
@@ -153,10 +153,9 @@ def tma_view(x) -> tuple[object, bool]:
 def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, config: AttentionConfig,
             pack: int) -> None:
     """The kernel over `p` (`pack` query heads a tile), writing o and lse, on torch's current stream of the tensors'
-    device. The packed launch
-    is kept for a call on the same stream with every address, shape and stride of this one, unless an input was
-    copied (the copy is this call's only); it holds addresses, not the tensors (a call's outputs are freed with
-    it, and the next call's land where they were)."""
+    device. The prepared launch (its arguments packed once) is kept for a call on the same stream with every address,
+    shape and stride of this one, unless an input was copied (the copy is this call's only); it holds addresses, not
+    the tensors (a call's outputs are freed with it, and the next call's land where they were)."""
     stream = current_stream(torch, o.device)
     key = (*(tensor_key(x) for x in (*qkv, o, lse)), causal, scale, config, pack, stream)
     run = _PREPARED.get(key)
@@ -181,7 +180,7 @@ def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, c
 
 
 def walk_table(torch, plan: WalkPlan, device):
-    """The plan's table on `device` (walk.py), one per plan and GPU, kept while a packed launch may hold its address
+    """The plan's table on `device` (walk.py), one per plan and GPU, kept while a prepared launch may hold its address
     (cleared with them)."""
     key = (id(plan), device)
     table = _WALKS.get(key)
@@ -193,7 +192,7 @@ def walk_table(torch, plan: WalkPlan, device):
     return table[0]
 
 
-CACHED_CALLS = 1024  # packed launches (and causal walk tables) kept: a bound, a caller may keep allocating tensors
+CACHED_CALLS = 1024  # prepared launches (and causal walk tables) kept: a bound, a caller may keep allocating tensors
 _PREPARED: dict[tuple, object] = {}
 _WALKS: dict[tuple, object] = {}
 
