@@ -28,6 +28,7 @@ SWIZZLE_BYTES = {"none": 0, "32b": 32, "64b": 64, "128b": 128, "128b_base32b": 1
 SM90_SWIZZLE_CODE = {"none": 0, "128b": 1, "64b": 2, "32b": 3}
 SM100_SWIZZLE_CODE = {"none": 0, "128b_base32b": 1, "128b": 2, "64b": 4, "32b": 6}
 MAJORS = ("k", "mn")
+DESCRIPTOR_ADDRESS_LIMIT = 1 << 18  # a descriptor's start address, LBO and SBO: 14-bit fields of 16-byte units
 
 
 class DescriptorError(ValueError):
@@ -111,6 +112,18 @@ def _k_rows_per_atom(op: SmemOperand) -> int:
     return 4 if op.swizzle == "128b_base32b" else 8
 
 
+def _reach_bytes(layout: ComposedLayout | Layout, op: SmemOperand) -> int:
+    """The farthest byte (from the tile's start, either way) the layout's unswizzled offsets reach: what must fit a
+    descriptor's address before the addresses are computed in 64-bit arrays."""
+    inner = layout.layout if isinstance(layout, ComposedLayout) else layout
+    off = layout.offset if isinstance(layout, ComposedLayout) else 0
+    if _rank2(inner):
+        reach = abs(off) + max(map(abs, inner[0].offsets()[:op.rows])) + max(map(abs, inner[1].offsets()[:op.k]))
+    else:
+        reach = abs(off) + max(map(abs, inner.offsets()))
+    return reach * op.elem_bits // 8
+
+
 def _byte_addresses(layout: ComposedLayout | Layout, op: SmemOperand) -> np.ndarray:
     """Swizzled byte address of every element, in (row, k) colexicographic order (as one array: a tile's
     thousands of elements are a compile's hot spot one by one)."""
@@ -169,6 +182,10 @@ def check_layout(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[int,
         if v < 0 or v % 16:
             raise DescriptorError(f"{name}={v} bytes is not a non-negative multiple of 16")
     canon = canonical_layout(op, lbo, sbo)
+    reach = _reach_bytes(layout, op)
+    if reach >= DESCRIPTOR_ADDRESS_LIMIT:
+        raise DescriptorError(f"SMEM layout {layout} reaches byte {reach}; a descriptor addresses shared memory below "
+                              f"{DESCRIPTOR_ADDRESS_LIMIT} bytes (14 bits of 16-byte units)")
     addresses = _byte_addresses(layout, op)
     if op.elem_bits >= 8 and len(np.unique(addresses)) != len(addresses):
         raise DescriptorError(f"SMEM layout {layout} maps elements of the tile to overlapping addresses")
@@ -193,7 +210,7 @@ class DescriptorFields:
 
 
 def _enc(x: int, what: str) -> int:
-    if x % 16 or not 0 <= x < (1 << 18):
+    if x % 16 or not 0 <= x < DESCRIPTOR_ADDRESS_LIMIT:
         raise DescriptorError(f"{what}={x} bytes is not a 16-byte multiple below 256 KiB")
     return (x & 0x3FFFF) >> 4
 

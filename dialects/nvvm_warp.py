@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import Float32Type, IntegerAttr, i1, i32
 from xdsl.dialects.utils.enum_attribute import EnumAttribute
-from xdsl.ir import Attribute, SSAValue
+from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute, SSAValue
 from xdsl.irdl import (
     AnyAttr,
     IRDLOperation,
@@ -41,8 +41,9 @@ SHFL_TYPES = ("i32", "f32")
 
 
 @irdl_attr_definition
-class ShflKindAttr(EnumAttribute[ShflKind]):
-    """`bfly`, `up`, `down` or `idx` (upstream prints the bare word in the op)."""
+class ShflKindAttr(EnumAttribute[ShflKind], SpacedOpaqueSyntaxAttribute):
+    """`bfly`, `up`, `down` or `idx`: the bare word in the op (upstream's syntax), `#nvvm<shfl_kind bfly>` in the
+    generic form."""
 
     name = "nvvm.shfl_kind"
 

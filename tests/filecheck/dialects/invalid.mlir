@@ -121,6 +121,17 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 
 // -----
 
+// an offset no descriptor can address (found by `mmatom.tools.fuzz --seed 41`: it overflowed numpy's int64)
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
+  %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 18446744073709551615 o ((8,8),16):((64,512),1)">
+  %wc = "test.op"() : () -> !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+  // expected-error@+1 {{'mma.wgmma' op sm90 wgmma: operand B: SMEM layout Sw<3,4,3> o 18446744073709551615 o ((8,8),16):((64,512),1) reaches byte 36893488147419111324; a descriptor addresses shared memory below 262144 bytes (14 bits of 16-byte units)}}
+  %d = mma.wgmma <m64n64k16> %sa, %sb, %wc : !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">, !mma.smem_desc<B, f16, k, sw128, "Sw<3,4,3> o 18446744073709551615 o ((8,8),16):((64,512),1)">, !mma.frag<C, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))"> -> !mma.frag<D, f32, "((4,8,4),(2,2,8)):((128,1,16),(64,8,512))">
+}
+
+// -----
+
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
   %sa = "test.op"() : () -> !mma.smem_desc<A, f16, k, none, "((8,8),(8,2)):((8,128),(1,64))">
   %sb = "test.op"() : () -> !mma.smem_desc<B, f16, k, none, "(64,16):(1,64)">

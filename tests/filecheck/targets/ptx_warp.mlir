@@ -3,6 +3,8 @@
 // (upstream puts it first), ex2.approx.ftz.f32 (ex2.approx.f32 without ftz), rcp.approx.ftz.f32; arith.maxnumf
 // (mmatom.max_value on floats) is PTX max.f32.
 // RUN: mmatom-opt %s | filecheck %s --check-prefix=IR
+// RUN: mmatom-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
+// RUN: mmatom-opt %s --print-op-generic | mmatom-opt | filecheck %s --check-prefix=IR
 // RUN: mmatom-opt %s -p lower-mma-to-ptx -t ptx | filecheck %s
 
 builtin.module attributes {mma.target = #mma.target<sm_90a>} {
@@ -35,6 +37,10 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 // IR-NEXT: %e = nvvm.ex2 %u {ftz = true} : f32
 // IR-NEXT: %e2 = nvvm.ex2 %e : f32
 // IR-NEXT: %r = nvvm.rcp.approx.ftz.f %e2 : f32
+
+// the kind in the generic form parses back (it printed as #nvvm.shfl_kindbfly, which did not: fuzz seed 23)
+// GENERIC: "nvvm.shfl.sync"(%all, %x, %c1, %c31) <{kind = #nvvm<shfl_kind bfly>}> : (i32, f32, i32, i32) -> f32
+// GENERIC: <{kind = #nvvm<shfl_kind up>}>
 
 // CHECK-LABEL: .entry warp(
 // CHECK:      ld.param.f32 [[X:%f[0-9]+]], [warp_param_1];
