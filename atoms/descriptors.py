@@ -112,30 +112,23 @@ def _k_rows_per_atom(op: SmemOperand) -> int:
     return 4 if op.swizzle == "128b_base32b" else 8
 
 
-def _reach_bytes(layout: ComposedLayout | Layout, op: SmemOperand) -> int:
-    """The farthest byte (from the tile's start, either way) the layout's unswizzled offsets reach: what must fit a
-    descriptor's address before the addresses are computed in 64-bit arrays."""
-    inner = layout.layout if isinstance(layout, ComposedLayout) else layout
-    off = layout.offset if isinstance(layout, ComposedLayout) else 0
-    if _rank2(inner):
-        reach = abs(off) + max(map(abs, inner[0].offsets()[:op.rows])) + max(map(abs, inner[1].offsets()[:op.k]))
-    else:
-        reach = abs(off) + max(map(abs, inner.offsets()))
-    return reach * op.elem_bits // 8
-
-
 def _byte_addresses(layout: ComposedLayout | Layout, op: SmemOperand) -> np.ndarray:
     """Swizzled byte address of every element, in (row, k) colexicographic order (as one array: a tile's
     thousands of elements are a compile's hot spot one by one)."""
     inner = layout.layout if isinstance(layout, ComposedLayout) else layout
     sw = layout.swizzle if isinstance(layout, ComposedLayout) else Swizzle(0, 4, 3)
     off = layout.offset if isinstance(layout, ComposedLayout) else 0
-    if _rank2(inner):
-        rows_at = np.asarray(inner[0].offsets()[:op.rows], dtype=np.int64)
-        cols_at = np.asarray(inner[1].offsets()[:op.k], dtype=np.int64)
+    modes = (inner[0].offsets()[:op.rows], inner[1].offsets()[:op.k]) if _rank2(inner) else (inner.offsets(),)
+    # the farthest byte the offsets reach, either way, must fit a descriptor before it meets 64-bit arrays
+    reach = (abs(off) + sum(max(map(abs, m)) for m in modes)) * op.elem_bits // 8
+    if reach >= DESCRIPTOR_ADDRESS_LIMIT:
+        raise DescriptorError(f"SMEM layout {layout} reaches byte {reach}; a descriptor addresses shared memory below "
+                              f"{DESCRIPTOR_ADDRESS_LIMIT} bytes (14 bits of 16-byte units)")
+    if len(modes) == 2:
+        rows_at, cols_at = (np.asarray(m, dtype=np.int64) for m in modes)
         elems = off + rows_at[None, :] + cols_at[:, None]  # [k, row]: row fastest when flattened
     else:
-        elems = off + np.asarray(inner.offsets(), dtype=np.int64)
+        elems = off + np.asarray(modes[0], dtype=np.int64)
     return sw.apply(elems.ravel() * op.elem_bits // 8)
 
 
@@ -182,10 +175,6 @@ def check_layout(layout: ComposedLayout | Layout, op: SmemOperand) -> tuple[int,
         if v < 0 or v % 16:
             raise DescriptorError(f"{name}={v} bytes is not a non-negative multiple of 16")
     canon = canonical_layout(op, lbo, sbo)
-    reach = _reach_bytes(layout, op)
-    if reach >= DESCRIPTOR_ADDRESS_LIMIT:
-        raise DescriptorError(f"SMEM layout {layout} reaches byte {reach}; a descriptor addresses shared memory below "
-                              f"{DESCRIPTOR_ADDRESS_LIMIT} bytes (14 bits of 16-byte units)")
     addresses = _byte_addresses(layout, op)
     if op.elem_bits >= 8 and len(np.unique(addresses)) != len(addresses):
         raise DescriptorError(f"SMEM layout {layout} maps elements of the tile to overlapping addresses")
