@@ -151,10 +151,12 @@ class ListedWalk:
         start, end = (kb.load_scalar(self.table, "i32", cta + i) for i in (0, 1))
         return kb.for_range(start, end, 1, carried)
 
-    def entry(self, index: Value) -> list[Value]:
-        """The entry at list index `index`: its `words` i32 words, the unit first."""
+    def entry(self, index: Value, start: int = 0, stop: int | None = None) -> list[Value]:
+        """The entry at list index `index`: its i32 words [start, stop) (all `words` by default; the unit is word
+        0). Words read where they are used are not held in registers in between."""
         first = self._first(index)
-        return [self.kb.load_scalar(self.table, "i32", first + w) for w in range(self.words)]
+        stop = self.words if stop is None else stop
+        return [self.kb.load_scalar(self.table, "i32", first + w) for w in range(start, stop)]
 
     def unit(self, index: Value) -> Value:
         """The unit of the entry at list index `index`."""

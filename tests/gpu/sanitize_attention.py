@@ -1,7 +1,7 @@
 """A few attention calls for compute-sanitizer (memcheck, racecheck, synccheck): every shipped (head dim, causal)
 config on a tail shape (Sq, Sk not multiples of the tiles; GQA), one whose few tiles' KV blocks are split over the
-SMs (walk.py), a causal one with Sq != Sk, and two whose GQA groups pack into a tile (a split one, a causal one),
-each checked against the float32 reference. `compute-sanitizer --tool racecheck python -P tests/gpu/sanitize_attention.py [64 128 256]`."""
+SMs (walk.py; its parts added up in two levels), a causal one with Sq != Sk, and two whose GQA groups pack into a
+tile (a split one, a causal one), each checked against the float32 reference. `compute-sanitizer --tool racecheck python -P tests/gpu/sanitize_attention.py [64 128 256]`."""
 import sys
 
 import torch

@@ -19,6 +19,7 @@ torch = pytest.importorskip("torch")
 
 import mmatom  # noqa: E402
 from mmatom.kernels.attention import host, walk  # noqa: E402
+from mmatom.kernels.attention.config import COMBINE_BLOCKS, WALK_ENTRY  # noqa: E402
 from mmatom.kernels.attention.reference import attention_reference  # noqa: E402
 
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
@@ -151,26 +152,31 @@ def test_a_second_gpu(poisoned):
 
 # fewer tiles than SMs and long keys: the walk splits their KV blocks over the CTAs (walk.py), the split_kv kernel
 # adds the parts up; tails in Sq and Sk, GQA, several query blocks a head
+# (the last field: the levels the parts are added up in -- 2: in groups, then the groups, walk.groups_of)
 SPLIT_CASES = [
-    ("bf16", 128, 1, 200, 5000, 2, 1),
-    ("f16", 64, 2, 100, 3001, 4, 2),
-    ("bf16", 256, 1, 129, 2000, 2, 2),
-    ("bf16", 128, 1, 1000, 20000, 3, 3),
+    ("bf16", 128, 1, 200, 5000, 2, 1, 2),
+    ("f16", 64, 2, 100, 3001, 4, 2, 2),
+    ("bf16", 256, 1, 129, 2000, 2, 2, 2),
+    ("bf16", 128, 1, 1000, 20000, 3, 3, 1),
+    ("bf16", 256, 1, 60, 30000, 1, 1, 2),
+    ("f16", 64, 1, 7, 70001, 2, 1, 2),
 ]
 
 
-@pytest.mark.parametrize("case", SPLIT_CASES, ids=lambda c: "{}-d{}-b{}-{}x{}-h{}kv{}".format(*c))
+@pytest.mark.parametrize("case", SPLIT_CASES, ids=lambda c: "{}-d{}-b{}-{}x{}-h{}kv{}-levels{}".format(*c))
 def test_split_tiles_add_up(poisoned, case):
-    dtype, d, b, sq, sk, h, hkv = case
+    dtype, d, b, sq, sk, h, hkv, levels = case
     config = host.default_config(d, False, sk)
     plan = walk.plan_walk(b, h, sq, sk, config.block_m, config.block_n,
-                          torch.cuda.get_device_properties(0).multi_processor_count, False)
+                          torch.cuda.get_device_properties(0).multi_processor_count, False, COMBINE_BLOCKS[d])
+    entries = plan.table[plan.ctas + 1:].reshape(-1, walk.ENTRY_WORDS)
     assert plan.counters > 0, "the case must split tiles"
+    assert (entries[:, WALK_ENTRY.index("groups")].max() > 1) == (levels == 2)
     q, k, v = random_qkv(dtype, b, sq, sk, h, hkv, d, seed=300 + SPLIT_CASES.index(case))
     o, lse = mmatom.attention(q, k, v, return_lse=True)
     assert o is poisoned[-1][0]
     assert_matches_reference(o, lse, q, k, v, False)
-    again = mmatom.attention(q, k, v)  # the parts added up in part order: the same bits
+    again = mmatom.attention(q, k, v)  # the parts added up in slot order: the same bits
     assert torch.equal(again, o)
 
 
@@ -200,11 +206,12 @@ def test_packed_heads_match_the_reference(poisoned, case, pack):
 
 def test_decoding_packs_the_group_and_splits_the_keys(poisoned):
     """One query of 32 heads over 8 KV heads against 20000 keys: choose_tiles packs the 4 heads of a group into a
-    tile (8 tiles), the walk splits them over the SMs; the same bits twice (the parts added up in part order)."""
+    tile (8 tiles), the walk splits each over ~16 SMs, its parts added up in two levels (groups of parts, then the
+    groups: a counter per group and one per tile); the same bits twice (the parts added up in slot order)."""
     config, pack = host.choose_tiles(128, False, 1, 20000, 4)
     plan = walk.plan_walk(1, 8, 1, 20000, config.block_m // pack, config.block_n,
-                          torch.cuda.get_device_properties(0).multi_processor_count, False)
-    assert pack == 4 and plan.counters == 8, (pack, plan.counters)
+                          torch.cuda.get_device_properties(0).multi_processor_count, False, COMBINE_BLOCKS[128])
+    assert pack == 4 and plan.counters > 8 and plan.slots > plan.ctas, (pack, plan.counters, plan.slots)
     q, k, v = random_qkv("bf16", 1, 1, 20000, 32, 8, 128, seed=9)
     o, lse = mmatom.attention(q, k, v, return_lse=True)
     assert_matches_reference(o, lse, q, k, v, False)

@@ -24,9 +24,17 @@ PRODUCER_REGISTERS = 24
 # a packed tile's producer issues a Q box per head (d 256, 4 heads: 16 boxes): with 24 registers it spills
 PACKED_PRODUCER_REGISTERS = 40
 # an entry of the kernel's walk table (walk.py; mmatom.ListedWalk): the tile's unit, its KV blocks [kv_lo, kv_hi)
-# (kv_hi -1: all), and for a tile split over CTAs its counter (-1: whole), its parts' first workspace slot, how many
-# parts and which this is
-WALK_ENTRY = ("unit", "kv_lo", "kv_hi", "counter", "first_slot", "parts", "part")
+# (kv_hi -1: all), and for a tile split over CTAs its group of parts' counter (-1: a whole tile), first workspace
+# slot, how many parts and which this is; with several groups, the tile's counter (-1: one group), the groups' first
+# slot, how many groups and which this part's is
+WALK_ENTRY = ("unit", "kv_lo", "kv_hi", "counter", "first_slot", "parts", "part", "tile_counter", "group_slots",
+              "groups", "group")
+# adding up one part of a split tile (split_kv.py), in KV blocks' worth of the head dim's tile: fitted on decoding
+# shapes of one tile cut in 16-128 parts, added up in one level (H100, records/attention-2026-11-27-h100-s24/
+# parts_ab.txt: d 256's 32 chunks a thread read 15 at a time, d 128's 16 in batches of 27, d 64's 8 of 36); with two
+# levels (parts_ab2.txt) the walk's choice with these was within 4% of the fastest of 16-128 parts on the 5 shapes
+# where it differs
+COMBINE_BLOCKS = {64: 0.25, 128: 0.35, 256: 0.86}
 REGISTER_FILE = 65536            # 32-bit registers per SM: what setmaxnreg shares out among the warpgroups
 SMEM_BYTES = 232448              # the most dynamic shared memory a CTA may opt in to on sm_90 (227 KiB)
 PACKED_ROWS = (8, 16, 32, 64)    # a packed head's rows: whole swizzle periods, within one consumer warpgroup's 64
@@ -153,5 +161,5 @@ def choose_tiles(head_dim: int, causal: bool, seqlen_q: int, seqlen_k: int, grou
     return (packed, group) if rows_packed < rows_plain else (plain, 1)
 
 
-__all__ = ["AttentionConfig", "BLOCK_OVERHEAD_KEYS", "BOX_COLUMNS", "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS",
-           "PACKED_CONFIGS", "PACKED_ROWS", "SHIPPED_CONFIGS", "WALK_ENTRY", "choose_tiles", "default_config"]
+__all__ = ["AttentionConfig", "BLOCK_OVERHEAD_KEYS", "BOX_COLUMNS", "COMBINE_BLOCKS", "DEFAULT_CONFIGS", "DTYPES",
+           "HEAD_DIMS", "PACKED_CONFIGS", "PACKED_ROWS", "SHIPPED_CONFIGS", "WALK_ENTRY", "choose_tiles", "default_config"]

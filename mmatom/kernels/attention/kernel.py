@@ -39,6 +39,8 @@ from mmatom import ceil_div, max_value, min_value, select
 from .config import BOX_COLUMNS, WALK_ENTRY, AttentionConfig
 from .split_kv import PartialRows
 
+SPLIT_FIELDS = WALK_ENTRY.index("counter")  # a walk entry's fields from here on describe a split tile's part
+
 LN2 = math.log(2.0)
 EPILOGUE_BARRIER = 1     # 1 + w: consumer w's 128 threads (its staging boxes)
 # 1 + consumers + w: consumer w waits there for its turn on the tensor cores (after consumer w - 1's GEMMs); 1 + 2 x
@@ -118,8 +120,8 @@ class HopperAttention:
         query heads) and layer (batch); the KV blocks [lo, hi) it reads, walked last to first, those from
         `unmasked` on needing a mask; and the split tile fields (counter -1: whole). Causal numbers the query blocks
         last to first (row tile 0 the longest)."""
-        entry = dict(zip(WALK_ENTRY, self.scheduler.entry(index)))
-        unit, lo, hi = entry.pop("unit"), entry.pop("kv_lo"), entry.pop("kv_hi")
+        # the split fields are read by finish, where it uses them
+        unit, lo, hi = self.scheduler.entry(index, 0, SPLIT_FIELDS)
         row_tile, head = self.scheduler.coords(unit)
         q_block = self.q_blocks - 1 - row_tile if self.causal else row_tile
         q0 = q_block * self.positions
@@ -128,7 +130,7 @@ class HopperAttention:
         # the table cost d 256's KV loop its uniform datapath (R2UR 1 -> 43 a loop pass, records/ATTENTION.md)
         lo, hi = (lo, select(hi < 0, blocks, hi)) if self.split_kv else (0, blocks)
         return SimpleNamespace(q0=q0, head=head, layer=self.scheduler.layer(unit), lo=lo, hi=hi, unmasked=unmasked,
-                               **entry)
+                               index=index)
 
     def kv_blocks(self, q0) -> tuple:
         """(KV blocks the tile at query row q0 reads, how many of the first ones need no mask). Causal is aligned
@@ -207,7 +209,8 @@ class HopperAttention:
         self.coords = self.tiled_qk.fragment_coords(kb, "C")
         if self.split_kv:
             self.parts = PartialRows(kb, self.tid - 128, self.consumer_threads, self.tiled_pv.fragment_type("C"),
-                                     self.o_rows, (EPILOGUE_BARRIER + 2 * self.consumers, self.consumer_threads))
+                                     self.o_rows, (EPILOGUE_BARRIER + 2 * self.consumers, self.consumer_threads),
+                                     self.config.registers(self.pack)[1])
         with kb.if_(self.warpgroup == self.consumers - 1):
             self.pass_turn()  # the first turn is warpgroup 0's
         with (tiles := self.scheduler.loop([0, 0, 0])) as (index, (q_it, k_it, v_it)):
@@ -242,12 +245,11 @@ class HopperAttention:
         # thread whose rows hold no query (past the sequence's end) skips the workspace: its rows are not stored
         queries = kb.param("seqlen_q") - t.q0
         live = functools.reduce(operator.or_, (self.position(row) < queries for row in self.coords.rows))
-        with (parts := kb.if_(t.counter >= 0, otherwise=[o, *maxima, *sums, 1])):
-            last = self.parts.publish(o, maxima, sums, t, live)
-            with (added := kb.if_(last & live, otherwise=[o, *maxima, *sums])):
-                total, total_maxima, total_sums = self.parts.total(t)
-                added.yield_(total, *total_maxima, *total_sums)
-            parts.yield_(*added.results, select(last, 1, 0))
+        # the entry's split fields, read here: held over the KV loop, they cost packed d 256 spills
+        split = SimpleNamespace(**dict(zip(WALK_ENTRY[SPLIT_FIELDS:], self.scheduler.entry(t.index, SPLIT_FIELDS))))
+        with (parts := kb.if_(split.counter >= 0, otherwise=[o, *maxima, *sums, 1])):
+            o, maxima, sums, store = self.parts.add_up_tile(o, maxima, sums, split, live)
+            parts.yield_(o, *maxima, *sums, store)
         o, *rows, store = parts.results
         with kb.if_(store != 0):
             self.epilogue(o, rows[:2], rows[2:], q, t)

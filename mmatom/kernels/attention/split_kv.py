@@ -3,23 +3,44 @@
 Each part ends with this tile's rows of O unnormalized, each row's maximum (log2 units) and sum of 2^(s - max). It
 writes them to its workspace slot -- each consumer thread its own values, in 16-byte chunks laid out chunk-major over
 the tile's threads (a warp's chunk: 512 contiguous bytes), its two rows' maxima and sums as one chunk more -- and
-counts itself on the tile's counter (kb.sync.last_to_arrive). The part that counts last reads every part's chunks
-back, in part order (the same bits on every run), each rescaled to the rows' overall maximum M:
+counts itself on a counter (kb.sync.last_to_arrive). The part that counts last reads the slots back, in slot order
+(the same bits on every run), each rescaled to the rows' overall maximum M:
 
     O = sum_p O_p 2^(m_p - M),    l = sum_p l_p 2^(m_p - M)
 
-and stores the tile as a whole one would. Each thread reads only what it wrote in the other parts (the same thread
-of another CTA): no exchange between the threads of a CTA. A thread whose rows hold no query (past the sequence's
-end: most of a packed decoding tile's, config.py) neither writes nor reads: their rows are never stored.
+The adding up is a chain of L2 round trips, parts one after another, so a tile of many parts adds them up in two
+levels (walk.py): its parts in groups, each group's last part adding up the group's slots and publishing the sum to
+a group slot in turn, the last group's adding up the groups and storing the tile as a whole one would -- about
+2 sqrt(parts) parts' reads in a row instead of `parts`. Each thread reads only what it wrote in the other parts (the
+same thread of another CTA): no exchange between the threads of a CTA. A thread whose rows hold no query (past the
+sequence's end: most of a packed decoding tile's, config.py) neither writes nor reads: their rows are never stored.
 
 On the public API only, like the kernel.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import mmatom
 
-SUMMED_AT_ONCE = 8  # chunks of O a thread adds up at a time (d 256: 32 chunks, all at once would spill)
+# The part that counts last adds every part up through chains of L2 round trips (~0.25 us each on the H100), so the
+# loads of several parts go out at once: STATS_AT_ONCE parts' maxima and sums, and up to ROW_PARTS_AT_ONCE parts'
+# chunks of O -- SUMMED_AT_ONCE (or, where registers are short, FEWER_SUMMED) chunks of each, as many as a consumer
+# thread's registers hold besides its O values and RESERVED_WORDS (addresses, counters; d 256 at 240 registers: 4
+# chunks of 3 parts, d 128: 8 of 3)
+STATS_AT_ONCE, ROW_PARTS_AT_ONCE, SUMMED_AT_ONCE, FEWER_SUMMED, RESERVED_WORDS = 4, 4, 8, 4, 40
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level of a split tile's adding up (walk.py): `count` slots from `first_slot`, this part's the `index`th,
+    counted on counter `counter` (i32 values of the walk entry)."""
+
+    first_slot: object
+    index: object
+    count: object
+    counter: object
 
 
 class PartialRows:
@@ -27,8 +48,10 @@ class PartialRows:
     index among them; `o_type` O's fragment type, `o_rows[v]` which of the thread's two rows value v is in;
     `barrier` the named barrier (id, threads) the consumers count on)."""
 
-    def __init__(self, kb: mmatom.KernelBuilder, thread, threads: int, o_type, o_rows, barrier: tuple[int, int]):
+    def __init__(self, kb: mmatom.KernelBuilder, thread, threads: int, o_type, o_rows, barrier: tuple[int, int],
+                 registers: int):
         self.kb, self.thread, self.threads, self.barrier = kb, thread, threads, barrier
+        self.registers = registers
         self.o_type, self.o_rows = o_type, o_rows
         if sorted(set(o_rows)) != [0, 1]:
             raise mmatom.CompileError(f"split KV: a thread's O values lie in rows {sorted(set(o_rows))}; the "
@@ -38,58 +61,127 @@ class PartialRows:
         self.partials, self.counters = kb.param("partials"), kb.param("counters")
 
     def _chunk(self, slot, chunk: int):
-        """The address of this thread's 16-byte chunk `chunk` in workspace slot `slot`."""
+        """The address of this thread's 16-byte chunk `chunk` in workspace slot `slot`: the thread's first chunk of
+        the slot plus a constant (an immediate offset of the load: per-chunk addresses in registers, hoisted out
+        of the loops, would hold ~66 registers)."""
         first = self.kb.int_cast(slot * (self.chunks + 1), "i64")  # 2^31 bytes and more: in i64
-        return self.partials + (first * self.threads + (chunk * self.threads + self.thread)) * 16
+        return self.partials + (first * self.threads + self.thread) * 16 + chunk * self.threads * 16
 
-    def publish(self, o, maxima, sums, part, live) -> mmatom.Value:
-        """This part's rows to its slot (where `live`: this thread's rows hold a query), counted on the tile's
-        counter: an i1, true in every consumer thread of the part that counted last (`part`: the walk entry's
-        fields)."""
+    def add_up_tile(self, o, maxima, sums, t, live) -> tuple:
+        """A split tile's part (`t`: its walk entry): its rows published to its group's slot; with several groups,
+        the part that counts last in its group relays the group's sum to the group's slot, chunk by chunk. The part
+        that counts last overall adds up the slots of the last level. Returns (O, row maxima, row sums, store):
+        store an i32, 1 in that part; O zeros elsewhere (no one stores it)."""
         kb = self.kb
-        slot = part.first_slot + part.part
+        parts = Level(t.first_slot, t.part, t.parts, t.counter)
+        groups = Level(t.group_slots, t.group, t.groups, t.tile_counter)
+        self.store(o, maxima, sums, parts.first_slot + parts.index, live)
+        last = self.count(parts)
+        with (second := kb.if_(last & (t.groups > 1), otherwise=[last])):
+            with kb.if_(live):
+                self.relay(parts, groups.first_slot + groups.index)
+            second.yield_(self.count(groups))
+        last = second.results[0]
+        level = Level(*(mmatom.select(t.groups > 1, g, p) for g, p in zip(vars(groups).values(), vars(parts).values())))
+        with (added := kb.if_(last & live, otherwise=[kb.fill(0.0, self.o_type), *maxima, *sums])):
+            total, total_maxima, total_sums = self.total(level)
+            added.yield_(total, *total_maxima, *total_sums)
+        o, *rows = added.results
+        return o, rows[:2], rows[2:], mmatom.select(last, 1, 0)
+
+    def store(self, o, maxima, sums, slot, live) -> None:
+        """This thread's O values, row maxima and sums to workspace slot `slot`, where `live` (its rows hold a
+        query)."""
+        kb = self.kb
         with kb.if_(live):
             for c in range(self.chunks):
                 kb.store_chunk([kb.bitcast(kb.extract(o, 4 * c + i), "i32") for i in range(4)], self._chunk(slot, c))
-            kb.store_chunk([kb.bitcast(x, "i32") for x in (*maxima, *sums)], self._chunk(slot, self.chunks))
-        return kb.sync.last_to_arrive(self.counters, part.counter, part.parts, *self.barrier,
-                                      leader=self.thread == 0)
+            self._store_stats(maxima, sums, slot)
 
-    def total(self, part) -> tuple:
-        """(O, row maxima, row sums) of every part added up, as one whole tile's would be."""
-        kb = self.kb
-        with (top := kb.for_range(0, part.parts, 1, [float("-inf")] * 2)) as (p, maxima):
-            stats = self._stats(part, p)
-            top.yield_(*(mmatom.max_value(m, x) for m, x in zip(maxima, stats[:2])))
-        maxima = list(top.results)
-        base = [mmatom.select(m == float("-inf"), 0.0, m) for m in maxima]  # a row no part saw a key of: 0, not NaN
-        with (summed := kb.for_range(0, part.parts, 1, [0.0] * 2)) as (p, sums):
-            stats = self._stats(part, p)
-            summed.yield_(*(s + l_p * kb.ex2(m_p - b) for s, l_p, m_p, b in zip(sums, stats[2:], stats[:2], base)))
-        return self._rows(part, base), maxima, list(summed.results)
+    def _store_stats(self, maxima, sums, slot) -> None:
+        self.kb.store_chunk([self.kb.bitcast(x, "i32") for x in (*maxima, *sums)], self._chunk(slot, self.chunks))
 
-    def _rows(self, part, base):
-        """O: every part's values times 2^(m_p - M) for their row, SUMMED_AT_ONCE chunks at a time."""
-        kb = self.kb
-        out = kb.fill(0.0, self.o_type)
-        for group in range(0, self.chunks, SUMMED_AT_ONCE):
-            chunks = range(group, min(group + SUMMED_AT_ONCE, self.chunks))
-            with (rows := kb.for_range(0, part.parts, 1, [0.0] * (4 * len(chunks)))) as (p, sums):
-                stats = self._stats(part, p)
-                scale = [kb.ex2(m_p - b) for m_p, b in zip(stats[:2], base)]
-                sums = list(sums)
-                for j, c in enumerate(chunks):
-                    for i, word in enumerate(kb.load_chunk(self._chunk(part.first_slot + p, c))):
-                        sums[4 * j + i] = sums[4 * j + i] + kb.bitcast(word, "f32") * scale[self.o_rows[4 * c + i]]
-                rows.yield_(*sums)
+    def count(self, level: Level) -> mmatom.Value:
+        """This part counted on the level's counter: an i1, true in every consumer thread of the part that counted
+        last (its slot stored before: last_to_arrive's fence orders the CTA's stores before the count)."""
+        return self.kb.sync.last_to_arrive(self.counters, level.counter, level.count, *self.barrier,
+                                           leader=self.thread == 0)
+
+    def total(self, level: Level) -> tuple:
+        """(O, row maxima, row sums) of the level's slots added up, as one whole tile's would be."""
+        maxima, sums = self._merged_stats(level)
+        out = self.kb.fill(0.0, self.o_type)
+        for chunks, values in self._summed(level, maxima):
             for j, c in enumerate(chunks):
                 for i in range(4):
-                    out = kb.insert(rows.results[4 * j + i], out, 4 * c + i)
-        return out
+                    out = self.kb.insert(values[4 * j + i], out, 4 * c + i)
+        return out, maxima, sums
 
-    def _stats(self, part, p) -> list:
-        """Part p's (row maxima, row sums) of this thread's two rows."""
-        return [self.kb.bitcast(w, "f32") for w in self.kb.load_chunk(self._chunk(part.first_slot + p, self.chunks))]
+    def relay(self, level: Level, slot) -> None:
+        """The level's slots added up into workspace slot `slot`, a batch of chunks at a time (no tile's O held:
+        registers for one more adding up would spill d 256's)."""
+        kb = self.kb
+        maxima, sums = self._merged_stats(level)
+        for chunks, values in self._summed(level, maxima):
+            for j, c in enumerate(chunks):
+                kb.store_chunk([kb.bitcast(values[4 * j + i], "i32") for i in range(4)], self._chunk(slot, c))
+        self._store_stats(maxima, sums, slot)
+
+    def _batch(self, level: Level, p, width: int) -> list[tuple]:
+        """Slots p .. p + width - 1 of `level` as (slot, in range): one past its last reads the last one's (its
+        loads stay in the workspace) and counts for nothing."""
+        last = level.count - 1
+        return [(level.first_slot + mmatom.min_value(p + u, last), p + u <= last) for u in range(width)]
+
+    def _merged_stats(self, level: Level) -> tuple[list, list]:
+        """The rows' overall maxima M and sums sum_p l_p 2^(m_p - M), STATS_AT_ONCE parts' loads at a time: the
+        sums so far rescaled to each batch's new maximum (2^(-inf) = 0: a row empty so far adds nothing)."""
+        kb = self.kb
+        with (merged := kb.for_range(0, level.count, STATS_AT_ONCE, [float("-inf")] * 2 + [0.0] * 2)) as (p, acc):
+            batch = [(self._stats_at(slot), valid) for slot, valid in self._batch(level, p, STATS_AT_ONCE)]
+            maxima, sums = [], []
+            for row in range(2):
+                seen = [mmatom.select(valid, stats[row], float("-inf")) for stats, valid in batch]
+                top = acc[row]
+                for m in seen:
+                    top = mmatom.max_value(top, m)
+                base = mmatom.select(top == float("-inf"), 0.0, top)
+                total = acc[2 + row] * kb.ex2(acc[row] - base)
+                for m, (stats, _) in zip(seen, batch):
+                    total = total + stats[2 + row] * kb.ex2(m - base)
+                maxima.append(top)
+                sums.append(total)
+            merged.yield_(*maxima, *sums)
+        return list(merged.results[:2]), list(merged.results[2:])
+
+    def _summed(self, level: Level, maxima):
+        """Per batch of chunks of O: (the chunks, their values summed over the level's slots, each slot's times
+        2^(m_p - M) for its row), several slots' loads at a time."""
+        kb = self.kb
+        base = [mmatom.select(m == float("-inf"), 0.0, m) for m in maxima]  # a row no part saw a key of: 0, not NaN
+        summed, at_once = self._row_batches()
+        for group in range(0, self.chunks, summed):
+            chunks = range(group, min(group + summed, self.chunks))
+            with (rows := kb.for_range(0, level.count, at_once, [0.0] * (4 * len(chunks)))) as (p, sums):
+                sums = list(sums)
+                for slot, valid in self._batch(level, p, at_once):
+                    stats = self._stats_at(slot)
+                    scale = [mmatom.select(valid, kb.ex2(m_p - b), 0.0) for m_p, b in zip(stats[:2], base)]
+                    for j, c in enumerate(chunks):
+                        for i, word in enumerate(kb.load_chunk(self._chunk(slot, c))):
+                            sums[4 * j + i] = sums[4 * j + i] + kb.bitcast(word, "f32") * scale[self.o_rows[4 * c + i]]
+                rows.yield_(*sums)
+            yield chunks, list(rows.results)
+
+    def _row_batches(self) -> tuple[int, int]:
+        """(chunks of O, parts) a batch of _rows' loads: as many chunks in flight as the registers hold."""
+        room = (self.registers - self.values - RESERVED_WORDS) // 4
+        summed = min(self.chunks, SUMMED_AT_ONCE if room >= 3 * (SUMMED_AT_ONCE + 1) else FEWER_SUMMED)
+        return summed, max(1, min(ROW_PARTS_AT_ONCE, room // (summed + 1)))
+
+    def _stats_at(self, slot) -> list:
+        """Workspace slot `slot`'s (row maxima, row sums) of this thread's two rows."""
+        return [self.kb.bitcast(w, "f32") for w in self.kb.load_chunk(self._chunk(slot, self.chunks))]
 
 
-__all__ = ["PartialRows", "SUMMED_AT_ONCE"]
+__all__ = ["Level", "PartialRows"]

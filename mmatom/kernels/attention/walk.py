@@ -1,12 +1,14 @@
 """Which attention tiles each persistent CTA runs, in which order, and over which KV blocks: a list of entries per
 CTA, planned on the host and passed to the kernel as a table (mmatom.ListedWalk), each entry
 
-    (unit, kv_lo, kv_hi, counter, first_slot, parts, part)
+    (unit, kv_lo, kv_hi, counter, first_slot, parts, part, tile_counter, group_slots, groups, group)
 
 -- the tile's unit in the kernel's plain numbering ((layer x query blocks + row tile) x heads + head), the KV blocks
-[kv_lo, kv_hi) it reads (kv_hi -1: all the tile's blocks, as the kernel counts them), and for a tile cut into
-`parts` parts run by different CTAs, its counter, its parts' first workspace slot and this part's index (counter -1:
-a whole tile).
+[kv_lo, kv_hi) it reads (kv_hi -1: all the tile's blocks, as the kernel counts them), and for a tile cut into parts
+run by different CTAs, the part's group: its counter, its parts' first workspace slot, how many parts and which this
+is (counter -1: a whole tile); a tile of several groups also has a counter of its own, the groups' first slot, how
+many groups and which this part's is (tile_counter -1: one group). Each group's last part adds its group up; with
+several groups, it publishes that sum to its group slot and the last group's adds the groups up (split_kv.py).
 
 **Causal** tiles differ in length: query block i reads about i + 1 key blocks. A static raster over (query block,
 head, batch) -- CTA c taking units c, c + G, ... -- leaves its busiest CTA 8-30% above the mean on the common shapes
@@ -34,6 +36,7 @@ split_kv (kernel.finish).
 from __future__ import annotations
 
 import heapq
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -47,10 +50,10 @@ TILE_OVERHEAD_BLOCKS = 1.0  # a tile's own cost (Q load, first S, epilogue) in k
 
 
 ENTRY_WORDS = len(WALK_ENTRY)
-# a split tile's own cost in KV blocks' worth: its parts' rows written and counted, the last part's epilogue after
-# theirs (3 blocks: measured, a split that saved 1.25 blocks by this count ran 4% slower), and the last part reading
-# every part's rows (a quarter block each: 65 KiB at d 128 against a block's 9.4 MFLOP); at most MAX_PARTS parts
-FIXUP_BLOCKS, FIXUP_BLOCKS_PER_PART, MAX_PARTS = 3.0, 0.25, 16
+# a split tile's own cost in KV blocks' worth: its parts' rows written and counted and the last part's epilogue after
+# theirs (3 blocks: measured, a split that saved 1.25 blocks by this count ran 4% slower); and, per part added up in a
+# row, the caller's `combine_blocks` (config.COMBINE_BLOCKS)
+FIXUP_BLOCKS, TWO_LEVELS_FROM = 3.0, 9
 
 
 @dataclass(frozen=True)
@@ -66,8 +69,9 @@ class WalkPlan:
 
 @lru_cache(maxsize=256)
 def plan_walk(batch: int, heads: int, seqlen_q: int, seqlen_k: int, block_m: int, block_n: int, sms: int,
-              causal: bool) -> WalkPlan:
-    """The kernel's walk for a launch on a GPU of `sms` SMs."""
+              causal: bool, combine_blocks: float = 0.35) -> WalkPlan:
+    """The kernel's walk for a launch on a GPU of `sms` SMs (`combine_blocks`: adding up one part of a split tile,
+    in KV blocks' worth)."""
     q_blocks = -(-seqlen_q // block_m)
     tiles = batch * heads * q_blocks
     if causal:
@@ -75,32 +79,61 @@ def plan_walk(batch: int, heads: int, seqlen_q: int, seqlen_k: int, block_m: int
         table = ListedWalk.table([[_whole(u) for u in units] for units in lists], ENTRY_WORDS)
         return WalkPlan(table, len(lists), 0, 0)
     order = [unit for (unit,) in _head_by_head(q_blocks, heads, batch)]
-    return _split_few(order, -(-seqlen_k // block_n), sms)
+    return _split_few(order, -(-seqlen_k // block_n), sms, combine_blocks)
 
 
 def _whole(unit: int) -> tuple[int, ...]:
     """The entry of a whole tile: all its KV blocks, no counter (WALK_ENTRY's order)."""
-    fields = {"unit": unit, "kv_lo": 0, "kv_hi": -1, "counter": -1, "first_slot": 0, "parts": 1, "part": 0}
+    return _entry(unit=unit, kv_lo=0, kv_hi=-1, counter=-1, first_slot=0, parts=1, part=0)
+
+
+def _entry(**fields) -> tuple[int, ...]:
+    """An entry in WALK_ENTRY's order; a tile of one group of parts (or whole) has no tile counter."""
+    fields = {"tile_counter": -1, "group_slots": 0, "groups": 1, "group": 0, **fields}
     return tuple(fields[name] for name in WALK_ENTRY)
 
 
-def _split_few(order: list[int], blocks: int, sms: int) -> WalkPlan:
+def groups_of(parts: int) -> list[range]:
+    """A split tile's parts (numbered in KV order) in about sqrt(parts) groups of consecutive parts, as equal as they
+    come: the adding up reads ~2 sqrt(parts) parts in a row instead of `parts` (fewer than TWO_LEVELS_FROM parts: one
+    group, a second level would save a part's read or two and cost a publish and a count of its own)."""
+    count = math.isqrt(parts) if parts >= TWO_LEVELS_FROM else 1
+    bounds = [parts * g // count for g in range(count + 1)]
+    return [range(bounds[g], bounds[g + 1]) for g in range(count)]
+
+
+def chain(parts: int) -> int:
+    """Parts' reads in a row while a tile of `parts` parts is added up: its largest group, then the groups."""
+    groups = groups_of(parts)
+    return max(len(g) for g in groups) + (len(groups) if len(groups) > 1 else 0)
+
+
+def _split_few(order: list[int], blocks: int, sms: int, combine_blocks: float) -> WalkPlan:
     """Every tile whole, CTA c taking the units order[c], order[c + CTAs], ... -- or, with fewer tiles than SMs,
-    their KV blocks (`blocks` a tile) in equal runs over the SMs, at most MAX_PARTS a tile, where that shortens the
-    busiest CTA's work past the parts' own cost. (A last, partial wave of many tiles stays whole: the kernel that
-    can add parts up runs its KV steps 4-6% slower, kernel.finish, which costs more than the last wave's idle SMs on
-    the measured shapes.)"""
+    their KV blocks (`blocks` a tile) in equal runs over the SMs, where that shortens the busiest CTA's work past the
+    parts' own cost: the run whose blocks and adding up cost least (more parts: shorter runs, a longer chain). (A
+    last, partial wave of many tiles stays whole: the kernel that can add parts up runs its KV steps 4-6% slower,
+    kernel.finish, which costs more than the last wave's idle SMs on the measured shapes.)"""
     tiles = len(order)
-    run = max(-(-tiles * blocks // sms), -(-blocks // MAX_PARTS))
-    parts = -(-blocks // run) + 1  # a tile's most: a run may end inside it
-    if tiles >= sms or run + FIXUP_BLOCKS + FIXUP_BLOCKS_PER_PART * parts >= blocks:
+
+    def cost(run: int) -> float:
+        return run + FIXUP_BLOCKS + combine_blocks * chain(-(-blocks // run) + 1)  # a run may end inside a tile
+
+    run = blocks if tiles >= sms else min(range(-(-tiles * blocks // sms), blocks + 1), key=lambda r: (cost(r), -r))
+    if tiles >= sms or cost(run) >= blocks:
         ctas = min(sms, tiles)
         lists = [[_whole(u) for u in order[c::ctas]] for c in range(ctas)]
         return WalkPlan(ListedWalk.table(lists, ENTRY_WORDS), ctas, 0, 0)
+    return _split(order, blocks, sms, run)
+
+
+def _split(order: list[int], blocks: int, sms: int, run: int) -> WalkPlan:
+    """CTA c takes KV blocks [c run, (c + 1) run) of the tiles' blocks laid end to end; a tile cut in several
+    pieces gets its parts' groups (groups_of), counters and slots."""
     lists: list[list[tuple[int, ...]]] = [[] for _ in range(sms)]
     pieces: dict[int, list[tuple[int, int, int]]] = {}  # tile -> its (CTA, lo, hi), in CTA order
     for c in range(sms):
-        first, last = c * run, min((c + 1) * run, tiles * blocks)
+        first, last = c * run, min((c + 1) * run, len(order) * blocks)
         for j in range(first // blocks, -(-last // blocks)):
             pieces.setdefault(j, []).append((c, max(first - j * blocks, 0), min(last - j * blocks, blocks)))
     slots = counters = 0
@@ -108,9 +141,18 @@ def _split_few(order: list[int], blocks: int, sms: int) -> WalkPlan:
         if len(cut) == 1:
             lists[cut[0][0]].append(_whole(order[j]))
             continue
-        for p, (c, lo, hi) in enumerate(cut):
-            lists[c].append((order[j], lo, hi, counters, slots, len(cut), p))
-        slots, counters = slots + len(cut), counters + 1
+        groups = groups_of(len(cut))
+        several = len(groups) > 1
+        for g, group in enumerate(groups):
+            level = {"counter": counters + g, "first_slot": slots + group.start, "parts": len(group)}
+            if several:
+                level.update(tile_counter=counters + len(groups), group_slots=slots + len(cut), groups=len(groups),
+                             group=g)
+            for p in group:
+                c, lo, hi = cut[p]
+                lists[c].append(_entry(unit=order[j], kv_lo=lo, kv_hi=hi, part=p - group.start, **level))
+        slots += len(cut) + several * len(groups)
+        counters += len(groups) + several
     return WalkPlan(ListedWalk.table(lists, ENTRY_WORDS), sms, slots, counters)
 
 
@@ -180,5 +222,5 @@ def _scheduled(units: list[tuple[int, ...]], cost: np.ndarray, heads: int, ctas:
     return lists
 
 
-__all__ = ["ENTRY_WORDS", "FIXUP_BLOCKS", "FIXUP_BLOCKS_PER_PART", "MAX_PARTS", "TILE_OVERHEAD_BLOCKS", "WalkPlan",
-           "balanced_lists", "busiest", "plan_walk", "tile_costs"]
+__all__ = ["ENTRY_WORDS", "FIXUP_BLOCKS", "TILE_OVERHEAD_BLOCKS", "TWO_LEVELS_FROM", "WalkPlan", "balanced_lists", "busiest", "chain",
+           "groups_of", "plan_walk", "tile_costs"]

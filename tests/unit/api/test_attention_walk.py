@@ -4,6 +4,8 @@ leaves it 8-30% above, the tiles in flight on few heads -- and the table the ker
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -92,30 +94,43 @@ def _entries(plan):
 
 @pytest.mark.parametrize("shape", [(1, 8, 128, 32768, 128, 144), (1, 5, 300, 4096, 128, 144),
                                    (2, 3, 300, 5000, 128, 80), (1, 2, 517, 3001, 192, 112),
-                                   (4, 16, 4096, 4096, 128, 144), (16, 16, 512, 512, 128, 128)],
+                                   (4, 16, 4096, 4096, 128, 144), (16, 16, 512, 512, 128, 128),
+                                   (1, 1, 1, 65536, 16, 128), (2, 2, 1, 32768, 16, 80)],
                          ids=lambda s: "x".join(map(str, s)))
 def test_a_split_plan_reads_every_key_block_of_every_tile_once(shape):
     """Without a mask: whole tiles, or with fewer tiles than SMs their KV blocks cut over the SMs; each split tile's
-    parts numbered 0..parts-1 on its own counter and consecutive slots of their own."""
+    parts in groups, each group's parts numbered 0..parts-1 on its own counter and consecutive slots of their own, and
+    a tile of several groups with a counter and consecutive group slots of its own."""
     batch, heads, seqlen_q, seqlen_k, block_m, block_n = shape
     plan = walks.plan_walk(*shape, 132, False)
     tiles, blocks = batch * heads * -(-seqlen_q // block_m), -(-seqlen_k // block_n)
-    read, parts_of = [], {}
+    read, groups, tiles_of = [], {}, {}
     for entries in _entries(plan):
         for e in entries:
             hi = blocks if e["kv_hi"] < 0 else e["kv_hi"]
             read += [(e["unit"], b) for b in range(e["kv_lo"], hi)]
             if e["counter"] >= 0:
-                parts_of.setdefault(e["counter"], []).append((e["unit"], e["first_slot"], e["parts"], e["part"]))
+                groups.setdefault(e["counter"], []).append(e)
     assert sorted(read) == [(u, b) for u in range(tiles) for b in range(blocks)]
-    slots = set()
-    for counter, parts in parts_of.items():
-        assert len({(u, first, n) for u, first, n, _ in parts}) == 1  # one tile, one slot range, one count
-        unit, first, n, _ = parts[0]
-        assert sorted(p for *_, p in parts) == list(range(n)) and 2 <= n <= walks.MAX_PARTS
-        assert not slots & set(range(first, first + n))
-        slots |= set(range(first, first + n))
-    assert slots == set(range(plan.slots)) and sorted(parts_of) == list(range(plan.counters))
+    slots, counters = [], list(groups)
+    for members in groups.values():
+        fields = {(e["unit"], e["first_slot"], e["parts"], e["tile_counter"], e["group_slots"], e["groups"], e["group"])
+                  for e in members}
+        assert len(fields) == 1  # one tile, one slot range, one count, one place among the tile's groups
+        unit, first, n, tile_counter, group_slots, count, group = fields.pop()
+        assert sorted(e["part"] for e in members) == list(range(n)) and n >= 1
+        slots += range(first, first + n)
+        if tile_counter >= 0:
+            tiles_of.setdefault(tile_counter, set()).add((unit, group_slots, count, group))
+        else:
+            assert n >= 2 and count == 1
+    for tile_counter, members in tiles_of.items():
+        assert len({m[:3] for m in members}) == 1 and sorted(m[3] for m in members) == list(range(len(members)))
+        unit, group_slots, count = next(iter(members))[:3]
+        assert count == len(members) >= 2
+        slots += range(group_slots, group_slots + count)
+        counters.append(tile_counter)
+    assert sorted(slots) == list(range(plan.slots)) and sorted(counters) == list(range(plan.counters))
     # the busiest CTA: no more than a whole tile's blocks, and with a split far fewer (what the split is for)
     most = max(sum((blocks if e["kv_hi"] < 0 else e["kv_hi"]) - e["kv_lo"] for e in entries)
                for entries in _entries(plan))
@@ -123,6 +138,27 @@ def test_a_split_plan_reads_every_key_block_of_every_tile_once(shape):
     assert (plan.counters > 0) == (tiles < 132)  # these few-tile shapes all have keys enough to split
     if plan.counters:
         assert most <= blocks // 2
+
+
+@pytest.mark.parametrize("parts", range(1, 200))
+def test_groups_of_parts_shorten_the_chain(parts):
+    """Consecutive groups covering every part once; from TWO_LEVELS_FROM parts on, about sqrt(parts) of them, the
+    chain of reads ~2 sqrt(parts)."""
+    groups = walks.groups_of(parts)
+    assert [p for g in groups for p in g] == list(range(parts))
+    assert max(map(len, groups)) - min(map(len, groups)) <= 1
+    if parts < walks.TWO_LEVELS_FROM:
+        assert len(groups) == 1 and walks.chain(parts) == parts
+    else:
+        assert len(groups) == math.isqrt(parts) and walks.chain(parts) <= 2 * math.isqrt(parts) + 2 < parts
+
+
+def test_more_parts_where_adding_up_is_cheap():
+    """One tile of long keys: cut over every SM where a part costs little to add up, fewer parts where it costs
+    more (a whole block each: the chain grows ~2 sqrt(parts))."""
+    cheap = walks.plan_walk(1, 1, 1, 65536, 16, 128, 132, False, 0.25)
+    dear = walks.plan_walk(1, 1, 1, 65536, 16, 128, 132, False, 4.0)
+    assert cheap.slots > dear.slots > 2
 
 
 def test_many_tiles_or_short_ones_are_not_split():
