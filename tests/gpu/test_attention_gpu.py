@@ -19,7 +19,7 @@ torch = pytest.importorskip("torch")
 
 import mmatom  # noqa: E402
 from mmatom.kernels.attention import host, walk  # noqa: E402
-from mmatom.kernels.attention.config import COMBINE_BLOCKS, WALK_ENTRY  # noqa: E402
+from mmatom.kernels.attention.config import COMBINE_BLOCKS, DECODE_CONFIGS, WALK_ENTRY  # noqa: E402
 from mmatom.kernels.attention.reference import attention_reference  # noqa: E402
 
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
@@ -181,8 +181,9 @@ def test_split_tiles_add_up(poisoned, case):
 
 
 # a GQA group's query heads packed into one tile's rows (config.choose_tiles: decoding, short queries, tails), forced
-# here -- pack=1 too, the same shapes unpacked; causal with Sq < Sk (a packed row's position decides its mask), MQA's
-# 16 heads in 8-row blocks, few tiles (split KV and packing at once)
+# here -- pack=1 too, the same shapes unpacked, and "decode": the one-consumer 64-row tiles (DECODE_CONFIGS) where a
+# head's queries fit them; causal with Sq < Sk (a packed row's position decides its mask), MQA's 16 heads in 8-row
+# blocks, few tiles (split KV and packing at once)
 PACK_CASES = [
     ("bf16", 128, False, 2, 1, 5000, 32, 8),
     ("f16", 64, True, 2, 3, 300, 16, 2),
@@ -190,16 +191,20 @@ PACK_CASES = [
     ("bf16", 128, True, 1, 100, 100, 16, 1),
     ("f16", 128, False, 3, 70, 129, 8, 2),
     ("bf16", 256, True, 2, 20, 700, 16, 2),
+    ("bf16", 256, False, 2, 5, 3000, 16, 4),
 ]
 
 
-@pytest.mark.parametrize("pack", ["group", 1])
+@pytest.mark.parametrize("pack", ["group", 1, "decode"])
 @pytest.mark.parametrize("case", PACK_CASES, ids=lambda c: "{}-d{}-{}-b{}-{}x{}-h{}kv{}".format(
     c[0], c[1], "causal" if c[2] else "full", *c[3:]))
 def test_packed_heads_match_the_reference(poisoned, case, pack):
     dtype, d, causal, b, sq, sk, h, hkv = case
+    group, config = h // hkv, DECODE_CONFIGS[d] if pack == "decode" else None
+    if config is not None and not (config.packs(group) and sq <= config.block_m // group):
+        pytest.skip(f"a group of {group} heads with {sq} queries each does not fit a 64-row tile")
     q, k, v = random_qkv(dtype, b, sq, sk, h, hkv, d, seed=400 + PACK_CASES.index(case))
-    o, lse = host.forward(torch, q, k, v, causal, None, pack=h // hkv if pack == "group" else 1)
+    o, lse = host.forward(torch, q, k, v, causal, None, config=config, pack=1 if pack == 1 else group)
     assert o is poisoned[-1][0]
     assert_matches_reference(o, lse, q, k, v, causal)
 

@@ -23,6 +23,8 @@ HEAD_DIMS = (64, 128, 256)
 PRODUCER_REGISTERS = 24
 # a packed tile's producer issues a Q box per head (d 256, 4 heads: 16 boxes): with 24 registers it spills
 PACKED_PRODUCER_REGISTERS = 40
+# one consumer's tiles (DECODE_CONFIGS) leave the register file room: at 40, d 256's packed producer spilled 8 bytes
+LONE_CONSUMER_PRODUCER_REGISTERS = 56
 # an entry of the kernel's walk table (walk.py; mmatom.ListedWalk): the tile's unit, its KV blocks [kv_lo, kv_hi)
 # (kv_hi -1: all), and for a tile split over CTAs its group of parts' counter (-1: a whole tile), first workspace
 # slot, how many parts and which this is; with several groups, the tile's counter (-1: one group), the groups' first
@@ -35,6 +37,9 @@ WALK_ENTRY = ("unit", "kv_lo", "kv_hi", "counter", "first_slot", "parts", "part"
 # levels (parts_ab2.txt) the walk's choice with these was within 4% of the fastest of 16-128 parts on the 5 shapes
 # where it differs
 COMBINE_BLOCKS = {64: 0.25, 128: 0.35, 256: 0.86}
+# the most a consumer thread asks setmaxnreg for: the ISA's 255 a thread, in its steps of 8 (a lone consumer's share
+# would be more)
+CONSUMER_REGISTERS_MAX = 248
 REGISTER_FILE = 65536            # 32-bit registers per SM: what setmaxnreg shares out among the warpgroups
 SMEM_BYTES = 232448              # the most dynamic shared memory a CTA may opt in to on sm_90 (227 KiB)
 PACKED_ROWS = (8, 16, 32, 64)    # a packed head's rows: whole swizzle periods, within one consumer warpgroup's 64
@@ -43,7 +48,8 @@ PACKED_ROWS = (8, 16, 32, 64)    # a packed head's rows: whole swizzle periods, 
 @dataclass(frozen=True)
 class AttentionConfig:
     """One kernel's tiles: `block_n` keys per KV step (K and V tiles of block_n x D in N-stage rings); the CTA's
-    query tile is 64 rows per consumer warpgroup, `consumers` of them (2 or 3) taking turns on the tensor cores;
+    query tile is 64 rows per consumer warpgroup, `consumers` of them (2 or 3) taking turns on the tensor cores (1:
+    decoding's packed tiles, DECODE_CONFIGS);
     `ex2_on_fma` of every 8 of a thread's scores in an unmasked block take 2^x on the FMA pipes (kb.ex2_fma), the
     rest on MUFU (ex2): where MUFU bounds the softmax (d = 64), a share of it moves to idle units (FA4's trick)."""
 
@@ -65,11 +71,14 @@ class AttentionConfig:
 
     def registers(self, pack: int = 1) -> tuple[int, int]:
         """(producer, consumer) registers a thread after setmaxnreg, with `pack` heads a tile: the CTA's launch
-        share (at most 168 a thread for 384 threads: 64512 of the 65536) less the producer's, in steps of 8."""
+        share (at most 168 a thread for 384 threads: 64512 of the 65536) less the producer's, in steps of 8. A lone
+        consumer leaves room to spare (256 threads at 255): its producer takes LONE_CONSUMER_PRODUCER_REGISTERS."""
         producer = PRODUCER_REGISTERS if pack == 1 else PACKED_PRODUCER_REGISTERS
+        if self.consumers == 1:
+            producer = LONE_CONSUMER_PRODUCER_REGISTERS
         threads = 128 * (1 + self.consumers)
         launched = min(255, REGISTER_FILE // threads // 8 * 8) * threads
-        return producer, min(240, (launched - 128 * producer) // (128 * self.consumers) // 8 * 8)
+        return producer, min(CONSUMER_REGISTERS_MAX, (launched - 128 * producer) // (128 * self.consumers) // 8 * 8)
 
     @property
     def name(self) -> str:
@@ -98,10 +107,10 @@ class AttentionConfig:
             raise api_error(f"attention: dtype {dtype!r} is not one of {', '.join(DTYPES)}")
         if self.head_dim not in HEAD_DIMS:
             raise api_error(f"attention: head dim {self.head_dim} is not one of {', '.join(map(str, HEAD_DIMS))}")
-        if self.block_n % 16 or not 16 <= self.block_n <= 256 or self.stages < 1 or self.consumers not in (2, 3) \
+        if self.block_n % 16 or not 16 <= self.block_n <= 256 or self.stages < 1 or self.consumers not in (1, 2, 3) \
                 or not 0 <= self.ex2_on_fma <= 8:
             raise api_error(f"attention: block_n {self.block_n} must be a multiple of 16 in [16, 256], stages "
-                            f"{self.stages} positive, consumers {self.consumers} 2 or 3 and ex2_on_fma "
+                            f"{self.stages} positive, consumers {self.consumers} one of 1, 2, 3 and ex2_on_fma "
                             f"{self.ex2_on_fma} in [0, 8]")
 
     def partial_bytes(self, slots: int) -> int:
@@ -132,6 +141,11 @@ DEFAULT_CONFIGS = {key: configs[0] for key, configs in SHIPPED_CONFIGS.items()} 
 # packed tiles (choose_tiles), per head dim: two consumers (a tile of 128 rows holds 2, 4, 8 or 16 heads' blocks),
 # whose 232 registers -- the packed producer's 40 taken out -- hold the step without a spill (d 128 x 144 keys spills)
 PACKED_CONFIGS = {64: AttentionConfig(64, 128, 2), 128: AttentionConfig(128, 128, 2), 256: AttentionConfig(256, 80, 2)}
+# packed tiles whose heads' queries fit 64 rows (decoding: 1-8 queries a head): one consumer, half the MMA work the
+# 128-row tile spends on rows without a query; no turns to take, its 240 registers hold the step. H100, against
+# PACKED_CONFIGS' (records/attention-2026-11-27-h100-s24/one_consumer.txt): 1x8/1 k65536 d128 30.2 -> 24.1 us, 2x16/2
+# k32768 d256 78.3 -> 73.1, 1x32/8 k65536 d128 104.1 -> 101.9; a third stage gains nothing
+DECODE_CONFIGS = {d: AttentionConfig(d, config.block_n, config.stages, consumers=1) for d, config in PACKED_CONFIGS.items()}
 # A KV block's fixed cost (its barriers, row maxima, O's rescale, the turn handoff) in keys' worth of work: a block of
 # n keys costs ~n + 51 (fitted to the H100's d 128 ratios, 128 vs 144 keys at 1024 / 4096 / 16384 keys: 7% / 1% / 3%)
 BLOCK_OVERHEAD_KEYS = 51
@@ -151,15 +165,18 @@ def default_config(head_dim: int, causal: bool = False, seqlen_k: int | None = N
 def choose_tiles(head_dim: int, causal: bool, seqlen_q: int, seqlen_k: int, group: int) -> tuple[AttentionConfig, int]:
     """(config, pack) of a call: the group's query heads packed into PACKED_CONFIGS' tiles where they can hold
     them and that computes fewer padded query rows than a tile per head -- a query shorter than a tile (decoding),
-    or a tail that leaves most of the last tile empty; else default_config's, unpacked."""
+    or a tail that leaves most of the last tile empty; into DECODE_CONFIGS' 64-row tiles where those hold each head's
+    every query; else default_config's, unpacked."""
     plain = default_config(head_dim, causal, seqlen_k)
-    packed = PACKED_CONFIGS[head_dim]
+    packed, decode = PACKED_CONFIGS[head_dim], DECODE_CONFIGS[head_dim]
     if not packed.packs(group):
         return plain, 1
     rows_packed = -(-seqlen_q // (packed.block_m // group)) * packed.block_m        # per KV head
     rows_plain = -(-seqlen_q // plain.block_m) * plain.block_m * group
-    return (packed, group) if rows_packed < rows_plain else (plain, 1)
+    if rows_packed >= rows_plain:
+        return plain, 1
+    return (decode, group) if decode.packs(group) and seqlen_q <= decode.block_m // group else (packed, group)
 
 
-__all__ = ["AttentionConfig", "BLOCK_OVERHEAD_KEYS", "BOX_COLUMNS", "COMBINE_BLOCKS", "DEFAULT_CONFIGS", "DTYPES",
+__all__ = ["AttentionConfig", "BLOCK_OVERHEAD_KEYS", "BOX_COLUMNS", "COMBINE_BLOCKS", "DECODE_CONFIGS", "DEFAULT_CONFIGS", "DTYPES",
            "HEAD_DIMS", "PACKED_CONFIGS", "PACKED_ROWS", "SHIPPED_CONFIGS", "WALK_ENTRY", "choose_tiles", "default_config"]

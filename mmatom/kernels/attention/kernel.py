@@ -5,14 +5,14 @@ sm_90a, bf16 or f16, persistent (one CTA per SM walking the (query block, head, 
 causal ones balanced by length, walk.py) and warp-specialized: warpgroup 0 is the producer -- one thread TMA-loads
 the CTA's Q tile once (into one of two buffers where SMEM has room: the next tile's Q lands while this one runs) and
 the K and V tiles of each KV step through N-stage SmemRings, its registers given away with setmaxnreg -- and the
-other warpgroups (two, or three) are the consumers, 64 query rows each:
+other warpgroups (two, or three; one for decoding's packed tiles) are the consumers, 64 query rows each:
 
     S = Q K^T            SS wgmma, one 64-column chunk of the head dim at a time (a 128-byte swizzle row)
     online softmax       row max and sum across the four lanes that share a row (reduce_rows), exp2 with the
                          scale folded into one fma, the previous O rescaled
     O += P V             P converted in registers to the A operand of an RS wgmma; V read N-major (transpose bit)
 
-The two consumers take turns on the tensor cores (named barriers: one's softmax under the other's GEMMs), and within
+The consumers take turns on the tensor cores (named barriers: one's softmax under the other's GEMMs), and within
 a consumer the next block's S = Q K^T is issued before this block's P V, so the softmax of block j overlaps the
 wgmma of block j-1 (FA3 section 3.2). KV blocks are walked from the last to the first, so the blocks that need a mask
 (the sequence tail, the causal diagonal) come first and the rest run unmasked; causal skips the blocks above the
@@ -224,12 +224,15 @@ class HopperAttention:
             self.take_turn()  # the last consumer's last pass
 
     def take_turn(self) -> None:
-        """Wait until the consumer before this one issued its GEMMs (256 threads: the two warpgroups)."""
-        self.kb.sync.named_barrier(self.turn_barrier + self.warpgroup, 256)
+        """Wait until the consumer before this one issued its GEMMs (256 threads: the two warpgroups; a lone
+        consumer takes no turns)."""
+        if self.consumers > 1:
+            self.kb.sync.named_barrier(self.turn_barrier + self.warpgroup, 256)
 
     def pass_turn(self) -> None:
         """The next consumer may issue its GEMMs."""
-        self.kb.sync.named_barrier_arrive(self.turn_barrier + (self.warpgroup + 1) % self.consumers, 256)
+        if self.consumers > 1:
+            self.kb.sync.named_barrier_arrive(self.turn_barrier + (self.warpgroup + 1) % self.consumers, 256)
 
     def finish(self, o, maxima, sums, q, t) -> None:
         """A whole tile's epilogue; with split_kv, a split tile's part writes its rows, and the part that counts

@@ -29,7 +29,7 @@ import mmatom
 # chunks of O -- SUMMED_AT_ONCE (or, where registers are short, FEWER_SUMMED) chunks of each, as many as a consumer
 # thread's registers hold besides its O values and RESERVED_WORDS (addresses, counters; d 256 at 240 registers: 4
 # chunks of 3 parts, d 128: 8 of 3)
-STATS_AT_ONCE, ROW_PARTS_AT_ONCE, SUMMED_AT_ONCE, FEWER_SUMMED, RESERVED_WORDS = 4, 4, 8, 4, 40
+STATS_AT_ONCE, ROW_PARTS_AT_ONCE, SUMMED_AT_ONCE, FEWER_SUMMED, RESERVED_WORDS = 4, 4, 8, 4, 44
 
 
 @dataclass(frozen=True)

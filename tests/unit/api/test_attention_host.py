@@ -21,7 +21,7 @@ from mmatom.kernels.attention import default_config, host  # noqa: E402
 from mmatom.kernels.attention.checks import Problem, check_inputs  # noqa: E402
 from mmatom.kernels.attention.config import choose_tiles  # noqa: E402
 from mmatom.kernels.attention.reference import attention_reference  # noqa: E402
-from mmatom.kernels.attention.walk import plan_walk  # noqa: E402
+from mmatom.kernels.attention.walk import groups_of, plan_walk  # noqa: E402
 from torch._subclasses.fake_tensor import FakeTensorMode  # noqa: E402
 
 
@@ -172,8 +172,9 @@ def test_the_grid_is_persistent():
     assert plan(2, 16, 1000, 1000, 132).ctas == 132 and plan(2, 16, 1000, 1000, 300).ctas == 256  # 256 tiles
     assert plan(1, 3, 1, 256, 132).ctas == 3 and plan(1, 3, 1, 256, 132).slots == 0  # 2 blocks: not worth a split
     assert plan(1, 3, 1, 1000, 132, causal=True).ctas == 3  # causal tiles are not split
-    split = plan(1, 3, 1, 32768, 132)  # 256 blocks a tile, 3 tiles: cut over the SMs, at most 16 parts a tile
-    assert split.ctas == 132 and split.counters == 3 and split.slots == 48
+    split = plan(1, 3, 1, 32768, 132)  # 256 blocks a tile, 3 tiles: cut over every SM, ~44 parts a tile
+    groups = len(groups_of(45))  # each tile's parts added up in two levels: a counter a group and one a tile
+    assert split.ctas == 132 and split.counters == 3 * (groups + 1) and split.slots >= 128 + 3 * groups  # 6-block runs
 
 
 def test_flops_halve_for_causal():
@@ -336,19 +337,21 @@ def test_the_launch_gets_the_config_of_its_key_count(monkeypatch):
 
 # --- a GQA group's heads packed into a tile (config.choose_tiles) ---------------------------------------------------
 
-@pytest.mark.parametrize("d, causal, sq, sk, group, pack, block_n", [
-    (128, False, 1, 65536, 4, 4, 128),      # decoding: one query, a 128-row tile of 4 heads x 32 positions
-    (128, False, 1, 65536, 1, 1, 144),      # no group: the shipped config of the key count
-    (128, False, 4096, 4096, 4, 1, 144),    # as many padded rows either way: a tile per head
-    (128, True, 200, 4096, 8, 8, 128),      # 13 tiles of 16 positions x 8 heads against 2 x 8 per-head tiles
-    (64, False, 1, 8192, 4, 4, 128),        # d 64's three-consumer tile cannot hold 4 heads: the two-consumer one
-    (64, False, 1, 8192, 3, 1, 112),        # 128 rows do not split into 3 blocks
-    (256, False, 5, 1000, 32, 1, 80),       # 32 blocks of 4 rows: under a swizzle period
-    (256, False, 5, 1000, 16, 16, 80),
+@pytest.mark.parametrize("d, causal, sq, sk, group, pack, block_n, consumers", [
+    (128, False, 1, 65536, 4, 4, 128, 1),      # decoding: one query, a 64-row tile of 4 heads x 16 positions
+    (128, False, 16, 4096, 4, 4, 128, 1),      # each head's 16 queries fill its 16 rows of the 64
+    (128, False, 17, 4096, 4, 4, 128, 2),      # 17 do not: the 128-row tile of 4 x 32
+    (128, False, 1, 65536, 1, 1, 144, 2),      # no group: the shipped config of the key count
+    (128, False, 4096, 4096, 4, 1, 144, 2),    # as many padded rows either way: a tile per head
+    (128, True, 200, 4096, 8, 8, 128, 2),      # 13 tiles of 16 positions x 8 heads against 2 x 8 per-head tiles
+    (64, False, 1, 8192, 4, 4, 128, 1),        # d 64's three-consumer tile cannot hold 4 heads: a packed one
+    (64, False, 1, 8192, 3, 1, 112, 3),        # 128 rows do not split into 3 blocks
+    (256, False, 5, 1000, 32, 1, 80, 2),       # 32 blocks of 4 rows: under a swizzle period
+    (256, False, 5, 1000, 16, 16, 80, 2),      # 64 rows of 16 heads: 4 each, too few; 128 rows: 8
 ])
-def test_a_group_packs_where_it_pads_fewer_rows(d, causal, sq, sk, group, pack, block_n):
+def test_a_group_packs_where_it_pads_fewer_rows(d, causal, sq, sk, group, pack, block_n, consumers):
     config, chosen = choose_tiles(d, causal, sq, sk, group)
-    assert (chosen, config.block_n) == (pack, block_n)
+    assert (chosen, config.block_n, config.consumers) == (pack, block_n, consumers)
     assert chosen == 1 or config.block_m % chosen == 0 and config.block_m // chosen >= 8
 
 
@@ -357,8 +360,8 @@ def test_a_packed_call_launches_the_groups_config(launches):
         mmatom.attention(*qkv(b=2, sq=1, sk=4096, h=32, hkv=8, d=128, device="cuda"))
         mmatom.attention(*qkv(b=2, sq=1, sk=4096, h=32, hkv=32, d=128, device="cuda"))
     (_, _, _, config, pack), (_, _, _, plain, unpacked) = launches
-    assert (config.block_m, pack, unpacked) == (128, 4, 1) and config.boxes(pack)["q"] == (32, 64)
-    assert config.boxes(pack)["o"] == (32, 64) and plain.boxes()["o"] == (64, 64)
+    assert (config.block_m, pack, unpacked) == (64, 4, 1) and config.boxes(pack)["q"] == (16, 64)
+    assert config.boxes(pack)["o"] == (16, 64) and plain.boxes()["o"] == (64, 64)
 
 
 def test_a_forced_pack_must_be_the_group(launches):

@@ -12,16 +12,19 @@ from pathlib import Path
 import pytest
 
 import mmatom
-from mmatom.kernels.attention.config import (DEFAULT_CONFIGS, PACKED_CONFIGS, SHIPPED_CONFIGS, AttentionConfig,
-                                             default_config)
+from mmatom.kernels.attention.config import (DECODE_CONFIGS, DEFAULT_CONFIGS, PACKED_CONFIGS, SHIPPED_CONFIGS,
+                                             AttentionConfig, default_config)
 from mmatom.kernels.attention.kernel import build_attention
 
 KERNEL = Path(mmatom.__file__).parent / "kernels" / "attention" / "kernel.py"
 # every shipped config, and without a mask also its split-KV kernel (walk.py: fewer tiles than SMs); the packed
-# configs with every group they take (2, 4, 8, 16 heads a tile), bf16 (f16's code is the same but for the types)
+# configs with every group they take (2, 4, 8, 16 heads a tile; decoding's one-consumer tiles 2, 4, 8), bf16 (f16's
+# code is the same but for the types)
 CASES = [(dtype, config, causal, split, 1) for (d, causal), configs in sorted(SHIPPED_CONFIGS.items())
          for config in configs for dtype in ("bf16", "f16") for split in ((False,) if causal else (False, True))] + \
         [("bf16", config, causal, split, pack) for config in PACKED_CONFIGS.values() for pack in (2, 4, 8, 16)
+         for causal, split in ((False, False), (False, True), (True, False))] + \
+        [("bf16", config, causal, split, pack) for config in DECODE_CONFIGS.values() for pack in (2, 4, 8)
          for causal, split in ((False, False), (False, True), (True, False))]
 
 
@@ -78,6 +81,7 @@ def test_consumer_registers_share_the_register_file():
     assert AttentionConfig(128, 128, 2).consumer_registers == 240  # 2 x 128 x 240 + 128 x 24 <= 384 x 168
     assert AttentionConfig(64, 112, 3, consumers=3).consumer_registers == 160
     assert AttentionConfig(128, 128, 2).registers(4) == (40, 232)  # 2 x 128 x 232 + 128 x 40 = 384 x 168
+    assert AttentionConfig(128, 128, 2, consumers=1).registers(4) == (56, 248)  # 128 x (248 + 56) <= 256 x 255
 
 
 def test_a_pack_the_tile_cannot_hold_is_refused():
@@ -89,7 +93,7 @@ def test_a_pack_the_tile_cannot_hold_is_refused():
 def test_a_config_that_does_not_fit_is_refused_with_its_name():
     with pytest.raises(mmatom.CompileError, match=r"block_n 100 must be a multiple of 16"):
         build_attention("bf16", AttentionConfig(128, 100, 2))
-    with pytest.raises(mmatom.CompileError, match=r"consumers 4 2 or 3"):
+    with pytest.raises(mmatom.CompileError, match=r"consumers 4 one of 1, 2, 3"):
         build_attention("bf16", AttentionConfig(64, 128, 2, consumers=4))
     with pytest.raises(mmatom.CompileError, match=r"dtype 'e4m3' is not one of bf16, f16"):
         build_attention("e4m3", default_config(128))
