@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import mmatom
 
-# The part that counts last adds every part up through chains of L2 round trips (~0.25 us each on the H100), so the
+# The part that counts last adds every part up through chains of L2 round trips (~0.65 us each, H100), so the
 # loads of several parts go out at once: STATS_AT_ONCE parts' maxima and sums, and up to ROW_PARTS_AT_ONCE parts'
 # chunks of O -- SUMMED_AT_ONCE (or, where registers are short, FEWER_SUMMED) chunks of each, as many as a consumer
 # thread's registers hold besides its O values and RESERVED_WORDS (addresses, counters; d 256 at 240 registers: 4
