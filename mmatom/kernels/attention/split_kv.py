@@ -20,7 +20,7 @@ On the public API only, like the kernel.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import mmatom
 
@@ -82,7 +82,8 @@ class PartialRows:
                 self.relay(parts, groups.first_slot + groups.index)
             second.yield_(self.count(groups))
         last = second.results[0]
-        level = Level(*(mmatom.select(t.groups > 1, g, p) for g, p in zip(vars(groups).values(), vars(parts).values())))
+        level = Level(*(mmatom.select(t.groups > 1, getattr(groups, f.name), getattr(parts, f.name))
+                        for f in fields(Level)))  # the last level's slots
         with (added := kb.if_(last & live, otherwise=[kb.fill(0.0, self.o_type), *maxima, *sums])):
             total, total_maxima, total_sums = self.total(level)
             added.yield_(total, *total_maxima, *total_sums)
@@ -118,8 +119,8 @@ class PartialRows:
         return out, maxima, sums
 
     def relay(self, level: Level, slot) -> None:
-        """The level's slots added up into workspace slot `slot`, a batch of chunks at a time (no tile's O held:
-        registers for one more adding up would spill d 256's)."""
+        """The level's slots added up into workspace slot `slot`, a batch of chunks at a time (no tile's O held in
+        registers)."""
         kb = self.kb
         maxima, sums = self._merged_stats(level)
         for chunks, values in self._summed(level, maxima):
