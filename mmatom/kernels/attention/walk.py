@@ -87,21 +87,24 @@ def _whole(unit: int) -> tuple[int, ...]:
     return _entry(unit=unit, kv_lo=0, kv_hi=-1, counter=-1, first_slot=0, parts=1, part=0)
 
 
-def _entry(**fields) -> tuple[int, ...]:
-    """An entry in WALK_ENTRY's order; a tile of one group of parts (or whole) has no tile counter."""
-    fields = {"tile_counter": -1, "group_slots": 0, "groups": 1, "group": 0, **fields}
-    return tuple(fields[name] for name in WALK_ENTRY)
+def _entry(unit: int, kv_lo: int, kv_hi: int, counter: int, first_slot: int, parts: int, part: int,
+           tile_counter: int = -1, group_slots: int = 0, groups: int = 1, group: int = 0) -> tuple[int, ...]:
+    """An entry in WALK_ENTRY's order (a test pins the two alike; a tuple, not a dict: a plan per decoding step
+    builds ~132); a tile of one group of parts (or whole) has no tile counter."""
+    return unit, kv_lo, kv_hi, counter, first_slot, parts, part, tile_counter, group_slots, groups, group
 
 
-def groups_of(parts: int) -> list[range]:
+@lru_cache(maxsize=1024)
+def groups_of(parts: int) -> tuple[range, ...]:
     """A split tile's parts (numbered in KV order) in about sqrt(parts) groups of consecutive parts, as equal as they
     come: the adding up reads ~2 sqrt(parts) parts in a row instead of `parts` (fewer than TWO_LEVELS_FROM parts: one
     group, a second level would save a part's read or two and cost a publish and a count of its own)."""
     count = math.isqrt(parts) if parts >= TWO_LEVELS_FROM else 1
     bounds = [parts * g // count for g in range(count + 1)]
-    return [range(bounds[g], bounds[g + 1]) for g in range(count)]
+    return tuple(range(bounds[g], bounds[g + 1]) for g in range(count))
 
 
+@lru_cache(maxsize=1024)
 def chain(parts: int) -> int:
     """Parts' reads in a row while a tile of `parts` parts is added up: its largest group, then the groups."""
     groups = groups_of(parts)
@@ -119,12 +122,20 @@ def _split_few(order: list[int], blocks: int, sms: int, combine_blocks: float) -
     def cost(run: int) -> float:
         return run + FIXUP_BLOCKS + combine_blocks * chain(-(-blocks // run) + 1)  # a run may end inside a tile
 
-    run = blocks if tiles >= sms else min(range(-(-tiles * blocks // sms), blocks + 1), key=lambda r: (cost(r), -r))
+    run = blocks if tiles >= sms else min(_fewest_blocks_runs(blocks, -(-tiles * blocks // sms)),
+                                          key=lambda r: (cost(r), -r))
     if tiles >= sms or cost(run) >= blocks:
         ctas = min(sms, tiles)
         lists = [[_whole(u) for u in order[c::ctas]] for c in range(ctas)]
         return WalkPlan(ListedWalk.table(lists, ENTRY_WORDS), ctas, 0, 0)
     return _split(order, blocks, sms, run)
+
+
+def _fewest_blocks_runs(blocks: int, shortest: int) -> set[int]:
+    """For each count of parts a run of at least `shortest` blocks cuts a tile of `blocks` into, the shortest run
+    that does it (a run's cost grows with its length at a given count): at most blocks / shortest + 1 runs, not
+    every length -- a plan per decoding step's key count stays ~0.1 ms at any context."""
+    return {max(shortest, -(-blocks // parts)) for parts in range(1, -(-blocks // shortest) + 1)}
 
 
 def _split(order: list[int], blocks: int, sms: int, run: int) -> WalkPlan:
@@ -144,13 +155,12 @@ def _split(order: list[int], blocks: int, sms: int, run: int) -> WalkPlan:
         groups = groups_of(len(cut))
         several = len(groups) > 1
         for g, group in enumerate(groups):
-            level = {"counter": counters + g, "first_slot": slots + group.start, "parts": len(group)}
-            if several:
-                level.update(tile_counter=counters + len(groups), group_slots=slots + len(cut), groups=len(groups),
-                             group=g)
+            # (tile_counter, group_slots, groups, group) with several groups; _entry's defaults with one
+            tile = (counters + len(groups), slots + len(cut), len(groups), g) if several else ()
             for p in group:
                 c, lo, hi = cut[p]
-                lists[c].append(_entry(unit=order[j], kv_lo=lo, kv_hi=hi, part=p - group.start, **level))
+                lists[c].append(_entry(order[j], lo, hi, counters + g, slots + group.start, len(group),
+                                       p - group.start, *tile))
         slots += len(cut) + several * len(groups)
         counters += len(groups) + several
     return WalkPlan(ListedWalk.table(lists, ENTRY_WORDS), sms, slots, counters)

@@ -140,6 +140,10 @@ def test_a_split_plan_reads_every_key_block_of_every_tile_once(shape):
         assert most <= blocks // 2
 
 
+def test_an_entry_lists_its_fields_in_the_kernels_order():
+    assert walks._entry(**{name: i for i, name in enumerate(WALK_ENTRY)}) == tuple(range(len(WALK_ENTRY)))
+
+
 @pytest.mark.parametrize("parts", range(1, 200))
 def test_groups_of_parts_shorten_the_chain(parts):
     """Consecutive groups covering every part once; from TWO_LEVELS_FROM parts on, about sqrt(parts) of them, the
