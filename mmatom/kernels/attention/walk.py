@@ -67,19 +67,28 @@ class WalkPlan:
     counters: int
 
 
-@lru_cache(maxsize=256)
 def plan_walk(batch: int, heads: int, seqlen_q: int, seqlen_k: int, block_m: int, block_n: int, sms: int,
               causal: bool, combine_blocks: float = 0.35) -> WalkPlan:
     """The kernel's walk for a launch on a GPU of `sms` SMs (`combine_blocks`: adding up one part of a split tile,
-    in KV blocks' worth)."""
+    in KV blocks' worth). Without a mask the walk depends on the key count only through its blocks: one plan (and
+    one table on the device) serves a decoding loop's block_n steps of a growing cache."""
     q_blocks = -(-seqlen_q // block_m)
-    tiles = batch * heads * q_blocks
     if causal:
-        lists = balanced_lists(batch, heads, seqlen_q, seqlen_k, block_m, block_n, min(sms, tiles))
-        table = ListedWalk.table([[_whole(u) for u in units] for units in lists], ENTRY_WORDS)
-        return WalkPlan(table, len(lists), 0, 0)
+        return _causal_plan(batch, heads, seqlen_q, seqlen_k, block_m, block_n, min(sms, batch * heads * q_blocks))
+    return _unmasked_plan(batch, heads, q_blocks, -(-seqlen_k // block_n), sms, combine_blocks)
+
+
+@lru_cache(maxsize=256)
+def _causal_plan(batch: int, heads: int, seqlen_q: int, seqlen_k: int, block_m: int, block_n: int,
+                 ctas: int) -> WalkPlan:
+    lists = balanced_lists(batch, heads, seqlen_q, seqlen_k, block_m, block_n, ctas)
+    return WalkPlan(ListedWalk.table([[_whole(u) for u in units] for units in lists], ENTRY_WORDS), len(lists), 0, 0)
+
+
+@lru_cache(maxsize=256)
+def _unmasked_plan(batch: int, heads: int, q_blocks: int, blocks: int, sms: int, combine_blocks: float) -> WalkPlan:
     order = [unit for (unit,) in _head_by_head(q_blocks, heads, batch)]
-    return _split_few(order, -(-seqlen_k // block_n), sms, combine_blocks)
+    return _split_few(order, blocks, sms, combine_blocks)
 
 
 def _whole(unit: int) -> tuple[int, ...]:

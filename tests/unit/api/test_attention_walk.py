@@ -140,6 +140,14 @@ def test_a_split_plan_reads_every_key_block_of_every_tile_once(shape):
         assert most <= blocks // 2
 
 
+def test_a_growing_cache_replans_once_a_block():
+    """Decoding appends a key a step: without a mask the plan (and the host's table of it) is the same object until
+    the keys fill another block; causal plans depend on the key count itself."""
+    plan = lambda sk, causal=False: walks.plan_walk(1, 8, 1, sk, 16, 128, 132, causal, 0.35)  # noqa: E731
+    assert plan(65409) is plan(65536) and plan(65537) is not plan(65536)
+    assert plan(300, True) is not plan(301, True)
+
+
 def test_an_entry_lists_its_fields_in_the_kernels_order():
     assert walks._entry(**{name: i for i, name in enumerate(WALK_ENTRY)}) == tuple(range(len(WALK_ENTRY)))
 
