@@ -141,11 +141,12 @@ DEFAULT_CONFIGS = {key: configs[0] for key, configs in SHIPPED_CONFIGS.items()} 
 # packed tiles (choose_tiles), per head dim: two consumers (a tile of 128 rows holds 2, 4, 8 or 16 heads' blocks),
 # whose 232 registers -- the packed producer's 40 taken out -- hold the step without a spill (d 128 x 144 keys spills)
 PACKED_CONFIGS = {64: AttentionConfig(64, 128, 2), 128: AttentionConfig(128, 128, 2), 256: AttentionConfig(256, 80, 2)}
-# packed tiles whose heads' queries fit 64 rows (decoding: 1-8 queries a head): one consumer, half the MMA work the
-# 128-row tile spends on rows without a query; no turns to take, its 240 registers hold the step. H100, against
-# PACKED_CONFIGS' (records/attention-2026-11-27-h100-s24/one_consumer.txt): 1x8/1 k65536 d128 30.2 -> 24.1 us, 2x16/2
-# k32768 d256 78.3 -> 73.1, 1x32/8 k65536 d128 104.1 -> 101.9; a third stage gains nothing
-DECODE_CONFIGS = {d: AttentionConfig(d, config.block_n, config.stages, consumers=1) for d, config in PACKED_CONFIGS.items()}
+# packed tiles of 64 rows where each head's queries fit its 64 / group of them (decoding): one consumer, half the MMA
+# work the 128-row tile spends on rows without a query; no turns to take, 248 registers (its producer 56) hold the
+# step. H100, against PACKED_CONFIGS' (records/attention-2026-11-27-h100-s24/one_consumer.txt): 1x8/1 k65536 d128
+# 30.2 -> 24.1 us, 2x16/2 k32768 d256 78.3 -> 73.1, 1x32/8 k65536 d128 104.1 -> 101.9; a third stage gains nothing
+DECODE_CONFIGS = {d: AttentionConfig(d, config.block_n, config.stages, consumers=1)
+                  for d, config in PACKED_CONFIGS.items()}
 # A KV block's fixed cost (its barriers, row maxima, O's rescale, the turn handoff) in keys' worth of work: a block of
 # n keys costs ~n + 51 (fitted to the H100's d 128 ratios, 128 vs 144 keys at 1024 / 4096 / 16384 keys: 7% / 1% / 3%)
 BLOCK_OVERHEAD_KEYS = 51
@@ -178,5 +179,6 @@ def choose_tiles(head_dim: int, causal: bool, seqlen_q: int, seqlen_k: int, grou
     return (decode, group) if decode.packs(group) and seqlen_q <= decode.block_m // group else (packed, group)
 
 
-__all__ = ["AttentionConfig", "BLOCK_OVERHEAD_KEYS", "BOX_COLUMNS", "COMBINE_BLOCKS", "DECODE_CONFIGS", "DEFAULT_CONFIGS", "DTYPES",
-           "HEAD_DIMS", "PACKED_CONFIGS", "PACKED_ROWS", "SHIPPED_CONFIGS", "WALK_ENTRY", "choose_tiles", "default_config"]
+__all__ = ["AttentionConfig", "BLOCK_OVERHEAD_KEYS", "BOX_COLUMNS", "COMBINE_BLOCKS", "DECODE_CONFIGS",
+           "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS", "PACKED_CONFIGS", "PACKED_ROWS", "SHIPPED_CONFIGS", "WALK_ENTRY",
+           "choose_tiles", "default_config"]

@@ -241,5 +241,5 @@ def _scheduled(units: list[tuple[int, ...]], cost: np.ndarray, heads: int, ctas:
     return lists
 
 
-__all__ = ["ENTRY_WORDS", "FIXUP_BLOCKS", "TILE_OVERHEAD_BLOCKS", "TWO_LEVELS_FROM", "WalkPlan", "balanced_lists", "busiest", "chain",
-           "groups_of", "plan_walk", "tile_costs"]
+__all__ = ["ENTRY_WORDS", "FIXUP_BLOCKS", "TILE_OVERHEAD_BLOCKS", "TWO_LEVELS_FROM", "WalkPlan", "balanced_lists",
+           "busiest", "chain", "groups_of", "plan_walk", "tile_costs"]
