@@ -100,6 +100,7 @@ class Kernel:
     ptx: str
     entries: dict[str, Entry]
     target: str
+    digest: str | None = field(default=None, repr=False, compare=False)  # runtime.ptx_digest(ptx), from a record
     _module: runtime.Module | None = field(default=None, repr=False)
     _cubin: ptxas.Cubin | None = field(default=None, repr=False)
     _launchers: dict = field(default_factory=dict, repr=False)
@@ -143,7 +144,7 @@ class Kernel:
         block = declared.check_block(name, block)
         shared_bytes = declared.check_shared_bytes(name, shared_bytes)
         if self._module is None:
-            self._module = runtime.Module(self.ptx, label=name)
+            self._module = runtime.Module(self.ptx, label=name, digest=self.digest)
         runtime.launch(self._module, name, declared.params, args, grid, block, shared_bytes)
 
     def launch(self, *args: Any, grid=(1,), stream: Any = None, cluster: tuple[int, int, int] | None = None,
@@ -179,15 +180,17 @@ class Kernel:
                                           f"(nvvm.cluster_dim); a launch with cluster {cluster} would be refused")
             cluster = cluster or required
             if self._module is None:
-                self._module = runtime.Module(self.ptx, label=name)
+                self._module = runtime.Module(self.ptx, label=name, digest=self.digest)
             launcher = runtime.AsyncLaunch(self._module, name, declared.params, declared.check_block(name, None),
                                            declared.bounds.shared_bytes, cluster)
             self._launchers[(name, cluster)] = launcher
         return launcher
 
     def record(self) -> dict:
-        """What the compile cache stores."""
-        return {"ptx": self.ptx, "target": self.target,
+        """What the compile cache stores (the PTX's digest with it: a cached load finds its cubin without hashing
+        the PTX)."""
+        self.digest = self.digest or runtime.ptx_digest(self.ptx)
+        return {"ptx": self.ptx, "ptx_sha256": self.digest, "target": self.target,
                 "entries": {n: {"params": [p.kind for p in e.params], "bounds": asdict(e.bounds)}
                             for n, e in self.entries.items()}}
 
@@ -200,7 +203,7 @@ class Kernel:
                                   b["minctasm"], b["maxnreg"], b["shared_bytes"],
                                   tuple(b["cluster_dim"]) if b.get("cluster_dim") else None)
             entries[n] = Entry(tuple(runtime.Param(k) for k in e["params"]), bounds)
-        return cls(record["ptx"], entries, record["target"])
+        return cls(record["ptx"], entries, record["target"], record.get("ptx_sha256"))
 
 
 def assemble_cubin(ptx: str, target: str) -> ptxas.Cubin:

@@ -205,7 +205,7 @@ def compile_times(dtype: str, head_dim: int, causal: bool) -> dict:
                 compile_cache.CACHE.memory.clear()
                 t0 = time.perf_counter()
                 kernel = attention_kernel(dtype, head_dim, causal)
-                runtime.Module(kernel.ptx, label=kernel.name).function(kernel.name)
+                runtime.Module(kernel.ptx, label=kernel.name, digest=kernel.digest).function(kernel.name)
                 row[f"mmatom_compile_{phase}_ms"] = (time.perf_counter() - t0) * 1e3
         finally:
             os.environ.pop("MMATOM_CACHE_DIR") if saved is None else os.environ.update(MMATOM_CACHE_DIR=saved)

@@ -184,6 +184,21 @@ def test_a_module_changed_after_compiling_is_compiled_again(tmp_path, monkeypatc
     assert changed.ptx != first.ptx and mmatom.compiler.compile_cache.CACHE.hits == hits
 
 
+def test_a_cached_kernel_carries_its_ptx_digest(tmp_path, monkeypatch):
+    """The compile record keeps the PTX's SHA-256: a kernel read from the cache hands it to its module, whose cubin
+    lookup then does not hash the PTX again; a record without one (an older cache) still compiles to a kernel."""
+    from mmatom.targets import runtime
+
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    kernel = mmatom.compile(KERNEL)
+    record = kernel.record()
+    assert record["ptx_sha256"] == runtime.ptx_digest(kernel.ptx)
+    again = mmatom.Kernel.from_record(record)
+    assert again.digest == record["ptx_sha256"] and again.ptx == kernel.ptx
+    older = {k: v for k, v in record.items() if k != "ptx_sha256"}
+    assert mmatom.Kernel.from_record(older).digest is None
+
+
 def test_a_cache_record_reads_its_ptx_beside_it_or_inside_it(tmp_path, monkeypatch):
     """Records store their PTX in a file beside the JSON; a record written with the PTX inside (an older cache) is
     still read, and one whose PTX file is gone is a miss, not an error."""

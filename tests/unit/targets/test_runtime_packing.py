@@ -158,6 +158,21 @@ def test_cubins_are_cached_under_the_cubin_folder(tmp_path, monkeypatch):
     assert [p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*.cubin")] == [f"cubin/{key}.cubin"]
 
 
+def test_a_cubin_found_by_the_ptx_digest_its_record_kept(tmp_path, monkeypatch):
+    """A load given the PTX's digest (a cached kernel's) finds the cubin the PTX's own hash names, without hashing
+    the PTX."""
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(runtime, "_ptxas_for", lambda arch: None)
+    monkeypatch.setattr(runtime, "jit_cubin", lambda ptx, label: b"CUBIN")
+    gpu = runtime.Device(chip="sm_90", driver_version=13000)
+    digest = runtime.ptx_digest("ptx")
+    assert runtime.load_cubin("ptx", "k", gpu) == (b"CUBIN", False)
+    monkeypatch.setattr(runtime, "ptx_digest", lambda ptx: pytest.fail("the PTX was hashed again"))
+    assert runtime.load_cubin("ptx", "k", gpu, digest) == (b"CUBIN", True)
+    assert runtime.cache_key("ptx", "sm_90", "driver-13000", digest) == \
+        runtime.cache_key("other text, not read", "sm_90", "driver-13000", digest)
+
+
 def test_ptxas_assembles_when_found_for_the_chip(tmp_path, monkeypatch):
     """A found ptxas assembles (the code the ptxas gates checked runs), for the chip with the PTX's arch suffix;
     its release names the cache entry."""
