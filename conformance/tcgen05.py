@@ -148,74 +148,95 @@ def raw_words(cols: int) -> mma.FragmentType:
 # -- the kernel ----------------------------------------------------------------------------------------
 
 def build_kernel(case: Case) -> llvm.FuncOp:
-    atom, a_in_tmem = case.atom, case.options.a_in_tmem
-    g = atom.cta_group
-    names = params(atom)
-    block = Block(arg_types=[GLOBAL] * len(names))
-    ptr = dict(zip(names, block.args))
-    ops: list = []
-    add = ops.append
-    mbar, slot, base = (llvm.AddressOfOp(s, SHARED) for s in (MBAR, SLOT, SMEM))
-    ops += [mbar, slot, base]
-    # thread 0 initialises the mbarrier; the allocation's barrier publishes it
-    tid = nvvm.SREG_OPS["tid.x"]()
-    zero32, one32 = arith.ConstantOp.from_int_and_width(0, 32), arith.ConstantOp.from_int_and_width(1, 32)
-    first = arith.CmpiOp(tid.res, one32.result, "ult")
-    init = nvvm.MBarrierInitOp.build(operands=[mbar.result, one32.result])
-    ops += [tid, zero32, one32, first, scf.IfOp(first.result, [], Region(Block([init, scf.YieldOp()])),
-                                                Region(Block([scf.YieldOp()])))]
-    cols = alloc_columns(atom, a_in_tmem)
-    tmem = mma.TmemAllocOp(slot.result, cols, g)
-    add(tmem)
-    where = regions(atom, a_in_tmem)
+    return _Kernel(case).build()
 
-    def view(role: str, width: int):
+
+class _Kernel:
+    """One case's kernel, op by op into `ops`: the module docstring's steps, one method each."""
+
+    def __init__(self, case: Case):
+        self.case, self.atom, self.a_in_tmem = case, case.atom, case.options.a_in_tmem
+        names = params(self.atom)
+        self.block = Block(arg_types=[GLOBAL] * len(names))
+        self.ptr = dict(zip(names, self.block.args))
+        self.ops: list = []
+
+    def build(self) -> llvm.FuncOp:
+        atom, ops = self.atom, self.ops
+        self.prologue()
+        descs, tmem_operands = self.operands()
+        ops += [nvvm.FenceProxyOp(), nvvm.Tcgen05WaitOp.build(properties={"kind": nvvm.Tcgen05WaitAttr("store")}),
+                nvvm.BarrierOp(), nvvm.Tcgen05FenceOp.build(properties={"kind": nvvm.Tcgen05FenceAttr("after")})]
+        made = {role: mma.MakeDescOp(p, t) for role, (p, t) in descs.items()}
+        ops += list(made.values())
+        self.mma(made, tmem_operands)
+        d_cells = self.view("D", atom.n)
+        load = mma.TmemLoadOp(d_cells, raw_words(atom.n))
+        ops += [load, nvvm.Tcgen05WaitOp.build(properties={"kind": nvvm.Tcgen05WaitAttr("load")}),
+                mma.StoreFragmentOp(load.res, self.ptr["D"], str(Layout((128, atom.n), (atom.n, 1)))),
+                mma.TmemDeallocOp(self.tmem.res, atom.cta_group), mma.TmemRelinquishOp(atom.cta_group),
+                llvm.ReturnOp.create()]
+        self.block.add_ops(ops)
+        return kernel_function(self.case.name, self.block, THREADS)
+
+    def prologue(self) -> None:
+        """The mbarrier (thread 0 initialises it; the allocation's barrier publishes it) and the TMEM columns."""
+        self.mbar, slot, self.base = (llvm.AddressOfOp(s, SHARED) for s in (MBAR, SLOT, SMEM))
+        tid = nvvm.SREG_OPS["tid.x"]()
+        self.zero32, one32 = arith.ConstantOp.from_int_and_width(0, 32), arith.ConstantOp.from_int_and_width(1, 32)
+        first = arith.CmpiOp(tid.res, one32.result, "ult")
+        init = nvvm.MBarrierInitOp.build(operands=[self.mbar.result, one32.result])
+        self.ops += [self.mbar, slot, self.base, tid, self.zero32, one32, first,
+                     scf.IfOp(first.result, [], Region(Block([init, scf.YieldOp()])), Region(Block([scf.YieldOp()])))]
+        self.tmem = mma.TmemAllocOp(slot.result, alloc_columns(self.atom, self.a_in_tmem), self.atom.cta_group)
+        self.ops.append(self.tmem)
+        self.where = regions(self.atom, self.a_in_tmem)
+
+    def view(self, role: str, width: int):
+        atom = self.atom
         elem = {"A": atom.a, "SFA": atom.scale_type, "SFB": atom.scale_type, "E": "b32"}.get(role, atom.d)
-        v = mma.TmemViewOp(tmem.res, where[role], mma.TmemType(elem, 128, width))
-        add(v)
+        v = mma.TmemViewOp(self.tmem.res, self.where[role], mma.TmemType(elem, 128, width))
+        self.ops.append(v)
         return v.res
 
-    # operands into SMEM (A and B) or TMEM (A, E, SFA, SFB), then one barrier for all of them
-    a_op = smem_operand(atom, "A")
-    b_at = arith.ConstantOp(IntegerAttr(-(-_bytes(a_op) // 1024) * 1024, i64))
-    sb = llvm.GEPOp.from_mixed_indices(base.result, [b_at.result], IntegerType(8), result_type=SHARED)
-    ops += [b_at, sb]
-    descs = {}
-    for role, dst in (("A", base.result), ("B", sb.result)):
-        if role == "A" and a_in_tmem:
-            continue
-        t = _desc_type(atom, role)
-        add(mma.CopyToSmemOp(ptr[role], str(global_layout(smem_operand(atom, role))), dst, t, THREADS))
-        descs[role] = (dst, t)
-    tmem_operands = {}
-    for role in ("A", "E", "SFA", "SFB"):
-        if role in where and (role != "A" or a_in_tmem):
-            width = _tmem_words(atom, role)
-            words = mma.LoadFragmentOp(ptr[role], str(Layout((128, width), (width, 1))), raw_words(width))
-            target = view(role, width)
-            ops += [words, mma.TmemStoreOp(words.res, target)]
-            tmem_operands[role] = target
-    ops += [nvvm.FenceProxyOp(), nvvm.Tcgen05WaitOp.build(properties={"kind": nvvm.Tcgen05WaitAttr("store")}),
-            nvvm.BarrierOp(), nvvm.Tcgen05FenceOp.build(properties={"kind": nvvm.Tcgen05FenceAttr("after")})]
-    made = {role: mma.MakeDescOp(p, t) for role, (p, t) in descs.items()}
-    ops += list(made.values())
-    d_tile = view("D", atom.n)
-    a_value = tmem_operands["A"] if a_in_tmem else made["A"].res
-    op = mma.Tcgen05MmaOp((atom.m, atom.n, atom.k), atom.kind, g, a_value, made["B"].res, d_tile,
-                          e=tmem_operands.get("E"), sfa=tmem_operands.get("SFA"), sfb=tmem_operands.get("SFB"),
-                          scale_vec=atom.scale_vec, scale_type=None if "SFA" in tmem_operands else atom.scale_type,
-                          accumulate=0)
-    ops += [op, mma.Tcgen05CommitOp(mbar.result, g)]
-    ticks = arith.ConstantOp.from_int_and_width(0x989680, 32)
-    ops += [ticks, nvvm.MBarrierTryWaitParityOp.build(operands=[mbar.result, zero32.result, ticks.result]),
-            nvvm.Tcgen05FenceOp.build(properties={"kind": nvvm.Tcgen05FenceAttr("after")})]
-    d_cells = view("D", atom.n)
-    load = mma.TmemLoadOp(d_cells, raw_words(atom.n))
-    ops += [load, nvvm.Tcgen05WaitOp.build(properties={"kind": nvvm.Tcgen05WaitAttr("load")}),
-            mma.StoreFragmentOp(load.res, ptr["D"], str(Layout((128, atom.n), (atom.n, 1)))),
-            mma.TmemDeallocOp(tmem.res, g), mma.TmemRelinquishOp(g), llvm.ReturnOp.create()]
-    block.add_ops(ops)
-    return kernel_function(case.name, block, THREADS)
+    def operands(self) -> tuple[dict, dict]:
+        """A and B into SMEM (their pointers and descriptor types), A (when TMEM-resident), E, SFA and SFB into
+        TMEM (their views)."""
+        atom, ptr = self.atom, self.ptr
+        b_at = arith.ConstantOp(IntegerAttr(-(-_bytes(smem_operand(atom, "A")) // 1024) * 1024, i64))
+        sb = llvm.GEPOp.from_mixed_indices(self.base.result, [b_at.result], IntegerType(8), result_type=SHARED)
+        self.ops += [b_at, sb]
+        descs = {}
+        for role, dst in (("A", self.base.result), ("B", sb.result)):
+            if role == "A" and self.a_in_tmem:
+                continue
+            t = _desc_type(atom, role)
+            self.ops.append(mma.CopyToSmemOp(ptr[role], str(global_layout(smem_operand(atom, role))), dst, t,
+                                             THREADS))
+            descs[role] = (dst, t)
+        tmem_operands = {}
+        for role in ("A", "E", "SFA", "SFB"):
+            if role in self.where and (role != "A" or self.a_in_tmem):
+                width = _tmem_words(atom, role)
+                words = mma.LoadFragmentOp(ptr[role], str(Layout((128, width), (width, 1))), raw_words(width))
+                target = self.view(role, width)
+                self.ops += [words, mma.TmemStoreOp(words.res, target)]
+                tmem_operands[role] = target
+        return descs, tmem_operands
+
+    def mma(self, made: dict, tmem_operands: dict) -> None:
+        """The MMA into D's TMEM columns, its commit to the mbarrier, and the wait for it."""
+        atom, g = self.atom, self.atom.cta_group
+        d_tile = self.view("D", atom.n)
+        a_value = tmem_operands["A"] if self.a_in_tmem else made["A"].res
+        op = mma.Tcgen05MmaOp((atom.m, atom.n, atom.k), atom.kind, g, a_value, made["B"].res, d_tile,
+                              e=tmem_operands.get("E"), sfa=tmem_operands.get("SFA"), sfb=tmem_operands.get("SFB"),
+                              scale_vec=atom.scale_vec, scale_type=None if "SFA" in tmem_operands else atom.scale_type,
+                              accumulate=0)
+        ticks = arith.ConstantOp.from_int_and_width(0x989680, 32)
+        self.ops += [op, mma.Tcgen05CommitOp(self.mbar.result, g), ticks,
+                     nvvm.MBarrierTryWaitParityOp.build(operands=[self.mbar.result, self.zero32.result, ticks.result]),
+                     nvvm.Tcgen05FenceOp.build(properties={"kind": nvvm.Tcgen05FenceAttr("after")})]
 
 
 def _tmem_words(atom: Atom, role: str) -> int:

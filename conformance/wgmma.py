@@ -73,59 +73,66 @@ class WgmmaCase:
 def cases() -> list[Case]:
     out: list[Case] = []
     seen = set()
-
-    def add(atom: Atom, swizzle: str, scale_d: int = 1) -> None:
+    for atom, swizzle, scale_d in _candidates():
         key = (atom, swizzle, scale_d)
         if key in seen or not _describable(atom, swizzle):
-            return
-        seen.add(key)
-        a_place = "regs" if atom.a_residency == "register" else ("mn" if atom.trans_a == 1 else "k")
-        label = (f"{family('wgmma').spell(atom)} A:{a_place} "
-                 f"B:{'mn' if atom.trans_b == 1 else 'k'} {swizzle}"
-                 + (f" selector {atom.selector}" if atom.sparse else "")
-                 + (f" scale-a {atom.scale_a} scale-b {atom.scale_b}" if atom.scale_a == -1 or
-                    atom.scale_b == -1 else "") + (" scale-d 0" if not scale_d else ""))
-        out.append(Case(f"w{len(out)}", label, atom, ("sm_90a",), WgmmaCase(swizzle, scale_d)))
-
-    for t in _types():
-        transposable = t["a"] in TRANSPOSABLE
-        majors = [(a, b) for a in (0, 1) for b in (0, 1)] if transposable else [(None, None)]
-        legal_n = range(8, 257, 8) if t["d"] != "s32" else [8, 16, 24, 32, *range(48, 257, 16)]
-        for n in CROSS_N:
-            for ta, tb in majors:
-                for sw in SWIZZLES:
-                    add(_atom(t, n, ta, tb), sw)
-        if transposable:
-            for n in legal_n:
-                add(_atom(t, n, 0, 0), "128b")
-        if t["d"] != "s32":
-            z = 0 if transposable else None
-            add(_atom(t, 64, z, z, scale_a=-1), "128b")
-            add(_atom(t, 64, z, z, scale_b=-1), "128b")
-        add(_atom(t, 64, 0 if transposable else None, 0 if transposable else None), "128b", scale_d=0)
-        # RS (A in its canonical register fragment; no trans-a) and sparse (SS and RS, every selector): the
-        # full cross product over N in CROSS_N x swizzle x legal major modes, as for dense SS above
-        if t["a"] == "b1":  # no sparse form; RS with the reference's inferred A fragment (checked on the H100)
-            for n in CROSS_N:
-                for sw in SWIZZLES:
-                    add(_atom(t, n, None, None, residency="register"), sw)
             continue
-        z = 0 if transposable else None
-        b_majors = (0, 1) if transposable else (None,)
-        for sel in (None, *SELECTORS.get(t["a"], (0,))):
-            forms = [("register", z, tb) for tb in b_majors]
-            if sel is not None:
-                forms += [("smem_desc", ta, tb) for ta, tb in majors]
-            for n in CROSS_N:
-                for residency, ta, tb in forms:
-                    for sw in SWIZZLES:
-                        add(_atom(t, n, ta, tb, residency=residency, selector=sel), sw)
-        if t["d"] != "s32":
-            add(_atom(t, 64, z, z, scale_a=-1, residency="register"), "128b")
-            add(_atom(t, 64, z, z, scale_b=-1, selector=SELECTORS.get(t["a"], (0,))[-1]), "128b")
-        add(_atom(t, 64, z, z, residency="register"), "128b", scale_d=0)
-        add(_atom(t, 64, z, z, selector=0), "128b", scale_d=0)
+        seen.add(key)
+        out.append(Case(f"w{len(out)}", _label(atom, swizzle, scale_d), atom, ("sm_90a",), WgmmaCase(swizzle, scale_d)))
     return out
+
+
+def _label(atom: Atom, swizzle: str, scale_d: int) -> str:
+    a_place = "regs" if atom.a_residency == "register" else ("mn" if atom.trans_a == 1 else "k")
+    return (f"{family('wgmma').spell(atom)} A:{a_place} B:{'mn' if atom.trans_b == 1 else 'k'} {swizzle}"
+            + (f" selector {atom.selector}" if atom.sparse else "")
+            + (f" scale-a {atom.scale_a} scale-b {atom.scale_b}" if atom.scale_a == -1 or atom.scale_b == -1 else "")
+            + (" scale-d 0" if not scale_d else ""))
+
+
+def _candidates():
+    """(atom, swizzle, scale_d) of every case, in order, repeats included (cases() drops them)."""
+    for t in _types():
+        yield from _dense_candidates(t)
+        # RS (A in its canonical register fragment; no trans-a) and sparse (SS and RS, every selector): the
+        # full cross product over N in CROSS_N x swizzle x legal major modes, as for dense SS
+        if t["a"] == "b1":  # no sparse form; RS with the reference's inferred A fragment (checked on the H100)
+            yield from ((_atom(t, n, None, None, residency="register"), sw, 1) for n in CROSS_N for sw in SWIZZLES)
+            continue
+        yield from _rs_and_sparse_candidates(t)
+
+
+def _dense_candidates(t: dict):
+    """SS wgmma of type `t`: N in CROSS_N x majors x swizzles, every legal N, negated scales, scale-d 0."""
+    transposable = t["a"] in TRANSPOSABLE
+    majors = [(a, b) for a in (0, 1) for b in (0, 1)] if transposable else [(None, None)]
+    legal_n = range(8, 257, 8) if t["d"] != "s32" else [8, 16, 24, 32, *range(48, 257, 16)]
+    yield from ((_atom(t, n, ta, tb), sw, 1) for n in CROSS_N for ta, tb in majors for sw in SWIZZLES)
+    if transposable:
+        yield from ((_atom(t, n, 0, 0), "128b", 1) for n in legal_n)
+    z = 0 if transposable else None
+    if t["d"] != "s32":
+        yield _atom(t, 64, z, z, scale_a=-1), "128b", 1
+        yield _atom(t, 64, z, z, scale_b=-1), "128b", 1
+    yield _atom(t, 64, z, z), "128b", 0
+
+
+def _rs_and_sparse_candidates(t: dict):
+    transposable = t["a"] in TRANSPOSABLE
+    majors = [(a, b) for a in (0, 1) for b in (0, 1)] if transposable else [(None, None)]
+    z = 0 if transposable else None
+    b_majors = (0, 1) if transposable else (None,)
+    for sel in (None, *SELECTORS.get(t["a"], (0,))):
+        forms = [("register", z, tb) for tb in b_majors]
+        if sel is not None:
+            forms += [("smem_desc", ta, tb) for ta, tb in majors]
+        yield from ((_atom(t, n, ta, tb, residency=residency, selector=sel), sw, 1)
+                    for n in CROSS_N for residency, ta, tb in forms for sw in SWIZZLES)
+    if t["d"] != "s32":
+        yield _atom(t, 64, z, z, scale_a=-1, residency="register"), "128b", 1
+        yield _atom(t, 64, z, z, scale_b=-1, selector=SELECTORS.get(t["a"], (0,))[-1]), "128b", 1
+    yield _atom(t, 64, z, z, residency="register"), "128b", 0
+    yield _atom(t, 64, z, z, selector=0), "128b", 0
 
 
 def _describable(atom: Atom, swizzle: str) -> bool:
@@ -202,26 +209,10 @@ def _desc_type(atom: Atom, role: str, swizzle: str) -> mma.SmemDescType:
 
 def build_kernel(case: Case) -> llvm.FuncOp:
     atom, extra = case.atom, _extra(case)
-    params = 5 if atom.sparse else 4
-    block = Block(arg_types=[GLOBAL] * params)
+    block = Block(arg_types=[GLOBAL] * (5 if atom.sparse else 4))
     pa, pb, pc, pd = block.args[:4]
-    base = llvm.AddressOfOp(SMEM_SYMBOL, SHARED)
-    ops_a = smem_operand(atom, "A", extra.swizzle)
-    b_at = arith.ConstantOp(IntegerAttr(-(-_bytes(smem_layout(ops_a), ops_a) // 1024) * 1024, i64))
-    sb = llvm.GEPOp.from_mixed_indices(base.result, [b_at.result], IntegerType(8), result_type=SHARED)
-    ops: list = [base, b_at, sb]
-    in_registers = atom.a_residency == "register"
-    descs = []
-    for role, src, dst in (("A", pa, base.result), ("B", pb, sb.result)):
-        if role == "A" and in_registers:
-            continue
-        t = _desc_type(atom, role, extra.swizzle)
-        ops.append(mma.CopyToSmemOp(src, str(global_layout(smem_operand(atom, role, extra.swizzle))), dst, t, THREADS))
-        descs.append((dst, t))
-    ops += [nvvm.FenceProxyOp(), nvvm.BarrierOp()]
-    made = [mma.MakeDescOp(p, t) for p, t in descs]
-    ops += made
-    if in_registers:
+    ops, made = _smem_operands(atom, extra.swizzle, pa, pb)
+    if atom.a_residency == "register":
         ka = smem_operand(atom, "A", extra.swizzle).k
         a_frag = mma.LoadFragmentOp(pa, str(Layout((64, ka), (ka, 1))), mma.fragment_type(atom, "A"))
         ops.append(a_frag)
@@ -246,6 +237,26 @@ def build_kernel(case: Case) -> llvm.FuncOp:
             mma.StoreFragmentOp(w.d, pd, str(c_layout(atom))), llvm.ReturnOp.create()]
     block.add_ops(ops)
     return kernel_function(case.name, block, THREADS)
+
+
+def _smem_operands(atom: Atom, swizzle: str, pa, pb) -> tuple[list, list]:
+    """(ops, made descriptors): A (unless it is read from registers) and B copied into SMEM in their canonical
+    layouts, B one 1 KiB-aligned tile after A, a proxy fence and a barrier, then their descriptors."""
+    base = llvm.AddressOfOp(SMEM_SYMBOL, SHARED)
+    ops_a = smem_operand(atom, "A", swizzle)
+    b_at = arith.ConstantOp(IntegerAttr(-(-_bytes(smem_layout(ops_a), ops_a) // 1024) * 1024, i64))
+    sb = llvm.GEPOp.from_mixed_indices(base.result, [b_at.result], IntegerType(8), result_type=SHARED)
+    ops: list = [base, b_at, sb]
+    descs = []
+    for role, src, dst in (("A", pa, base.result), ("B", pb, sb.result)):
+        if role == "A" and atom.a_residency == "register":
+            continue
+        t = _desc_type(atom, role, swizzle)
+        ops.append(mma.CopyToSmemOp(src, str(global_layout(smem_operand(atom, role, swizzle))), dst, t, THREADS))
+        descs.append((dst, t))
+    ops += [nvvm.FenceProxyOp(), nvvm.BarrierOp()]
+    made = [mma.MakeDescOp(p, t) for p, t in descs]
+    return ops + made, made
 
 
 def _tv_c(atom: Atom):

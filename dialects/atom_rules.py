@@ -48,53 +48,70 @@ def _int(prop: Any) -> int | None:
 
 def atom_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute]]:
     """(family, dimension values, operand types by role) for an atom op."""
-    if op.name == "mma.sync":
-        types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type}
-        la, lb = _word(op.layout_a) or "row", _word(op.layout_b) or "col"
-        return "mma", dict(
-            shape=op.shape.mnk, kind=_word(op.kind), a=_elem(op.a.type), b=_elem(op.b.type),
-            acc=(_elem(op.d.type), _elem(op.c.type)), layout=(la, lb), satfinite=op.satfinite is not None,
-            bitop=_word(op.bitop), rounding=_word(op.rounding)), types
-    if op.name == "mma.sp":
-        types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type, "E": op.e.type}
-        return "mma.sp", dict(
-            sparse_mode="sp::ordered_metadata" if op.ordered_metadata is not None else "sp", shape=op.shape.mnk,
-            kind=_word(op.kind), a=_elem(op.a.type), b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)),
-            satfinite=op.satfinite is not None, selector=_int(op.selector)), types
-    if op.name == "mma.block_scale":
-        types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type, "SFA": op.sfa.type, "SFB": op.sfb.type}
-        if op.e is not None:
-            types["E"] = op.e.type
-        return "mma.block_scale", dict(
-            sparse_mode="sp::ordered_metadata" if op.e is not None else None, kind=op.kind.word,
-            scale_vec=op.scale_vec.word, scale_type=_elem(op.sfa.type), shape=op.shape.mnk, a=_elem(op.a.type),
-            b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)), selector=_int(op.selector) or 0,
-            byte_id=_int(op.byte_id) or 0, thread_id_a=_int(op.thread_id_a) or 0,
-            thread_id_b=_int(op.thread_id_b) or 0), types
-    if op.name == "mma.wgmma":
-        types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type}
-        if op.e is not None:
-            types["E"] = op.e.type
-        a, b = _elem(op.a.type), _elem(op.b.type)
-        m, n, k = op.shape.mnk
-        return "wgmma", dict(
-            sparse=op.e is not None, a=a, b=b, d=_elem(op.d.type), m=m, n=n, k=k,
-            satfinite=op.satfinite is not None, bitop=_word(op.bitop), a_residency=_residency(op.a.type),
-            **_wgmma_qualifiers(op, "sm90 wgmma", a),
-            selector=_int(op.selector) if op.e is not None else None), types
-    if op.name == "mma.tcgen05":
-        types = {"A": op.a.type, "B": op.b.type, "D": op.d.type}
-        for role, v in (("E", op.e), ("SFA", op.sfa), ("SFB", op.sfb)):
-            if v is not None:
-                types[role] = v.type
-        m, n, k = op.shape.mnk
-        _tcgen05_operands(op)
-        scale_type = _elem(op.sfa.type) if op.sfa is not None else _word(op.scale_type)
-        return "tcgen05.mma", dict(
-            sparse=op.e is not None, cta_group=_int(op.cta_group), kind=op.kind.word, scale_vec=_word(op.scale_vec),
-            a=_elem(op.a.type), b=_elem(op.b.type), d=_elem(op.d.type), scale_type=scale_type, m=m, n=n, k=k,
-            a_residency=_residency(op.a.type)), types
-    raise VerifyException(f"{op.name} is not an atom op")
+    read = _ATOM_VALUES.get(op.name)
+    if read is None:
+        raise VerifyException(f"{op.name} is not an atom op")
+    return read(op)
+
+
+def _mma_sync_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute]]:
+    types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type}
+    la, lb = _word(op.layout_a) or "row", _word(op.layout_b) or "col"
+    return "mma", dict(
+        shape=op.shape.mnk, kind=_word(op.kind), a=_elem(op.a.type), b=_elem(op.b.type),
+        acc=(_elem(op.d.type), _elem(op.c.type)), layout=(la, lb), satfinite=op.satfinite is not None,
+        bitop=_word(op.bitop), rounding=_word(op.rounding)), types
+
+
+def _mma_sp_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute]]:
+    types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type, "E": op.e.type}
+    return "mma.sp", dict(
+        sparse_mode="sp::ordered_metadata" if op.ordered_metadata is not None else "sp", shape=op.shape.mnk,
+        kind=_word(op.kind), a=_elem(op.a.type), b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)),
+        satfinite=op.satfinite is not None, selector=_int(op.selector)), types
+
+
+def _block_scale_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute]]:
+    types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type, "SFA": op.sfa.type, "SFB": op.sfb.type}
+    if op.e is not None:
+        types["E"] = op.e.type
+    return "mma.block_scale", dict(
+        sparse_mode="sp::ordered_metadata" if op.e is not None else None, kind=op.kind.word,
+        scale_vec=op.scale_vec.word, scale_type=_elem(op.sfa.type), shape=op.shape.mnk, a=_elem(op.a.type),
+        b=_elem(op.b.type), acc=(_elem(op.d.type), _elem(op.c.type)), selector=_int(op.selector) or 0,
+        byte_id=_int(op.byte_id) or 0, thread_id_a=_int(op.thread_id_a) or 0,
+        thread_id_b=_int(op.thread_id_b) or 0), types
+
+
+def _wgmma_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute]]:
+    types = {"A": op.a.type, "B": op.b.type, "C": op.c.type, "D": op.d.type}
+    if op.e is not None:
+        types["E"] = op.e.type
+    a, b = _elem(op.a.type), _elem(op.b.type)
+    m, n, k = op.shape.mnk
+    return "wgmma", dict(
+        sparse=op.e is not None, a=a, b=b, d=_elem(op.d.type), m=m, n=n, k=k,
+        satfinite=op.satfinite is not None, bitop=_word(op.bitop), a_residency=_residency(op.a.type),
+        **_wgmma_qualifiers(op, "sm90 wgmma", a),
+        selector=_int(op.selector) if op.e is not None else None), types
+
+
+def _tcgen05_values(op: Operation) -> tuple[str, dict[str, Any], dict[str, Attribute]]:
+    types = {"A": op.a.type, "B": op.b.type, "D": op.d.type}
+    for role, v in (("E", op.e), ("SFA", op.sfa), ("SFB", op.sfb)):
+        if v is not None:
+            types[role] = v.type
+    m, n, k = op.shape.mnk
+    _tcgen05_operands(op)
+    scale_type = _elem(op.sfa.type) if op.sfa is not None else _word(op.scale_type)
+    return "tcgen05.mma", dict(
+        sparse=op.e is not None, cta_group=_int(op.cta_group), kind=op.kind.word, scale_vec=_word(op.scale_vec),
+        a=_elem(op.a.type), b=_elem(op.b.type), d=_elem(op.d.type), scale_type=scale_type, m=m, n=n, k=k,
+        a_residency=_residency(op.a.type)), types
+
+
+_ATOM_VALUES = {"mma.sync": _mma_sync_values, "mma.sp": _mma_sp_values, "mma.block_scale": _block_scale_values,
+                "mma.wgmma": _wgmma_values, "mma.tcgen05": _tcgen05_values}
 
 
 def _tcgen05_operands(op) -> None:

@@ -302,6 +302,23 @@ class StoreTileToSmemOp(IRDLOperation):
         if not isinstance(frag, FragmentType):
             raise VerifyException(f"{self.name}: the source must be a !mma.frag (a wgmma accumulator tile), not {frag}")
         _shared(self, self.dst, "the destination")
+        threads = self._verify_source(frag)
+        layout = frag.layout.data
+        found = wgmma_accumulator_tile(layout)
+        m, n = found[:2] if found else (threads // 2, layout[1].size() * 2)  # else: as if it did not repeat
+        if self.transposed is not None:
+            self._verify_transposed(frag, n)
+        elif not 0 < n <= WGMMA_MAX_N or n % STMATRIX_BOX:
+            legal = ", ".join(str(b) for b in range(STMATRIX_BOX, WGMMA_MAX_N + 1, STMATRIX_BOX))
+            raise VerifyException(f"{self.name}: the tile is {m}x{n}; stmatrix_tile stores blocks of {STMATRIX_BOX} "
+                                  f"columns of a wgmma accumulator (N at most {WGMMA_MAX_N}), so N is one of {legal}")
+        if found is None:
+            raise VerifyException(f"{self.name}: the source's layout {layout} is not the wgmma accumulator layout of "
+                                  f"a {m}x{n} tile, {wgmma_accumulator_layout(m, n)}")
+        self._verify_box(frag, m, n, found[2])
+
+    def _verify_source(self, frag: FragmentType) -> int:
+        """The source is a 16-bit (or staged) accumulator over one to three warpgroups: their threads."""
         if frag.role.data not in ("C", "D"):
             raise VerifyException(f"{self.name}: the source must be an accumulator (role C or D), not role "
                                   f"{frag.role.data}")
@@ -316,20 +333,13 @@ class StoreTileToSmemOp(IRDLOperation):
         if threads not in (128, 256, 384):
             raise VerifyException(f"{self.name}: the source's layout {layout} spans {threads} threads; a wgmma "
                                   f"accumulator tile spans 128, 256 or 384 (one to three warpgroups)")
-        found = wgmma_accumulator_tile(layout)
-        m, n = found[:2] if found else (threads // 2, layout[1].size() * 2)  # else: as if it did not repeat
-        if self.transposed is not None:
-            self._verify_transposed(frag, n)
-        elif not 0 < n <= WGMMA_MAX_N or n % STMATRIX_BOX:
-            legal = ", ".join(str(b) for b in range(STMATRIX_BOX, WGMMA_MAX_N + 1, STMATRIX_BOX))
-            raise VerifyException(f"{self.name}: the tile is {m}x{n}; stmatrix_tile stores blocks of {STMATRIX_BOX} "
-                                  f"columns of a wgmma accumulator (N at most {WGMMA_MAX_N}), so N is one of {legal}")
-        if found is None:
-            raise VerifyException(f"{self.name}: the source's layout {layout} is not the wgmma accumulator layout of "
-                                  f"a {m}x{n} tile, {wgmma_accumulator_layout(m, n)}")
-        repeats = m // (64 * found[2])
+        return threads
+
+    def _verify_box(self, frag: FragmentType, m: int, n: int, warpgroups: int) -> None:
+        """The repeat and the column block name a box of the m x n tile."""
+        repeats = m // (64 * warpgroups)
         if not 0 <= self.repeat_index() < repeats:
-            raise VerifyException(f"{self.name}: repeat {self.repeat_index()} of a {m}x{n} tile over {found[2]} "
+            raise VerifyException(f"{self.name}: repeat {self.repeat_index()} of a {m}x{n} tile over {warpgroups} "
                                   f"warpgroup(s) is out of range; each warpgroup holds {repeats} repeat(s) of 64 "
                                   f"rows, [0, {repeats - 1}]")
         cols = self.box_columns()

@@ -357,31 +357,11 @@ def _check_registers(func: llvm.FuncOp, body: Block) -> None:
             f"{setters[0].name}: the kernel has no `{MINCTASM}`; ptxas ignores setmaxnreg without it (warning "
             f"C7508) -- declare {MINCTASM} = 1 : i32 on @{func.sym_name.data}"))
     threads = bounds.threads
-    if threads is None:
-        return
-    threads_eval = ThreadEval()
-    per_thread: list[Operation | None] = []
-    for tid in range(threads):
-        mine = None
-        for op in setters:
-            runs = threads_eval.runs(op, tid)
-            if runs is None:
-                return  # a role chosen by something other than the thread index: not checked
-            if runs:
-                mine = op
-        per_thread.append(mine)
+    per_thread = None if threads is None else _setter_per_thread(setters, threads)
+    if per_thread is None:
+        return  # no declared block, or a role chosen by something other than the thread index: not checked
     default = REGISTERS_PER_SM // (threads * bounds.minctasm) // 8 * 8
-    total = 0
-    for wg in range(-(-threads // WARPGROUP)):
-        group = per_thread[wg * WARPGROUP:(wg + 1) * WARPGROUP]
-        if len(set(map(id, group))) > 1:
-            odd = next(i for i, op in enumerate(group) if op is not group[0]) + wg * WARPGROUP
-            which = group[0] or group[odd - wg * WARPGROUP]
-            raise LifecycleError(which, (
-                f"{which.name}: threads {wg * WARPGROUP} and {odd} of warpgroup {wg} take different setmaxregister "
-                f"paths; every warp of a warpgroup must execute the same setmaxnreg"))
-        count = group[0].count if group[0] is not None else default
-        total += count * len(group)
+    total = sum(_warpgroup_registers(per_thread, wg, default) for wg in range(-(-threads // WARPGROUP)))
     # setmaxnreg moves registers between the warpgroups of one CTA: an increase waits until the others' decreases
     # freed enough of what the CTA was launched with (ptxas gives a kernel with setmaxnreg `default` a thread)
     allocated = default * threads
@@ -392,6 +372,36 @@ def _check_registers(func: llvm.FuncOp, body: Block) -> None:
             f"{setters[0].name}: the warpgroups' register budgets ({split}) need {total} registers; the CTA is "
             f"launched with {default} a thread x {threads} threads = {allocated} ({bounds.minctasm} CTA(s) per SM of "
             f"{REGISTERS_PER_SM}): an increase would wait for registers no warpgroup frees, and the kernel hang"))
+
+
+def _setter_per_thread(setters: list, threads: int) -> list[Operation | None] | None:
+    """Per thread, the last setmaxnreg it runs (None: none); None where a setter's threads are not known."""
+    threads_eval = ThreadEval()
+    per_thread: list[Operation | None] = []
+    for tid in range(threads):
+        mine = None
+        for op in setters:
+            runs = threads_eval.runs(op, tid)
+            if runs is None:
+                return None
+            if runs:
+                mine = op
+        per_thread.append(mine)
+    return per_thread
+
+
+def _warpgroup_registers(per_thread: list[Operation | None], wg: int, default: int) -> int:
+    """Warpgroup `wg`'s registers: its setmaxnreg count (the launch's `default` without one) x its threads; every
+    warp of it must take the same setmaxnreg."""
+    group = per_thread[wg * WARPGROUP:(wg + 1) * WARPGROUP]
+    if len(set(map(id, group))) > 1:
+        odd = next(i for i, op in enumerate(group) if op is not group[0]) + wg * WARPGROUP
+        which = group[0] or group[odd - wg * WARPGROUP]
+        raise LifecycleError(which, (
+            f"{which.name}: threads {wg * WARPGROUP} and {odd} of warpgroup {wg} take different setmaxregister "
+            f"paths; every warp of a warpgroup must execute the same setmaxnreg"))
+    count = group[0].count if group[0] is not None else default
+    return count * len(group)
 
 
 # -- the pass -------------------------------------------------------------------------------------------------------

@@ -82,9 +82,19 @@ def dominator_children(blocks: list[Block]) -> dict[Block, list[Block]]:
     if not blocks:
         return {}
     succs = {b: list(b.last_op.successors) if b.last_op is not None else [] for b in blocks}
+    idom = _immediate_dominators(_reverse_postorder(blocks[0], succs), succs)
+    children: dict[Block, list[Block]] = {}
+    for b in blocks[1:]:
+        if b in idom:
+            children.setdefault(idom[b], []).append(b)
+    return children
+
+
+def _reverse_postorder(entry: Block, succs: dict[Block, list[Block]]) -> list[Block]:
+    """The blocks reachable from `entry` in reverse postorder of a depth-first walk (iterative: no recursion)."""
     postorder: list[Block] = []
-    seen = {blocks[0]}
-    stack = [(blocks[0], iter(succs[blocks[0]]))]
+    seen = {entry}
+    stack = [(entry, iter(succs[entry]))]
     while stack:
         block, it = stack[-1]
         nxt = next((s for s in it if s not in seen), None)
@@ -94,7 +104,11 @@ def dominator_children(blocks: list[Block]) -> dict[Block, list[Block]]:
         else:
             seen.add(nxt)
             stack.append((nxt, iter(succs[nxt])))
-    rpo = postorder[::-1]
+    return postorder[::-1]
+
+
+def _immediate_dominators(rpo: list[Block], succs: dict[Block, list[Block]]) -> dict[Block, Block]:
+    """block -> its immediate dominator (the entry its own), iterated to the fixed point over `rpo`."""
     index = {b: i for i, b in enumerate(rpo)}
     preds: dict[Block, list[Block]] = {b: [] for b in rpo}
     for b in rpo:
@@ -121,11 +135,7 @@ def dominator_children(blocks: list[Block]) -> dict[Block, list[Block]]:
             if idom.get(b) is not new:
                 idom[b] = new
                 changed = True
-    children: dict[Block, list[Block]] = {}
-    for b in blocks[1:]:
-        if b in idom:
-            children.setdefault(idom[b], []).append(b)
-    return children
+    return idom
 
 
 def in_place_increments(op: Operation) -> dict[int, arith.AddiOp]:

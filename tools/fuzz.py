@@ -601,66 +601,86 @@ def _warm_up() -> None:
 def campaign(cases: int, seed: int, jobs: int, out: Path, root: Path, subprocess_mode: bool = False,
              only: set[int] | None = None, progress=None) -> Counter:
     """Run cases 0..cases-1 (or those in `only`); write the findings' reproducers into `out`; counts by class."""
-    pools = Pools.load(root)
     out = out.resolve()
     out.mkdir(parents=True, exist_ok=True)
-    todo: queue.Queue[int] = queue.Queue()
+    run = _Campaign(Pools.load(root), seed, out, subprocess_mode, progress)
     for n in range(cases):
         if only is None or n in only:
-            todo.put(n)
-    findings: dict[int, tuple[Case, Finding]] = {}
-    lock = threading.Lock()
-    done = [0]
-
-    def work() -> None:
-        server = None if subprocess_mode else ForkServer()
-        restarts = 0
-        try:
-            while True:
-                try:
-                    n = todo.get_nowait()
-                except queue.Empty:
-                    return
-                case = make_case(n, seed, pools, out)
-                try:
-                    if server is None:
-                        result = run_subprocess(case)
-                    else:
-                        try:
-                            result = server.run(case)
-                        except (ChildProcessError, OSError, ValueError) as exc:
-                            server.close()
-                            restarts += 1
-                            server = ForkServer() if restarts <= 3 else None
-                            print(f"fuzz: case {n}: {exc}; running it in a subprocess, "
-                                  + ("restarting the fork server" if server else "and all this job's next cases"),
-                                  file=sys.stderr)
-                            result = run_subprocess(case)
-                    finding = classify(case, result)
-                except Exception as exc:  # noqa: BLE001 - the fuzzer's own failure: reported, not lost
-                    result = Result(1, f"{type(exc).__name__}: {exc}")
-                    finding = Finding("harness", f"the fuzzer failed on this case: {type(exc).__name__}: {exc}"[:300],
-                                      f"harness {type(exc).__name__}")
-                with lock:
-                    done[0] += 1
-                    if finding is not None:
-                        findings[n] = (case, save(case, finding, result, out))
-                    if progress:
-                        progress(done[0], n, findings.get(n, (None, None))[1])
-                if finding is None:
-                    for path in case.inputs:
-                        Path(path).unlink(missing_ok=True)
-        finally:
-            if server is not None:
-                server.close()
-
-    threads = [threading.Thread(target=work, daemon=True) for _ in range(max(1, jobs))]
+            run.todo.put(n)
+    threads = [threading.Thread(target=run.work, daemon=True) for _ in range(max(1, jobs))]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    write_summary(findings, out)
-    return Counter(f.kind for _, f in findings.values())
+    write_summary(run.findings, out)
+    return Counter(f.kind for _, f in run.findings.values())
+
+
+class _Campaign:
+    """The cases to run (`todo`), shared by the jobs' threads, and what they found (`findings`, under `lock`)."""
+
+    def __init__(self, pools: Pools, seed: int, out: Path, subprocess_mode: bool, progress):
+        self.pools, self.seed, self.out = pools, seed, out
+        self.subprocess_mode, self.progress = subprocess_mode, progress
+        self.todo: queue.Queue[int] = queue.Queue()
+        self.findings: dict[int, tuple[Case, Finding]] = {}
+        self.lock = threading.Lock()
+        self.done = 0
+
+    def work(self) -> None:
+        """One job: cases off the queue until it is empty, through a fork server of its own (or subprocesses)."""
+        job = _Job(None if self.subprocess_mode else ForkServer())
+        try:
+            while True:
+                try:
+                    n = self.todo.get_nowait()
+                except queue.Empty:
+                    return
+                case = make_case(n, self.seed, self.pools, self.out)
+                self.record(n, case, *job.classified(n, case))
+        finally:
+            if job.server is not None:
+                job.server.close()
+
+    def record(self, n: int, case: Case, result: Result, finding: Finding | None) -> None:
+        with self.lock:
+            self.done += 1
+            if finding is not None:
+                self.findings[n] = (case, save(case, finding, result, self.out))
+            if self.progress:
+                self.progress(self.done, n, self.findings.get(n, (None, None))[1])
+        if finding is None:
+            for path in case.inputs:
+                Path(path).unlink(missing_ok=True)
+
+
+class _Job:
+    """One job's way of running cases: its fork server (None: subprocesses) and how often it was restarted."""
+
+    def __init__(self, server: ForkServer | None):
+        self.server, self.restarts = server, 0
+
+    def classified(self, n: int, case: Case) -> tuple[Result, Finding | None]:
+        """The case run and classified; a fork server that fails is restarted (three times, then subprocesses)."""
+        try:
+            if self.server is None:
+                result = run_subprocess(case)
+            else:
+                try:
+                    result = self.server.run(case)
+                except (ChildProcessError, OSError, ValueError) as exc:
+                    self.server.close()
+                    self.restarts += 1
+                    self.server = ForkServer() if self.restarts <= 3 else None
+                    print(f"fuzz: case {n}: {exc}; running it in a subprocess, "
+                          + ("restarting the fork server" if self.server else "and all this job's next cases"),
+                          file=sys.stderr)
+                    result = run_subprocess(case)
+            return result, classify(case, result)
+        except Exception as exc:  # noqa: BLE001 - the fuzzer's own failure: reported, not lost
+            return Result(1, f"{type(exc).__name__}: {exc}"), Finding(
+                "harness", f"the fuzzer failed on this case: {type(exc).__name__}: {exc}"[:300],
+                f"harness {type(exc).__name__}")
 
 
 def save(case: Case, finding: Finding, result: Result, out: Path) -> Finding:

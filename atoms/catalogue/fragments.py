@@ -199,56 +199,9 @@ def _tv_layouts(atom: Atom) -> dict[str, Layout]:
     atom. D has C's layout unless a "D" entry says otherwise (SM70 m8n8k4 with f32 D and f16 C)."""
     fam = atom.family
     if fam in ("mma", "mma.sp", "mma.block_scale"):
-        m, n, k = atom.shape
-        kind = atom.kind
-        sparse = atom.sparse
-        ka = k // 2 if sparse else k  # sparse A is the compressed M x K/2 matrix
-        pa, pb = _packing(atom.a, kind), _packing(atom.b, kind)
-        if (m, n, k) == (8, 8, 4) and atom.a == "f16":
-            la, lb = atom.layout
-            # D and C may differ (f32.f16.f16.f16): each has the quad-pair layout of its own type
-            return {
-                "A": parse_layout(SM70_QUADPAIR[("A", la)]),
-                "B": parse_layout(SM70_QUADPAIR[("B", lb)]),
-                "C": parse_layout(SM70_QUADPAIR[("C", atom.acc[1])]),
-                "D": parse_layout(SM70_QUADPAIR[("C", atom.acc[0])]),
-            }
-        if m == 8:
-            out = {"A": _a_m8(k, pa), "B": _b_n8(n, k, pb), "C": _c_m8n8()}
-        else:
-            out = {"A": _a_m16n8(m, ka, pa), "B": _b_n8(n, k, pb), "C": _c_m16n8()}
-        if sparse:
-            out["E"] = Layout((32, 1), (1, 0))  # one 32-bit metadata word per lane; see sparse_metadata for its bits
-        if fam == "mma.block_scale":
-            chunks = {"1X": 1, "2X": 2, "4X": 4}[atom.scale_vec]
-            # CuTe SFALayout / SFBLayout (reference section 4): the stride-0 lane bits are the lanes
-            # the selectors leave unread. The values are the register's 4 bytes: chunk j sits in byte
-            # byte_id + j and every other byte repeats a chunk (stride 0), so each lane loads one whole
-            # .b32 register whatever the byte-id: byte v holds chunk v % chunks.
-            def bytes_mode(chunk_stride: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-                if chunks == 1:
-                    return (4,), (0,)
-                if chunks == 4:
-                    return (4,), (chunk_stride,)
-                return (2, 2), (chunk_stride, 0)
-
-            sa, da = bytes_mode(16)
-            out["SFA"] = Layout(((2, 2, 8), sa), ((8, 0, 1), da))
-            sb, db = bytes_mode(8)
-            out["SFB"] = Layout(((4, 8), sb), ((0, 1), db))
-        return out
+        return _mma_sync_layouts(atom)
     if fam == "wgmma":
-        n, k = atom.n, atom.k
-        ka = k // 2 if atom.sparse else k
-        out = {"C": _c_m16n8(warps=4, n=n)}
-        if atom.a_residency == "register":
-            out["A"] = _a_m16n8(64, ka, _packing(atom.a, None), warps=4)
-        else:
-            out["A"] = Layout((128, (64, ka)), (0, (1, 64)))
-        out["B"] = Layout((128, (n, k)), (0, (1, n)))
-        if atom.sparse:
-            out["E"] = Layout((128, 1), (1, 0))  # one 32-bit metadata word per thread; see sparse_metadata
-        return out
+        return _wgmma_layouts(atom)
     if fam == "tcgen05.mma":
         m, n, k = atom.m, atom.n, atom.k
         ka = k // 2 if atom.sparse else k
@@ -259,6 +212,66 @@ def _tv_layouts(atom: Atom) -> dict[str, Layout]:
             "C": Layout((1, (m, n)), (0, (1, m))),
         }
     raise FragmentError(f"no TV layouts for family {fam}")
+
+
+def _mma_sync_layouts(atom: Atom) -> dict[str, Layout]:
+    """mma.sync (dense, sparse, block-scaled): a warp's fragments."""
+    m, n, k = atom.shape
+    kind = atom.kind
+    ka = k // 2 if atom.sparse else k  # sparse A is the compressed M x K/2 matrix
+    pa, pb = _packing(atom.a, kind), _packing(atom.b, kind)
+    if (m, n, k) == (8, 8, 4) and atom.a == "f16":
+        la, lb = atom.layout
+        # D and C may differ (f32.f16.f16.f16): each has the quad-pair layout of its own type
+        return {
+            "A": parse_layout(SM70_QUADPAIR[("A", la)]),
+            "B": parse_layout(SM70_QUADPAIR[("B", lb)]),
+            "C": parse_layout(SM70_QUADPAIR[("C", atom.acc[1])]),
+            "D": parse_layout(SM70_QUADPAIR[("C", atom.acc[0])]),
+        }
+    if m == 8:
+        out = {"A": _a_m8(k, pa), "B": _b_n8(n, k, pb), "C": _c_m8n8()}
+    else:
+        out = {"A": _a_m16n8(m, ka, pa), "B": _b_n8(n, k, pb), "C": _c_m16n8()}
+    if atom.sparse:
+        out["E"] = Layout((32, 1), (1, 0))  # one 32-bit metadata word per lane; see sparse_metadata for its bits
+    if atom.family == "mma.block_scale":
+        out.update(_scale_factor_layouts(atom))
+    return out
+
+
+def _scale_factor_layouts(atom: Atom) -> dict[str, Layout]:
+    """A block-scaled mma.sync's SFA and SFB: CuTe's SFALayout / SFBLayout (reference section 4). The stride-0 lane
+    bits are the lanes the selectors leave unread. The values are the register's 4 bytes: chunk j sits in byte
+    byte_id + j and every other byte repeats a chunk (stride 0), so each lane loads one whole .b32 register
+    whatever the byte-id: byte v holds chunk v % chunks."""
+    chunks = {"1X": 1, "2X": 2, "4X": 4}[atom.scale_vec]
+
+    def bytes_mode(chunk_stride: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        if chunks == 1:
+            return (4,), (0,)
+        if chunks == 4:
+            return (4,), (chunk_stride,)
+        return (2, 2), (chunk_stride, 0)
+
+    sa, da = bytes_mode(16)
+    sb, db = bytes_mode(8)
+    return {"SFA": Layout(((2, 2, 8), sa), ((8, 0, 1), da)), "SFB": Layout(((4, 8), sb), ((0, 1), db))}
+
+
+def _wgmma_layouts(atom: Atom) -> dict[str, Layout]:
+    """wgmma: the warpgroup's C (and A from registers); A and B from SMEM are whole tiles, no thread's."""
+    n, k = atom.n, atom.k
+    ka = k // 2 if atom.sparse else k
+    out = {"C": _c_m16n8(warps=4, n=n)}
+    if atom.a_residency == "register":
+        out["A"] = _a_m16n8(64, ka, _packing(atom.a, None), warps=4)
+    else:
+        out["A"] = Layout((128, (64, ka)), (0, (1, 64)))
+    out["B"] = Layout((128, (n, k)), (0, (1, n)))
+    if atom.sparse:
+        out["E"] = Layout((128, 1), (1, 0))  # one 32-bit metadata word per thread; see sparse_metadata
+    return out
 
 
 @dataclass(frozen=True)

@@ -227,35 +227,44 @@ def _parse_mma(text: str, f: dict[str, _Token]) -> tuple[str, dict[str, Any]]:
     shape = _shape(text, f["shape"])
     if "blayout" not in f:
         raise SpellingError(f"'{text}': mma needs two layouts (.row.col)")
-    layout_a, layout_b = f["alayout"].text, f["blayout"].text
     if ("bitop" in f) != ("popc" in f):
         tok = f.get("bitop") or f["popc"]
         need = "'.popc' after it" if "bitop" in f else "'.xor' or '.and' before it"
         raise SpellingError(f"'{text}': {tok} needs {need}")
-    sparse_mode = _text(f, "sparse")
     kind = _after("kind::", f["kind"].text) if "kind" in f else None
     scale_vec = _after("scale_vec::", f["scale_vec"].text) if "scale_vec" in f else None
     types = [f[s].text for s in _TYPE_SLOTS if s in f]
     if "block_scale" in f:
-        for s in ("satfinite", "bitop", "rounding"):
-            if s in f:
-                raise SpellingError(f"'{text}': {f[s]} is not a qualifier of block-scaled mma")
-        if len(types) != 5:
-            raise SpellingError(f"'{text}': block-scaled mma needs .dtype.atype.btype.ctype.stype")
-        if types[4] not in SCALE_TYPES:
-            raise SpellingError(f"'{text}': {f['stype']} is not a scale type (.ue8m0 or .ue4m3)")
-        d, a, b, c, stype = types
-        if kind is None:
-            raise SpellingError(f"'{text}': .block_scale needs a .kind")
+        return "mma.block_scale", _block_scaled_mma(text, f, shape, types, kind, scale_vec)
+    return _plain_mma(text, f, shape, types, kind, scale_vec)
+
+
+def _block_scaled_mma(text: str, f: dict[str, _Token], shape, types: list[str], kind: str | None,
+                      scale_vec: str | None) -> dict[str, Any]:
+    """An mma...block_scale spelling's values: five types, a kind, the scale vector (its default per kind)."""
+    for s in ("satfinite", "bitop", "rounding"):
+        if s in f:
+            raise SpellingError(f"'{text}': {f[s]} is not a qualifier of block-scaled mma")
+    if len(types) != 5:
+        raise SpellingError(f"'{text}': block-scaled mma needs .dtype.atype.btype.ctype.stype")
+    if types[4] not in SCALE_TYPES:
+        raise SpellingError(f"'{text}': {f['stype']} is not a scale type (.ue8m0 or .ue4m3)")
+    d, a, b, c, stype = types
+    if kind is None:
+        raise SpellingError(f"'{text}': .block_scale needs a .kind")
+    if scale_vec is None:
+        scale_vec = DEFAULT_SCALE_VEC.get(kind)
         if scale_vec is None:
-            scale_vec = DEFAULT_SCALE_VEC.get(kind)
-            if scale_vec is None:
-                raise SpellingError(f"'{text}': kind::{kind} needs an explicit .scale_vec")
-        if (layout_a, layout_b) != ("row", "col"):
-            raise SpellingError(f"'{text}': block-scaled mma is .row.col only")
-        values = dict(sparse_mode=sparse_mode, kind=kind, scale_vec=scale_vec, scale_type=stype, shape=shape,
-                      a=a, b=b, acc=(d, c))
-        return "mma.block_scale", values
+            raise SpellingError(f"'{text}': kind::{kind} needs an explicit .scale_vec")
+    if (f["alayout"].text, f["blayout"].text) != ("row", "col"):
+        raise SpellingError(f"'{text}': block-scaled mma is .row.col only")
+    return dict(sparse_mode=_text(f, "sparse"), kind=kind, scale_vec=scale_vec, scale_type=stype, shape=shape,
+                a=a, b=b, acc=(d, c))
+
+
+def _plain_mma(text: str, f: dict[str, _Token], shape, types: list[str], kind: str | None,
+               scale_vec: str | None) -> tuple[str, dict[str, Any]]:
+    """A dense or sparse mma.sync spelling's family and values: four types, no scale qualifiers."""
     if "stype" in f:
         tok = f["stype"]
         if tok.text in SCALE_TYPES:
@@ -266,7 +275,8 @@ def _parse_mma(text: str, f: dict[str, _Token]) -> tuple[str, dict[str, Any]]:
     d, a, b, c = types
     if scale_vec is not None:
         raise SpellingError(f"'{text}': {f['scale_vec']} without .block_scale")
-    satfinite = "satfinite" in f
+    layout_a, layout_b = f["alayout"].text, f["blayout"].text
+    satfinite, sparse_mode = "satfinite" in f, _text(f, "sparse")
     bitop, rounding = _text(f, "bitop"), _text(f, "rounding")
     if sparse_mode:
         if (layout_a, layout_b) != ("row", "col"):
