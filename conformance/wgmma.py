@@ -118,6 +118,8 @@ def _dense_candidates(t: dict):
 
 
 def _rs_and_sparse_candidates(t: dict):
+    """RS and sparse wgmma of type `t`: every selector x N in CROSS_N x A's place and majors x swizzles, negated
+    scales, scale-d 0."""
     transposable = t["a"] in TRANSPOSABLE
     majors = [(a, b) for a in (0, 1) for b in (0, 1)] if transposable else [(None, None)]
     z = 0 if transposable else None
