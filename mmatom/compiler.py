@@ -100,7 +100,7 @@ class Kernel:
     ptx: str
     entries: dict[str, Entry]
     target: str
-    digest: str | None = field(default=None, repr=False, compare=False)  # runtime.ptx_digest(ptx), from a record
+    digest: str | None = field(default=None, repr=False, compare=False)  # runtime.ptx_digest(ptx); None: not known
     _module: runtime.Module | None = field(default=None, repr=False)
     _cubin: ptxas.Cubin | None = field(default=None, repr=False)
     _launchers: dict = field(default_factory=dict, repr=False)
@@ -189,8 +189,7 @@ class Kernel:
     def record(self) -> dict:
         """What the compile cache stores (the PTX's digest with it: a cached load finds its cubin without hashing
         the PTX)."""
-        self.digest = self.digest or runtime.ptx_digest(self.ptx)
-        return {"ptx": self.ptx, "ptx_sha256": self.digest, "target": self.target,
+        return {"ptx": self.ptx, "ptx_sha256": self.digest or runtime.ptx_digest(self.ptx), "target": self.target,
                 "entries": {n: {"params": [p.kind for p in e.params], "bounds": asdict(e.bounds)}
                             for n, e in self.entries.items()}}
 
@@ -372,7 +371,7 @@ def _compiled(module: ModuleOp, target: str | None, name: str | None, key: str |
                for f in module.walk() if isinstance(f, llvm.FuncOp) and KERNEL in f.attributes}
     if not entries:
         raise api_error("the module has no kernel: give an llvm.func the nvvm.kernel attribute")
-    kernel = Kernel(ptx, entries, module_target(module))
+    kernel = Kernel(ptx, entries, module_target(module), runtime.ptx_digest(ptx))  # hashed once, here
     if opts["cache"]:
         compile_cache.CACHE.put(key, kernel.record())
         if shape is not None and shape[0] is not None:
