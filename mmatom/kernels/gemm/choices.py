@@ -18,7 +18,7 @@ import numpy as np
 import mmatom
 from mmatom.targets.cache_dir import atomic_write, cache_dir
 
-from .config import CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, SWAP_AB_CONFIGS, GemmConfig
+from .config import CONFIGS, ELEM_BYTES, FP8, REALIGNED_ACCUMULATORS, SPLIT_K_CONFIGS, SWAP_AB_CONFIGS, GemmConfig
 
 
 def tuning_file() -> Path:
@@ -623,16 +623,15 @@ def repacked_operands(config: GemmConfig, m: int, n: int, k: int, dtype: str, od
     return pitch_plan(config, m, n, k, dtype, stepping, odd_rows, bandwidth or dram_bytes_per_us(), layers).repacked
 
 
-# rows TMA cannot address (not starting on 16 bytes: odd K), realigned by the kernel's producer warpgroup
-# (realigned_loads.py) or copied into aligned rows first: the realigning producer is slow per K step -- ~1.5 us a step
-# of 128 rows, whichever the element type (H100: ~360 instructions per warp per step at ~7 cycles each) -- where
-# the copy is a launch of its own (a host-bound call pays it whole) and the operand's bytes read and written.
-# benchmarks/gemm_realigned.py (H100): realigned faster on 19 of 22 small odd shapes (bf16 14 x 15737 x 2561 74.5 us
-# against 112.5 copied; e4m3 1 x 2578 x 284 30.9 against 42.8), slower where a CTA walks hundreds of K steps (e4m3
-# 9 x 4090 x 23434 276 against 141, 4095^3 337 against 159: session 19)
-REALIGN_STEP_US = 1.5
+# rows TMA cannot address (not starting on 16 bytes: odd K), realigned by the kernel's producer warpgroups
+# (realigned_loads.py) or copied into aligned rows first: the realigning producer is slow per K step -- ~1.1 us a
+# step of 144 rows, whichever the element type (H100, two producer warpgroups: session 26; one took ~1.5 us, ~360
+# instructions per warp per step at ~7 cycles each) -- where the copy is a launch of its own (a host-bound call pays
+# it whole) and the operand's bytes read and written. benchmarks/gemm_realigned.py (H100): realigned faster on 19 of
+# 22 small odd shapes (bf16 14 x 15737 x 2561 74.5 us against 112.5 copied; e4m3 1 x 2578 x 284 30.9 against 42.8),
+# slower where a CTA walks hundreds of K steps (e4m3 9 x 4090 x 23434, 32 CTAs: 205-237 against 139-162 us)
+REALIGN_STEP_US = 1.1
 COPY_CALL_US = 8.0
-REALIGNED_ACCUMULATORS = 64  # the realigning kernels' consumers get 200 registers: tiles of at most this many
 
 
 def realign_splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int) -> int:
@@ -652,7 +651,7 @@ def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_
     against COPY_CALL_US and the bytes read and written at REPACK_BANDWIDTH_SHARE of `bandwidth`. A tile of more
     than REALIGNED_ACCUMULATORS per consumer thread, or a config without fitted terms, copies."""
     name, cls = _base_name(config), operand_class(dtype)
-    if config.block_m // config.tile_warpgroups * config.block_n // 128 > REALIGNED_ACCUMULATORS or \
+    if config.accumulators > REALIGNED_ACCUMULATORS or \
             name not in COST_MODEL.get(cls, {}):
         return False
     sms = sm_count() if sms is None else sms

@@ -10,10 +10,10 @@ from mmatom.errors import api_error
 
 FP8 = ("e4m3", "e5m2")
 PRODUCER_REGISTERS, CONSUMER_REGISTERS = 40, 232  # CUTLASS's split below 208 accumulators per thread
-# a producer warpgroup that realigns rows itself (realigned_loads.py) computes: a split with room for its
-# addresses. The consumers get what the producer frees of the 168 a thread the CTA is launched with (a larger
-# increase waits forever: verify-pipeline refuses it)
-REALIGNING_REGISTERS = {"producer": 96, "consumer": 200}
+# producer warpgroups that realign rows themselves (realigned_loads.py: two of them) compute: a split with room
+# for their addresses. The CTA of 512 threads is launched with 128 registers a thread; the consumers' 200 leave the
+# producers 56 (a larger increase waits forever: verify-pipeline refuses it)
+REALIGNING_REGISTERS = {"producer": 56, "consumer": 200}
 CONSUMER_THREADS = 256
 ORDER_BARRIER = 3  # named barriers 3 and 4: ping-pong warpgroup 0 / 1 waits there for the other's K loop to end
 BOX = 64  # rows of the epilogue's TMA store box: 64 x 128 bytes (64 bf16 or 32 f32 columns, one swizzle row)
@@ -101,6 +101,8 @@ def output_box(config: GemmConfig, out_dtype: str) -> tuple[int, int]:
 
 
 MAX_ACCUMULATORS = 128  # f32 accumulators per consumer thread that fit CONSUMER_REGISTERS with the epilogue's
+# a realigning kernel's (512 threads) are launched with 128 registers a thread, which ptxas holds every role to
+REALIGNED_ACCUMULATORS = 64
 
 
 @dataclass(frozen=True)
@@ -204,6 +206,11 @@ class GemmConfig:
     def block_k(self, dtype: str) -> int:
         return 128 if dtype in FP8 else 64
 
+    @property
+    def accumulators(self) -> int:
+        """f32 accumulators per consumer thread: one consumer warpgroup's rows of the tile x block_n / 128."""
+        return self.block_m // self.tile_warpgroups * self.block_n // 128
+
     def check(self, dtype: str) -> None:
         rows = self.block_m // self.tile_warpgroups  # one consumer warpgroup's rows of a tile
         if self.block_m % self.tile_warpgroups or rows % 64 or rows // 64 not in (1, 2):
@@ -264,4 +271,4 @@ SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) f
 STREAM_K_CONFIGS = tuple(replace(c, stream_k=True) for c in TILES + (GemmConfig(256, 128, 4),))
 
 
-__all__ = ["BOX", "ELEM_BYTES", "REALIGNING_REGISTERS", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box", "output_shape"]
+__all__ = ["BOX", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box", "output_shape"]

@@ -26,9 +26,9 @@ from mmatom import ceil_div
 from mmatom.errors import api_error
 
 from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, OUT_DTYPES,
-                     PRODUCER_REGISTERS, REALIGNING_REGISTERS, GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
+                     PRODUCER_REGISTERS, REALIGNED_ACCUMULATORS, REALIGNING_REGISTERS, GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
 from .direct_store import DirectStore
-from .realigned_loads import PRODUCER_BARRIER, PRODUCER_THREADS, RealignedLoads, raw_bytes
+from .realigned_loads import PRODUCER_BARRIER, PRODUCER_THREADS, PRODUCER_WARPGROUPS, RealignedLoads, raw_bytes
 from .split_sums import SliceSums
 
 
@@ -72,6 +72,8 @@ class HopperGemm:
         self.slice_rows = {"a": self.bm // config.cluster_n, "b": self.bn // config.cluster_m}
         self.sliced = {"a": config.cluster_n > 1, "b": config.cluster_m > 1}
         self.stages, self.raw_depth = realigned_ring(config, dtype, self.realigned, batched, (a_major, b_major))
+        # warpgroups 0 .. producers - 1 load (one, or those that realign), the two after them consume
+        self.producer_warpgroups = PRODUCER_WARPGROUPS if self.realigned else 1
 
     def _tiled_mma(self, rows: int, cols: int, warpgroups: int) -> mmatom.TiledMma:
         """`warpgroups` warpgroups of m64 x `cols` wgmma atoms over a rows x cols x block_k step."""
@@ -105,7 +107,7 @@ class HopperGemm:
             self._all_ctas_meet()
         else:
             kb.sync.barrier()
-        with kb.if_(kb.warpgroup_id() == 0) as role:
+        with kb.if_(kb.warpgroup_id() < self.producer_warpgroups) as role:
             self.producer()
         with role.otherwise():
             self.consumer()
@@ -146,13 +148,14 @@ class HopperGemm:
     def _declare(self) -> mmatom.KernelBuilder:
         """The kernel's parameters, SMEM (the operand ring and the epilogue's staging boxes) and tile scheduler."""
         c, batched, params = self.config, self.batched, self._params()
-        kb = mmatom.KernelBuilder("gemm", params, self.target, threads=128 + CONSUMER_THREADS, min_ctas_per_sm=1,
+        kb = mmatom.KernelBuilder("gemm", params, self.target, threads=128 * self.producer_warpgroups + CONSUMER_THREADS,
+                                  min_ctas_per_sm=1,
                                   cluster=(c.cluster_size, 1, 1) if self.clustered else None)
         # a stage is free once every thread of the warpgroups that read it (one CTA), or every such warp of every
         # CTA of the cluster (each CTA's slice lands in all of them), has released it
         readers = self.warpgroups * 128
         releases = readers // 32 * c.cluster_size if self.clustered else readers
-        # a realigned operand's tile is written by the producer warpgroup's threads: each arrives on full
+        # a realigned operand's tile is written by the producer warpgroups' threads: each arrives on full
         producers = (1 if len(self.realigned) < 2 else 0) + (PRODUCER_THREADS if self.realigned else 0)
         self.ring = kb.smem_ring(self.stages, releases, producers,
                                  a=self.tiled.smem_desc_type("A", major="k" if self.majors["a"] == "k" else "mn"),
@@ -279,11 +282,12 @@ class HopperGemm:
         """Both consumer warpgroups: their tiles, each a K loop and an epilogue."""
         kb, pingpong = self.kb, self.config.pingpong
         kb.sync.setmaxnreg("increase", REALIGNING_REGISTERS["consumer"] if self.realigned else CONSUMER_REGISTERS)
-        warpgroup = kb.warpgroup_id() - 1  # 0 or 1
+        warpgroup = kb.warpgroup_id() - self.producer_warpgroups  # 0 or 1
         self.issuer = self.tid & 127 == 0  # the warpgroup's thread that issues its TMA stores
         self.boxes = self.staging[warpgroup]  # this warpgroup's two staging boxes
         self.direct = DirectStore(kb, self.tid, self.config, self.out_dtype) if self.direct_d else None
-        self.sums = SliceSums(kb, self.tid, self.tiled.fragment_type("C"), self.warpgroups, warpgroup) \
+        self.sums = SliceSums(kb, self.tid - 128 * self.producer_warpgroups, self.tiled.fragment_type("C"),
+                              self.warpgroups, warpgroup) \
             if self.config.split_k or self.config.stream_k else None
         # cooperative: the tile's rows this warpgroup owns (as the wgmma tile places them: warpgroup 1 of the CTA
         # is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the whole tile
@@ -475,6 +479,10 @@ def realigned_ring(config: GemmConfig, dtype: str, realigned: tuple, batched: bo
         raise api_error(f"build_gemm: realigned operands {list(realigned)} with config {config.name}, majors "
                         f"{majors}, batched={batched}; a realigned operand is a K-major one no cluster multicasts, "
                         f"not batched")
+    if config.accumulators > REALIGNED_ACCUMULATORS:
+        raise api_error(f"build_gemm: config {config.name} realigning {list(realigned)}: {config.accumulators} f32 "
+                        f"accumulators per consumer thread; a realigning kernel's 512 threads hold at most "
+                        f"{REALIGNED_ACCUMULATORS}")
     rows = {"a": config.block_m, "b": config.block_n}
     stage = (config.block_m + config.block_n) * 128  # a stage's tiles: 128 bytes of K per row
     for depth in RAW_DEPTHS:

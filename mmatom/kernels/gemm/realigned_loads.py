@@ -1,17 +1,18 @@
 """The GEMM producer's loads of an operand whose rows TMA cannot address -- rows that do not start on 16 bytes
 (fp8 with K not a multiple of 16, bf16 / f16 with K not a multiple of 8), read in place instead of copied per call.
 
-The producer warpgroup's 128 threads copy, for each K step, every row's 144 bytes of aligned 16-byte chunks that
-hold the step's 128 bytes of it into a raw slot (cp.async: nothing held in registers, `depth - 1` steps in flight,
-chunks past the row's end or of rows past the operand's zero-filled). Once a step's copies landed (each thread's
-wait, then the warpgroup's barrier), each thread realigns one 16-byte chunk of 8 rows: it reads the 5 words of
-the raw row its chunk spans (4-byte loads at the row's offset rounded down to a word), joins them with funnel
-shifts, zeroes the bytes past K (the last step) and the rows past the operand, and stores the chunk where the
-tile's 128B-swizzled layout places it. Then it fences its stores to the async proxy and arrives on the stage's full
-barrier (the ring counts 128 producers more than TMA's one), so the consumers' wgmma read the tile as a TMA-loaded
-one. Measured on the H100 (records/GEMM.md, sessions 19-20): slower per K step than TMA -- the four producer warps
-issue ~360 instructions each per step -- so the host realigns where a CTA walks few K steps (small and odd
-problems: no copy launch) and copies the rows first where it walks many (choices.realign_pays,
+The two producer warpgroups' 256 threads copy, for each K step, every row's 144 bytes of aligned 16-byte chunks
+that hold the step's 128 bytes of it into a raw slot (cp.async: nothing held in registers, `depth - 1` steps in
+flight, one group a step; chunks past the row's end or of rows past the operand's zero-filled). Once a step's
+copies landed (each thread's wait, then the producers' barrier), each thread realigns one 16-byte chunk of every
+32nd row: it reads the 5 words of the raw row its chunk spans (4-byte loads at the row's offset rounded down to a
+word), joins them with funnel shifts, zeroes the bytes past K (the last step) and the rows past the operand, and
+stores the chunk where the tile's 128B-swizzled layout places it. Then it fences its stores to the async proxy and
+arrives on the stage's full barrier (the ring counts 256 producers more than TMA's one), so the consumers' wgmma
+read the tile as a TMA-loaded one. Measured on the H100 (records/GEMM.md, sessions 19-20, 26): slower per K step
+than TMA (~1.1 us a step of 144 rows; one producer warpgroup took ~1.5) -- the SMEM round trip and its bank
+conflicts, and the copies' and realignment's instructions -- so the host realigns where a CTA walks few K steps
+(small and odd problems: no copy launch) and copies the rows first where it walks many (choices.realign_pays,
 host.REALIGN_UNALIGNED).
 
     loads = RealignedLoads(kb, tid, {"a": (rows, "e4m3", layout)}, depth, {"a": m})  # before the tile loop
@@ -24,18 +25,22 @@ On the public API only, like the kernel: kb.cp_async, load_scalar / store_chunk,
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from types import SimpleNamespace
 
 import mmatom
 
 from .config import ELEM_BYTES
 
-PRODUCER_THREADS = 128  # the producer warpgroup: every thread copies and realigns
-PRODUCER_BARRIER = 5  # named barrier 5: the producer warpgroup's (1, 2: the consumers' staging; 3, 4: ping-pong)
+# two producer warpgroups, two warps on each scheduler to overlap the realignment's latencies (records/GEMM.md,
+# session 26); the consumers keep REALIGNING_REGISTERS' 200 registers, the producers the rest of the 64K
+PRODUCER_WARPGROUPS = 2
+PRODUCER_THREADS = 128 * PRODUCER_WARPGROUPS  # every producer thread copies and realigns
+PRODUCER_BARRIER = 5  # named barrier 5: the producer warpgroups' (1, 2: the consumers' staging; 3, 4: ping-pong)
 ROW_BYTES = 128  # a K step of one row: the 128B swizzle's span (block_k of any element type)
 RAW_CHUNKS = ROW_BYTES // 16 + 1  # the aligned 16-byte chunks 128 bytes at any alignment lie in
 RAW_ROW_BYTES = RAW_CHUNKS * 16
-ROWS_APART = PRODUCER_THREADS // 8  # 8 threads a row (a chunk each), 16 rows at once
+ROWS_AT_ONCE = PRODUCER_THREADS // 8  # 8 threads a row (a chunk each): 32 rows at once
 SMEM_SPAN = 1 << 18  # byte offsets within a CTA's shared memory
 
 
@@ -51,28 +56,32 @@ class RealignedLoads:
 
     def __init__(self, kb: mmatom.KernelBuilder, tid, operands: dict, depth: int, extents: dict):
         self.kb, self.depth, self.extents = kb, depth, extents
-        self.chunk, self.first_row = tid % 8, tid // 8 % ROWS_APART
+        self.chunk, self.first_row = tid % 8, tid // 8 % ROWS_AT_ONCE
         self.operands = {name: self._operand(name, *spec) for name, spec in operands.items()}
 
     def _operand(self, name: str, rows: int, elem: str, layout) -> SimpleNamespace:
         """An operand's constants: its raw slots, its element size, its pitch in bytes (low 32 bits: what the
-        alignment needs), where this thread's chunk of its first row lands in a tile (the tile's own layout) and
-        the offset of 16 rows further (one swizzle period apart twice)."""
+        alignment needs), where this thread's chunk of its first row lands in a tile (the tile's own layout), how
+        many rows apart the thread's rows are (`apart`: ROWS_AT_ONCE, or 16 for a tile of an odd number of 16-row
+        blocks, whose threads past its first 16 rows then copy none of it: `active`) and the offset between them
+        (swizzle periods of 8 rows)."""
         kb, esize = self.kb, ELEM_BYTES[elem]
+        apart = ROWS_AT_ONCE if rows % ROWS_AT_ONCE == 0 else 16
         raw = kb.smem(raw_bytes(rows, self.depth), align=16)
         # the tile's layout: its element offsets, swizzled as byte addresses (CuTe's smem_ptr_flag: Sw<3,4,3> on
         # bytes for every element type)
         inner = kb.layout(layout.layout, (self.first_row, self.chunk * (16 // esize)))
         place = kb.layout(f"{layout.swizzle} o 0 o {SMEM_SPAN}:1", (inner + layout.offset) * esize)
-        step16 = (layout.layout((ROWS_APART, 0)) - layout.layout((0, 0))) * esize  # two swizzle periods on
-        return SimpleNamespace(name=name, rows=rows, esize=esize, raw=raw, place=place, rows16_bytes=step16,
+        step = (layout.layout((apart, 0)) - layout.layout((0, 0))) * esize
+        return SimpleNamespace(name=name, rows=rows, esize=esize, raw=raw, place=place, apart=apart,
+                               apart_bytes=step, active=None if apart == ROWS_AT_ONCE else self.first_row < apart,
                                pitch=kb.int_cast(kb.param(f"ld{name}"), "i32") * esize)
 
     # -- copies ------------------------------------------------------------------------------------------------
 
     def tile_rows(self, op, origin) -> SimpleNamespace:
         """This thread's rows of a tile at `origin` (the operand's first row of it): its first row's address and
-        offset past 16 bytes (`skip`, the same for its rows 16 apart), whether each row is in the operand."""
+        offset past 16 bytes (`skip`, the same for its rows 16 or 32 apart), whether each row is in the operand."""
         kb = self.kb
         row = origin + self.first_row
         extent = self.extents[op.name]
@@ -82,44 +91,52 @@ class RealignedLoads:
         return SimpleNamespace(start=start, skip=skip, row=row, extent=extent)
 
     def issue(self, rows_of: dict, step, k0) -> None:
-        """This thread's copies of K step `step` (its first element k0) into raw slot step % depth, then the group
-        closed (an empty one past the tile's last step: the wait counts groups)."""
-        kb = self.kb
-        k_bytes_all = kb.param("k")
+        """This thread's copies of K step `step` (its first element k0) into raw slot step % depth; the caller
+        closes the group, one per step (an empty one past the tile's last step: the wait counts groups)."""
         for op in self.operands.values():
-            rows = rows_of[op.name]
-            slot = op.raw + (step & (self.depth - 1)) * (op.rows * RAW_ROW_BYTES)
-            k_bytes = k_bytes_all * op.esize
-            first = k0 * op.esize - rows.skip  # the first aligned chunk, past the row's start (bytes; may be < 0)
-            for j in range(op.rows // ROWS_APART):
-                row_in = rows.row + ROWS_APART * j < rows.extent
-                dst = slot + (self.first_row + ROWS_APART * j) * RAW_ROW_BYTES
-                src = rows.start + (j * ROWS_APART) * kb.param(f"ld{op.name}") * op.esize + first
-                for chunk, extra in ((self.chunk, None), (8, self.chunk == 7)):
-                    at = first + chunk * 16
-                    size = mmatom.select(row_in & (at < k_bytes), 16, 0)
-                    copy = lambda: kb.cp_async.copy(dst + chunk * 16, src + chunk * 16, size)  # noqa: E731
-                    if extra is None:
+            with self._active(op):
+                self._copies(op, rows_of[op.name], step, k0)
+
+    def _active(self, op):
+        """The block in which this thread works on `op`: every thread, or those of its first 16 rows."""
+        return nullcontext() if op.active is None else self.kb.if_(op.active)
+
+    def _copies(self, op, rows, step, k0) -> None:
+        """This thread's rows of `op`: the 9 aligned chunks that hold the step's 128 bytes, each a thread's but the
+        ninth (the row's last thread's); chunks past K or of rows past the operand zero-filled."""
+        kb = self.kb
+        slot = op.raw + (step & (self.depth - 1)) * (op.rows * RAW_ROW_BYTES)
+        k_bytes = kb.param("k") * op.esize
+        first = k0 * op.esize - rows.skip  # the first aligned chunk, past the row's start (bytes; may be < 0)
+        for j in range(op.rows // op.apart):
+            row_in = rows.row + op.apart * j < rows.extent
+            dst = slot + (self.first_row + op.apart * j) * RAW_ROW_BYTES
+            src = rows.start + (j * op.apart) * kb.param(f"ld{op.name}") * op.esize + first
+            for chunk, extra in ((self.chunk, None), (8, self.chunk == 7)):
+                at = first + chunk * 16
+                size = mmatom.select(row_in & (at < k_bytes), 16, 0)
+                copy = lambda: kb.cp_async.copy(dst + chunk * 16, src + chunk * 16, size)  # noqa: E731
+                if extra is None:
+                    copy()
+                else:
+                    with kb.if_(extra):
                         copy()
-                    else:
-                        with kb.if_(extra):
-                            copy()
-        kb.cp_async.commit_group()
 
     # -- realignment -------------------------------------------------------------------------------------------
 
     def realign(self, stage, rows_of: dict, step, k0) -> None:
-        """K step `step`'s raw chunks (landed: after the warpgroup's barrier) into the stage's tiles: this thread's
+        """K step `step`'s raw chunks (landed: after the producers' barrier) into the stage's tiles: this thread's
         chunk of each of its rows; where the step holds bytes past K or rows past the operand, those zeroed."""
         kb = self.kb
         for op in self.operands.values():
             rows = rows_of[op.name]
             valid = kb.param("k") * op.esize - k0 * op.esize - self.chunk * 16  # this chunk's bytes before K
-            last = rows.row + ROWS_APART * (op.rows // ROWS_APART - 1)
-            with kb.if_((valid >= 16) & (last < rows.extent)) as whole:
-                self._rows(op, stage, rows, step, None)
-            with whole.otherwise():
-                self._rows(op, stage, rows, step, valid)
+            last = rows.row + op.apart * (op.rows // op.apart - 1)
+            with self._active(op):
+                with kb.if_((valid >= 16) & (last < rows.extent)) as whole:
+                    self._rows(op, stage, rows, step, None)
+                with whole.otherwise():
+                    self._rows(op, stage, rows, step, valid)
 
     def _rows(self, op, stage, rows, step, valid) -> None:
         """The thread's chunk of each of its rows, joined from the 5 words of the raw row it spans (4-byte loads at
@@ -129,12 +146,12 @@ class RealignedLoads:
         base = op.raw + (step & (self.depth - 1)) * (op.rows * RAW_ROW_BYTES) + self.first_row * RAW_ROW_BYTES \
             + first_word
         tile = getattr(stage, op.name).ptr + op.place
-        for j in range(op.rows // ROWS_APART):
-            words = [kb.load_scalar(base + j * ROWS_APART * RAW_ROW_BYTES, "i32", w) for w in range(5)]
+        for j in range(op.rows // op.apart):
+            words = [kb.load_scalar(base + j * op.apart * RAW_ROW_BYTES, "i32", w) for w in range(5)]
             window = [mmatom.funnel_shift_right(words[w], words[w + 1], bits) for w in range(4)]
             if valid is not None:
-                window = self._masked(window, valid, rows.row + ROWS_APART * j < rows.extent)
-            kb.store_chunk(window, tile + j * op.rows16_bytes)
+                window = self._masked(window, valid, rows.row + op.apart * j < rows.extent)
+            kb.store_chunk(window, tile + j * op.apart_bytes)
 
     @staticmethod
     def _masked(window: list, valid, row_in) -> list:
@@ -150,4 +167,4 @@ class RealignedLoads:
         return out
 
 
-__all__ = ["PRODUCER_BARRIER", "PRODUCER_THREADS", "RealignedLoads", "raw_bytes"]
+__all__ = ["PRODUCER_BARRIER", "PRODUCER_THREADS", "PRODUCER_WARPGROUPS", "RealignedLoads", "raw_bytes"]

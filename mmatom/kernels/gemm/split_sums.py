@@ -25,11 +25,12 @@ TOTAL_CHUNKS, SUMMED_AT_ONCE = 8, 64  # total(): chunks at a time past 64 accumu
 class SliceSums:
     """The workspace protocol of one consumer warpgroup (ping-pong: a tile each) or both (cooperative: one tile)."""
 
-    def __init__(self, kb: mmatom.KernelBuilder, tid, fragment_type, warpgroups: int, warpgroup):
-        """`warpgroup` (0 or 1): this consumer warpgroup; ping-pong's each count on their own named barrier."""
+    def __init__(self, kb: mmatom.KernelBuilder, consumer_tid, fragment_type, warpgroups: int, warpgroup):
+        """`consumer_tid`: this thread among the consumers (0 to 255); `warpgroup` (0 or 1): its consumer
+        warpgroup; ping-pong's each count on their own named barrier."""
         self.kb = kb
         self.threads = 128 * warpgroups  # the tile's consumer threads
-        self.thread = tid - 128 if warpgroups == 2 else tid & 127  # this thread's place among them
+        self.thread = consumer_tid if warpgroups == 2 else consumer_tid & 127  # this thread's place among them
         self.barrier = (SPLIT_BARRIER, 256) if warpgroups == 2 else (warpgroup + 1, 128)
         self.values = fragment_type.layout.data[1].size()  # f32 accumulators per thread
         self.chunks = self.values // 4

@@ -372,6 +372,18 @@ def _realigned_metadata(case):
     return kernel.metadata, kernel.ptx
 
 
+def test_realigning_limits_are_compile_errors():
+    """A realigning kernel's 512 threads hold at most 64 accumulators a consumer thread; a realigned operand is a
+    K-major one no cluster multicasts."""
+    with pytest.raises(mmatom.CompileError, match=r"config 128x256x4 realigning \['a', 'b'\]: 128 f32 accumulators "
+                                                  r"per consumer thread; a realigning kernel's 512 threads hold at "
+                                                  r"most 64"):
+        build_gemm("e4m3", "sm_90a", GemmConfig.from_name("128x256x4"), "bf16", realigned=("a", "b"))
+    with pytest.raises(mmatom.CompileError, match=r"realigned operands \['b'\] with config 128x128x6w1, majors "
+                                                  r"\('k', 'n'\), batched=False; a realigned operand is a K-major one"):
+        build_gemm("bf16", "sm_90a", GemmConfig.from_name("128x128x6w1"), "bf16", b_major="n", realigned=("b",))
+
+
 def test_realigned_variants_assemble_clean_and_copy_rows_with_cp_async():
     """0 spills, no warning; each realigned operand's rows come by cp.async (16-byte copies, zero-filled past K)
     and the other's by one TMA box; no realigned operand has a tensor map."""
@@ -381,9 +393,12 @@ def test_realigned_variants_assemble_clean_and_copy_rows_with_cp_async():
         what = f"{name} {dtype} realigning {realigned}"
         assert meta.spill_bytes == 0 and meta.warnings == (), f"{what}: {meta}"
         config = GemmConfig.from_name(name)
-        rows = sum(config.block_m if x == "a" else config.block_n for x in realigned)
-        # a thread's rows (16 apart) of a step: its chunk, and a ninth chunk for the row's last lane; issued for the
-        # depth - 1 steps of a tile's prologue and once in its K loop
+        rows = [config.block_m if x == "a" else config.block_n for x in realigned]
+        # a thread's rows of a step (32 apart over the two producer warpgroups, 16 in a tile of an odd number of
+        # 16-row blocks): its chunk, and a ninth chunk for the row's last lane; issued for the depth - 1 steps of a
+        # tile's prologue and once in its K loop
         depth = realigned_ring(config, dtype, realigned)[1]
-        assert ptx.count("cp.async.cg.shared.global") == 2 * rows // 16 * depth, what
+        per_thread = sum(r // (32 if r % 32 == 0 else 16) for r in rows)
+        assert ptx.count("cp.async.cg.shared.global") == 2 * per_thread * depth, what
+        assert ptx.count("cp.async.commit_group") == depth, f"{what}: one group a step"
         assert ptx.count("cp.async.bulk.tensor.2d.shared") == (2 - len(realigned)), what
