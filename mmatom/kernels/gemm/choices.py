@@ -644,6 +644,17 @@ def realign_splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: 
     return max(1, min(MAX_SPLITS, z.k_steps, z.ctas // (_m_units(z, m) * z.n_units)))
 
 
+def realigning_us(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int | None = None,
+                  bandwidth: float | None = None) -> float:
+    """A realigning kernel's time as its producers' walk bounds it: waves x K steps per CTA (split-K: in
+    realign_splits slices) at REALIGN_STEP_US, and a split-K config's slices' own costs (_split_costs)."""
+    sms = sm_count() if sms is None else sms
+    slices = realign_splits(config, m, n, k, dtype, sms)
+    waves, steps = model_terms(config, m, n, k, dtype, sms, slices)
+    split = _split_costs(m, n, slices, bandwidth or dram_bytes_per_us()) if config.split_k else 0.0
+    return waves * steps * REALIGN_STEP_US + split
+
+
 def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_bytes: int, sms: int | None = None,
                  bandwidth: float | None = None) -> bool:
     """Whether `config`'s kernel realigning operands of `copied_bytes` costs less than copying them first: its
@@ -663,5 +674,5 @@ def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_
 __all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES",
            "box_shares", "candidates", "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name",
            "model_terms", "operand_class", "operand_dtypes", "pitch_plan", "predicted_us", "prior_config",
-           "problem_key", "realign_pays", "realign_splits", "repacked_operands", "sm_count", "splits", "store",
+           "problem_key", "realign_pays", "realign_splits", "realigning_us", "repacked_operands", "sm_count", "splits", "store",
            "stored", "tuning_file"]

@@ -27,7 +27,7 @@ from mmatom.optional import require_torch
 
 from ..torch_launch import addresses, current_stream, tensor_map
 from .choices import (FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, realign_pays, realign_splits,
-                      repacked_operands, sm_count, splits)
+                      realigning_us, repacked_operands, sm_count, splits)
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, SPLIT_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes,
                      operand_box, output_box)
 from .kernel import build_gemm, realigned_ring
@@ -439,13 +439,18 @@ def _realigned_by(config: GemmConfig, p: Problem, sms: int) -> tuple[bool, bool]
 
 
 def _realigning_variant(config: GemmConfig, p: Problem, sms: int) -> GemmConfig:
-    """The prior's `config`, or -- odd rows it would copy -- its split-K variant where that one realigns them
-    (its slices shorten each CTA's realigning K walk: choices.realign_splits)."""
+    """The prior's `config`, or its split-K variant where that one realigns odd rows `config` would copy, or
+    realigns them all in less time (its slices shorten each CTA's realigning K walk: choices.realign_splits and
+    realigning_us)."""
     variant = replace(config, split_k=True)
     if config.split_k or not any(p.unaligned) or REALIGN_UNALIGNED is False or \
-            not (variant in SPLIT_K_CONFIGS or variant.swap_ab) or _realigned_by(config, p, sms) == p.unaligned:
+            not (variant in SPLIT_K_CONFIGS or variant.swap_ab) or not any(_realigned_by(variant, p, sms)):
         return config
-    return variant if any(_realigned_by(variant, p, sms)) else config
+    if _realigned_by(config, p, sms) != p.unaligned:
+        return variant
+    dtype = "x".join(dict.fromkeys(p.dtypes))
+    times = [realigning_us(c, p.m, p.n, p.k, dtype, sms) for c in (config, variant)]
+    return variant if _realigned_by(variant, p, sms) == p.unaligned and times[1] < times[0] else config
 
 
 def _realign_pays(config: GemmConfig, p: Problem, keep: tuple[bool, bool], sms: int) -> bool:

@@ -81,8 +81,9 @@ def test_a_transposed_operand_is_repacked_in_its_own_major(h100):
 def test_an_operand_tma_cannot_address_is_realigned_where_that_pays_else_copied(h100, monkeypatch):
     """fp8 with K = 1000, 23434 or 4095: rows that do not start on 16 bytes, which TMA cannot read. By default the
     kernel realigns them where choices.realign_pays says that costs less than the copy: decode's short K (8 steps
-    of the realigning producer against copying 4 MB) with the prior's config; a long K (183 steps) with that
-    config's split-K variant, whose slices fill the SMs (realign_splits); and a 4095^3 square's are copied into rows
+    of the realigning producer against copying 4 MB) and a long K (183 steps), each with the prior's config's split-K
+    variant, whose slices fill the SMs and shorten each CTA's walk (realign_splits, realigning_us); and a 4095^3
+    square's are copied into rows
     128 bytes apart (8 waves of 128 x 256 tiles, a tile too large to realign). Never with REALIGN_UNALIGNED False.
     The model has no odd pitch to weigh either way."""
     for m, n, k, realigned in ((9, 4090, 1000, True), (9, 4090, 23434, True), (4095, 4095, 4095, False)):
@@ -91,7 +92,7 @@ def test_an_operand_tma_cannot_address_is_realigned_where_that_pays_else_copied(
         config, q = host.configured(torch, p, "bf16", None, 132)
         if realigned:
             assert q.unaligned == (True, True) and q.copies == (), config.name
-            assert config.split_k == (k > 20000) and host._splits_of(q._replace(config=config), 132) >= 2 * (k > 20000)
+            assert config.split_k and host._splits_of(q._replace(config=config), 132) >= 2, config.name
         else:
             assert q.unaligned == (False, False) and len(q.copies) == 2 and not config.split_k, config.name
             assert q.a.stride()[1] == q.b.stride()[1] == 1 and q.a.stride()[0] % 128 == 0
@@ -101,6 +102,19 @@ def test_an_operand_tma_cannot_address_is_realigned_where_that_pays_else_copied(
     assert q.unaligned == (False, False) and len(q.copies) == 2 and q.a.stride() == q.b.stride() == (1024, 1)
     p = host._problem(torch, _operand(9, 23434, "e4m3"), _operand(4090, 23434, "e4m3"), *_scales("e4m3"), "k")
     assert not host.configured(torch, p, "bf16", None, 132)[0].split_k  # no realigning variant
+
+
+@pytest.mark.parametrize("m, n, k", [(6, 8152, 27021), (3, 7480, 3515)])
+def test_the_faster_realigning_variant_is_taken(h100, m, n, k):
+    """bf16 rows of an odd K: the prior's 128x16x8w1t realigns both operands, but its 64 or 59 CTAs each walk every
+    K step; its split-K variant's slices fill the SMs and halve each walk (H100, session 26: 6 x 8152 x 27021 225 us
+    split against 396 us whole)."""
+    p = host._problem(torch, _operand(m, k, "bf16"), _operand(n, k, "bf16"), None, None, "k")
+    config, q = host.configured(torch, p, "bf16", None, 132)
+    assert config.name == "128x16x8w1st" and q.unaligned == (True, True) and q.copies == ()
+    times = [gemm_choices.realigning_us(c, m, n, k, "bf16", 132) for c in (GemmConfig.from_name("128x16x8w1t"),
+                                                                             config)]
+    assert times[1] < times[0] / 1.5, times
 
 
 def test_an_operand_tma_cannot_address_is_read_in_place_for_the_kernel_to_realign(h100, monkeypatch):
@@ -119,7 +133,7 @@ def test_a_config_that_cannot_realign_copies_the_operand(h100, monkeypatch):
     copied into rows 128 bytes apart, A (not multicast) is still realigned."""
     monkeypatch.setattr(host, "REALIGN_UNALIGNED", True)
     p = host._problem(torch, _operand(3000, 1000, "e4m3"), _operand(4096, 1000, "e4m3"), *_scales("e4m3"), "k")
-    config, q = host.configured(torch, p, "bf16", GemmConfig(128, 256, 4, cluster_m=2), 132)
+    config, q = host.configured(torch, p, "bf16", GemmConfig(128, 128, 6, cluster_m=2), 132)
     assert q.unaligned == (True, False) and q.a is p.a and q.b.stride() == (1024, 1)
     assert len(q.copies) == 1 and q.copies[0][1] is p.b
 
