@@ -131,13 +131,18 @@ class AttentionConfig:
 # on long sequences (0.998-1.003x cuDNN where 128 keys gave 0.973-0.991x; 160 spills with the GPU machine's ptxas, 176
 # leaves one Q buffer: 0.955x) and 128 where 144 would leave the last block mostly empty (1024 keys: 0.976 vs 0.911x);
 # with the mask 128 (the diagonal's blocks cost less); d = 256 takes 80 keys a step to keep two stages in SMEM (FA3's
-# tile; one stage and two Q buffers: 0.64-0.69x); d = 64 without a mask is softmax-bound and runs 6% faster with three
-# consumers (192 x 112, 3 stages), with the causal mask two consumers stay ahead
-SHIPPED_CONFIGS = {(64, False): (AttentionConfig(64, 112, 3, consumers=3),), (64, True): (AttentionConfig(64, 128, 2),),
+# tile; one stage and two Q buffers: 0.64-0.69x); d = 64 without a mask is softmax-bound and runs faster with three
+# consumers: 192 x 128 keys, 2 stages (0.984-0.992x cuDNN at 4096-16384 keys, 0.92-0.93x at 512-1024, where 192 x 112
+# with 3 stages gave 0.954-0.984x and 0.84-0.86x: session 26; 144 keys and more spill); with the causal mask two
+# consumers stay ahead (8x32x1024: 0.994x against 192 x 128's 0.815x)
+SHIPPED_CONFIGS = {(64, False): (AttentionConfig(64, 128, 2, consumers=3),), (64, True): (AttentionConfig(64, 128, 2),),
                    (128, False): (AttentionConfig(128, 144, 2), AttentionConfig(128, 128, 2)),
                    (128, True): (AttentionConfig(128, 128, 2),),
                    (256, False): (AttentionConfig(256, 80, 2),), (256, True): (AttentionConfig(256, 80, 2),)}
 DEFAULT_CONFIGS = {key: configs[0] for key, configs in SHIPPED_CONFIGS.items()}  # the long sequences' choice
+# the config a walk that splits its keys runs where the shipped one's split-KV kernel (its partial O written out)
+# does not fit its registers: d 64's 192 x 128 x 2 spills 140 bytes there (ptxas 13.0), 192 x 112 x 3 none
+SPLIT_KV_CONFIGS = {AttentionConfig(64, 128, 2, consumers=3): AttentionConfig(64, 112, 3, consumers=3)}
 # packed tiles (choose_tiles), per head dim: two consumers (a tile of 128 rows holds 2, 4, 8 or 16 heads' blocks),
 # whose 232 registers -- the packed producer's 40 taken out -- hold the step without a spill (d 128 x 144 keys spills)
 PACKED_CONFIGS = {64: AttentionConfig(64, 128, 2), 128: AttentionConfig(128, 128, 2), 256: AttentionConfig(256, 80, 2)}
@@ -180,5 +185,6 @@ def choose_tiles(head_dim: int, causal: bool, seqlen_q: int, seqlen_k: int, grou
 
 
 __all__ = ["AttentionConfig", "BLOCK_OVERHEAD_KEYS", "BOX_COLUMNS", "COMBINE_BLOCKS", "DECODE_CONFIGS",
-           "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS", "PACKED_CONFIGS", "PACKED_ROWS", "SHIPPED_CONFIGS", "WALK_ENTRY",
+           "DEFAULT_CONFIGS", "DTYPES", "HEAD_DIMS", "PACKED_CONFIGS", "PACKED_ROWS", "SHIPPED_CONFIGS",
+           "SPLIT_KV_CONFIGS", "WALK_ENTRY",
            "choose_tiles", "default_config"]

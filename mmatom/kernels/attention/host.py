@@ -31,7 +31,7 @@ from mmatom.optional import require_torch
 from ..split_workspace import split_workspace
 from ..torch_launch import current_stream, tensor_key, tensor_map
 from .checks import Problem, check_devices, check_inputs
-from .config import COMBINE_BLOCKS, PACKED_CONFIGS, AttentionConfig, choose_tiles, default_config
+from .config import COMBINE_BLOCKS, PACKED_CONFIGS, SPLIT_KV_CONFIGS, AttentionConfig, choose_tiles, default_config
 from .walk import WalkPlan, plan_walk
 
 LOG2_E = math.log2(math.e)
@@ -161,9 +161,7 @@ def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, c
     run = _PREPARED.get(key)
     if run is None:
         sms = torch.cuda.get_device_properties(o.device).multi_processor_count
-        # packed, a tile is a KV head's: block_m / pack query positions of each of its query heads
-        plan = plan_walk(p.batch, p.heads // pack, p.seqlen_q, p.seqlen_k, config.block_m // pack, config.block_n,
-                         sms, causal, COMBINE_BLOCKS[p.head_dim])
+        config, plan = _walk(p, causal, config, pack, sms)
         kernel = attention_kernel(p.dtype, p.head_dim, causal, config=config, split_kv=plan.counters > 0, pack=pack)
         boxes = config.boxes(pack)
         views = [tma_view(x) for x in (*qkv, o)]
@@ -177,6 +175,16 @@ def _launch(torch, p: Problem, qkv: tuple, o, lse, causal: bool, scale: float, c
                 _PREPARED.clear()
             _PREPARED[key] = run
     run(stream)
+
+
+def _walk(p: Problem, causal: bool, config: AttentionConfig, pack: int, sms: int) -> tuple[AttentionConfig, WalkPlan]:
+    """(config, the walk of its tiles over `sms` SMs); a walk that splits keys runs SPLIT_KV_CONFIGS' stand-in for
+    `config` where it has one. Packed, a tile is a KV head's: block_m / pack query positions of each query head."""
+    plan = plan_walk(p.batch, p.heads // pack, p.seqlen_q, p.seqlen_k, config.block_m // pack, config.block_n,
+                     sms, causal, COMBINE_BLOCKS[p.head_dim])
+    if plan.counters > 0 and config in SPLIT_KV_CONFIGS:
+        return _walk(p, causal, SPLIT_KV_CONFIGS[config], pack, sms)
+    return config, plan
 
 
 def walk_table(torch, plan: WalkPlan, device):

@@ -115,7 +115,7 @@ def test_attention_kernel_refuses_before_compiling(monkeypatch):
         mmatom.attention_kernel("bf16", 96)
     with pytest.raises(mmatom.CompileError, match=r"config d64_128x128x2 is for head dim 64, not 128"):
         mmatom.attention_kernel("bf16", 128, config=default_config(64, causal=True))
-    with pytest.raises(mmatom.CompileError, match=r"config d64_192x112x3 cannot pack 4 query heads into a tile: a "
+    with pytest.raises(mmatom.CompileError, match=r"config d64_192x128x2 cannot pack 4 query heads into a tile: a "
                                                   r"tile's 192 rows split into 4 blocks of one of \(8, 16, 32, 64\)"):
         mmatom.attention_kernel("bf16", 64, config=default_config(64), pack=4)
 
@@ -345,7 +345,7 @@ def test_the_launch_gets_the_config_of_its_key_count(monkeypatch):
     (128, False, 4096, 4096, 4, 1, 144, 2),    # as many padded rows either way: a tile per head
     (128, True, 200, 4096, 8, 8, 128, 2),      # 13 tiles of 16 positions x 8 heads against 2 x 8 per-head tiles
     (64, False, 1, 8192, 4, 4, 128, 1),        # d 64's three-consumer tile cannot hold 4 heads: a packed one
-    (64, False, 1, 8192, 3, 1, 112, 3),        # 128 rows do not split into 3 blocks
+    (64, False, 1, 8192, 3, 1, 128, 3),        # 128 rows do not split into 3 blocks
     (256, False, 5, 1000, 32, 1, 80, 2),       # 32 blocks of 4 rows: under a swizzle period
     (256, False, 5, 1000, 16, 16, 80, 2),      # 64 rows of 16 heads: 4 each, too few; 128 rows: 8
 ])
@@ -371,3 +371,18 @@ def test_a_forced_pack_must_be_the_group(launches):
             host.forward(torch, q, k, v, False, None, pack=2)
         host.forward(torch, q, k, v, False, None, pack=1)
     assert launches[0][4] == 1
+
+
+def test_a_walk_that_splits_keys_runs_the_split_kv_stand_in():
+    """d 64 without a mask ships 192 x 128 x 2, whose split-KV kernel spills; a walk that splits keys (fewer tiles
+    than SMs) runs SPLIT_KV_CONFIGS' 192 x 112 x 3 instead, planned for its own tiles; one that does not, the
+    shipped one."""
+    from types import SimpleNamespace
+    from mmatom.kernels.attention.config import SPLIT_KV_CONFIGS, AttentionConfig
+    shipped = default_config(64, False)
+    short = SimpleNamespace(batch=1, heads=4, seqlen_q=1000, seqlen_k=8192, head_dim=64)  # 24 tiles on 132 SMs
+    config, plan = host._walk(short, False, shipped, 1, 132)
+    assert config == SPLIT_KV_CONFIGS[shipped] == AttentionConfig(64, 112, 3, consumers=3) and plan.counters > 0
+    long = SimpleNamespace(batch=4, heads=32, seqlen_q=4096, seqlen_k=4096, head_dim=64)
+    config, plan = host._walk(long, False, shipped, 1, 132)
+    assert config == shipped and plan.counters == 0

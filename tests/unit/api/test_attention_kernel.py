@@ -13,14 +13,16 @@ import pytest
 
 import mmatom
 from mmatom.kernels.attention.config import (DECODE_CONFIGS, DEFAULT_CONFIGS, PACKED_CONFIGS, SHIPPED_CONFIGS,
-                                             AttentionConfig, default_config)
+                                             SPLIT_KV_CONFIGS, AttentionConfig, default_config)
 from mmatom.kernels.attention.kernel import build_attention
 
 KERNEL = Path(mmatom.__file__).parent / "kernels" / "attention" / "kernel.py"
-# every shipped config, and without a mask also its split-KV kernel (walk.py: fewer tiles than SMs); the packed
+# every shipped config, and without a mask also its split-KV kernel (walk.py: fewer tiles than SMs; SPLIT_KV_CONFIGS'
+# stand-in where it has one); the packed
 # configs with every group they take (2, 4, 8, 16 heads a tile; decoding's one-consumer tiles 2, 4, 8), bf16 (f16's
 # code is the same but for the types)
-CASES = [(dtype, config, causal, split, 1) for (d, causal), configs in sorted(SHIPPED_CONFIGS.items())
+CASES = [(dtype, SPLIT_KV_CONFIGS.get(config, config) if split else config, causal, split, 1)
+         for (d, causal), configs in sorted(SHIPPED_CONFIGS.items())
          for config in configs for dtype in ("bf16", "f16") for split in ((False,) if causal else (False, True))] + \
         [("bf16", config, causal, split, pack) for config in PACKED_CONFIGS.values() for pack in (2, 4, 8, 16)
          for causal, split in ((False, False), (False, True), (True, False))] + \
