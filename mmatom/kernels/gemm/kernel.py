@@ -3,7 +3,8 @@ on mmatom's public API.
 
 sm_90a (A and B bf16, f16, or fp8 of either kind each), persistent (one CTA per SM walking output tiles in grouped raster order: TileScheduler) and warp-specialized:
 warpgroup 0 is the producer -- one thread TMA-loads A and B tiles, 128B-swizzled, into an N-stage SmemRing, its
-registers given away with setmaxnreg -- and warpgroups 1 and 2 are the consumers, cooperative (one tile, half its
+registers given away with setmaxnreg (a kernel that realigns rows TMA cannot address: warpgroups 0 and 1, every
+thread copying, realigned_loads.py) -- and the two warpgroups after it are the consumers, cooperative (one tile, half its
 rows each) or ping-pong (a tile each, taking turns on the tensor cores), issuing one wgmma tile op per K step with
 the accumulators in registers; a config may keep the previous step's wgmma in flight, and pair CTAs in a cluster
 that multicasts A or B. The epilogue converts to bf16 or f16 (or keeps f32), stmatrix-es 64-row boxes into swizzled SMEM
@@ -26,7 +27,8 @@ from mmatom import ceil_div
 from mmatom.errors import api_error
 
 from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, OUT_DTYPES,
-                     PRODUCER_REGISTERS, REALIGNED_ACCUMULATORS, REALIGNING_REGISTERS, GemmConfig, box_columns, check_dtypes, check_majors, operand_box, output_box)
+                     PRODUCER_REGISTERS, REALIGNED_ACCUMULATORS, REALIGNING_REGISTERS, GemmConfig, box_columns,
+                     check_dtypes, check_majors, operand_box, output_box)
 from .direct_store import DirectStore
 from .realigned_loads import PRODUCER_BARRIER, PRODUCER_THREADS, PRODUCER_WARPGROUPS, RealignedLoads, raw_bytes
 from .split_sums import SliceSums
