@@ -288,9 +288,7 @@ class HopperGemm:
         self.issuer = self.tid & 127 == 0  # the warpgroup's thread that issues its TMA stores
         self.boxes = self.staging[warpgroup]  # this warpgroup's two staging boxes
         self.direct = DirectStore(kb, self.tid, self.config, self.out_dtype) if self.direct_d else None
-        self.sums = SliceSums(kb, self.tid - 128 * self.producer_warpgroups, self.tiled.fragment_type("C"),
-                              self.warpgroups, warpgroup) \
-            if self.config.split_k or self.config.stream_k else None
+        self.sums = self._slice_sums(warpgroup) if self.config.split_k or self.config.stream_k else None
         # cooperative: the tile's rows this warpgroup owns (as the wgmma tile places them: warpgroup 1 of the CTA
         # is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the whole tile
         self.half = 0 if pingpong else kb.warpgroup_id() & 1
@@ -321,6 +319,11 @@ class HopperGemm:
             tiles.yield_(it_next + self.k_tiles if pingpong else it_next)
         with kb.if_(self.issuer):
             kb.tma.wait_group(0)
+
+    def _slice_sums(self, warpgroup) -> SliceSums:
+        """Split-K's and stream-K's partial sums, this consumer thread's part (its place after the producers)."""
+        consumer_tid = self.tid - 128 * self.producer_warpgroups
+        return SliceSums(self.kb, consumer_tid, self.tiled.fragment_type("C"), self.warpgroups, warpgroup)
 
     def wait_turn(self, unit, warpgroup) -> None:
         """Ping-pong: a warpgroup starts a tile's K loop only after the other finished the previous tile's: the
