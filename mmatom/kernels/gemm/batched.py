@@ -82,7 +82,7 @@ def configured(torch, p: host.Problem, operands: tuple, majors: tuple[str, str],
     """(the config, A and B as it reads them): the config given, stored or the prior (which prices odd row pitches)
     for `layers` of problem `p`; the 3-d `operands` repacked into rows ROW_PITCH_BYTES apart where
     choices.repacked_operands says the copy pays for itself."""
-    dtype = "x".join(dict.fromkeys(p.dtypes))
+    dtype = p.operand_types
     odd = tuple(host.odd_pitch(x) for x in operands)
     config = config or choose_config(p.m, p.n, p.k, dtype, majors[1], majors[0], split_k=False, layers=layers,
                                      odd_rows=odd)

@@ -644,15 +644,20 @@ def realign_splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: 
     return max(1, min(MAX_SPLITS, z.k_steps, z.ctas // (_m_units(z, m) * z.n_units)))
 
 
-def realigning_us(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int | None = None,
-                  bandwidth: float | None = None) -> float:
-    """A realigning kernel's time as its producers' walk bounds it: waves x K steps per CTA (split-K: in
-    realign_splits slices) at REALIGN_STEP_US, and a split-K config's slices' own costs (_split_costs)."""
-    sms = sm_count() if sms is None else sms
+def _realigning_walk(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int) -> tuple[int, int]:
+    """(K steps a realigning CTA walks: waves x steps per unit, the slices): split-K in realign_splits slices."""
     slices = realign_splits(config, m, n, k, dtype, sms)
     waves, steps = model_terms(config, m, n, k, dtype, sms, slices)
+    return waves * steps, slices
+
+
+def realigning_us(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int | None = None,
+                  bandwidth: float | None = None) -> float:
+    """A realigning kernel's time as its producers' walk bounds it: the K steps a CTA walks at REALIGN_STEP_US,
+    and a split-K config's slices' own costs (_split_costs)."""
+    walk, slices = _realigning_walk(config, m, n, k, dtype, sm_count() if sms is None else sms)
     split = _split_costs(m, n, slices, bandwidth or dram_bytes_per_us()) if config.split_k else 0.0
-    return waves * steps * REALIGN_STEP_US + split
+    return walk * REALIGN_STEP_US + split
 
 
 def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_bytes: int, sms: int | None = None,
@@ -662,17 +667,15 @@ def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_
     against COPY_CALL_US and the bytes read and written at REPACK_BANDWIDTH_SHARE of `bandwidth`. A tile of more
     than REALIGNED_ACCUMULATORS per consumer thread, or a config without fitted terms, copies."""
     name, cls = _base_name(config), operand_class(dtype)
-    if config.accumulators > REALIGNED_ACCUMULATORS or \
-            name not in COST_MODEL.get(cls, {}):
+    if config.accumulators > REALIGNED_ACCUMULATORS or name not in COST_MODEL.get(cls, {}):
         return False
-    sms = sm_count() if sms is None else sms
-    waves, steps = model_terms(config, m, n, k, dtype, sms, realign_splits(config, m, n, k, dtype, sms))
-    realigning = waves * steps * (REALIGN_STEP_US - COST_MODEL[cls][name][2])
+    walk = _realigning_walk(config, m, n, k, dtype, sm_count() if sms is None else sms)[0]
+    realigning = walk * (REALIGN_STEP_US - COST_MODEL[cls][name][2])
     return realigning < COPY_CALL_US + 2 * copied_bytes / ((bandwidth or dram_bytes_per_us()) * REPACK_BANDWIDTH_SHARE)
 
 
 __all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES",
            "box_shares", "candidates", "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name",
            "model_terms", "operand_class", "operand_dtypes", "pitch_plan", "predicted_us", "prior_config",
-           "problem_key", "realign_pays", "realign_splits", "realigning_us", "repacked_operands", "sm_count", "splits", "store",
-           "stored", "tuning_file"]
+           "problem_key", "realign_pays", "realign_splits", "realigning_us", "repacked_operands", "sm_count", "splits",
+           "store", "stored", "tuning_file"]

@@ -218,8 +218,8 @@ class GemmConfig:
             raise api_error(f"GemmConfig: block_m={self.block_m} with {'ping-pong' if self.pingpong else 'cooperative'} "
                             f"consumers; block_m is {legal}")
         self._check_block_n()
-        if rows * self.block_n // 128 > MAX_ACCUMULATORS:
-            raise api_error(f"GemmConfig: a {self.block_m}x{self.block_n} tile is {rows * self.block_n // 128} f32 "
+        if self.accumulators > MAX_ACCUMULATORS:
+            raise api_error(f"GemmConfig: a {self.block_m}x{self.block_n} tile is {self.accumulators} f32 "
                             f"accumulators per consumer thread ({rows} rows per warpgroup); at most "
                             f"{MAX_ACCUMULATORS} fit its {CONSUMER_REGISTERS} registers")
         if self.group_m < 0:

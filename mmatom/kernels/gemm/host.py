@@ -355,7 +355,7 @@ def _splits_of(p: Problem, sms: int) -> int:
     """The K slices of `p` (as it runs, its config set): the cost model's, which reads the problem unswapped --
     or, where the kernel realigns operands, those that fill the SMs (choices.realign_splits)."""
     m, n = (p.n, p.m) if p.config.swap_ab else (p.m, p.n)
-    dtype = "x".join(dict.fromkeys(p.dtypes))
+    dtype = p.operand_types
     if any(p.unaligned):
         return realign_splits(p.config, m, n, p.k, dtype, sms)
     return splits(p.config, m, n, p.k, dtype, sms)
@@ -397,7 +397,7 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
     """The config (given, stored, or the prior, which prices odd row pitches) and `p` as it runs: A and B repacked
     into rows ROW_PITCH_BYTES apart where choices.repacked_operands says the copy pays for itself, then swapped for a
     swapped-operand config."""
-    dtype = "x".join(dict.fromkeys(p.dtypes))
+    dtype = p.operand_types
     odd = tuple(odd_pitch(x) and not unaligned for x, unaligned in zip((p.a, p.b), p.unaligned))
     if config is None:
         config = _realigning_variant(choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], odd_rows=odd,
@@ -444,18 +444,20 @@ def _realigning_variant(config: GemmConfig, p: Problem, sms: int) -> GemmConfig:
     realigning_us)."""
     variant = replace(config, split_k=True)
     if config.split_k or not any(p.unaligned) or REALIGN_UNALIGNED is False or \
-            not (variant in SPLIT_K_CONFIGS or variant.swap_ab) or not any(_realigned_by(variant, p, sms)):
+            not (variant in SPLIT_K_CONFIGS or variant.swap_ab):
+        return config
+    by_variant = _realigned_by(variant, p, sms)
+    if not any(by_variant):
         return config
     if _realigned_by(config, p, sms) != p.unaligned:
         return variant
-    dtype = "x".join(dict.fromkeys(p.dtypes))
-    times = [realigning_us(c, p.m, p.n, p.k, dtype, sms) for c in (config, variant)]
-    return variant if _realigned_by(variant, p, sms) == p.unaligned and times[1] < times[0] else config
+    times = [realigning_us(c, p.m, p.n, p.k, p.operand_types, sms) for c in (config, variant)]
+    return variant if by_variant == p.unaligned and times[1] < times[0] else config
 
 
 def _realign_pays(config: GemmConfig, p: Problem, keep: tuple[bool, bool], sms: int) -> bool:
     copied = sum(rows * p.k * ELEM_BYTES[t] for rows, t, kept in zip((p.m, p.n), p.dtypes, keep) if kept)
-    return realign_pays(config, p.m, p.n, p.k, "x".join(dict.fromkeys(p.dtypes)), copied, sms)
+    return realign_pays(config, p.m, p.n, p.k, p.operand_types, copied, sms)
 
 
 def _swapped(p: Problem) -> Problem:
@@ -479,7 +481,7 @@ class _AnyRows:
         self.p = p._replace(a=None, b=None, scale_a=None, scale_b=None)
         self.b_transposed = p.b.stride() != b.stride()  # B given K x N, read N-major: its transpose, N x K
         self.out_dtype, self.config, self.torch_dtype = out_dtype, config, torch_dtype
-        self.dtype = "x".join(dict.fromkeys(p.dtypes))
+        self.dtype = p.operand_types
 
     @staticmethod
     def takes(p: Problem, a, d, out) -> bool:
@@ -543,6 +545,11 @@ class Problem(NamedTuple):
     config: GemmConfig | None = None  # the config it runs with (set by _plan)
     # (A, B) read in place though TMA cannot address their rows (not 16-byte aligned): the kernel realigns them
     unaligned: tuple[bool, bool] = (False, False)
+
+    @property
+    def operand_types(self) -> str:
+        """The dtype the cost model reads: A's, or (fp8 of two kinds) A's and B's joined by x."""
+        return "x".join(dict.fromkeys(self.dtypes))
 
 
 def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -19,7 +20,7 @@ torch = pytest.importorskip("torch")
 import mmatom  # noqa: E402
 from mmatom.kernels.attention import default_config, host  # noqa: E402
 from mmatom.kernels.attention.checks import Problem, check_inputs  # noqa: E402
-from mmatom.kernels.attention.config import choose_tiles  # noqa: E402
+from mmatom.kernels.attention.config import SPLIT_KV_CONFIGS, AttentionConfig, choose_tiles  # noqa: E402
 from mmatom.kernels.attention.reference import attention_reference  # noqa: E402
 from mmatom.kernels.attention.walk import groups_of, plan_walk  # noqa: E402
 from torch._subclasses.fake_tensor import FakeTensorMode  # noqa: E402
@@ -377,8 +378,6 @@ def test_a_walk_that_splits_keys_runs_the_split_kv_stand_in():
     """d 64 without a mask ships 192 x 128 x 2, whose split-KV kernel spills; a walk that splits keys (fewer tiles
     than SMs) runs SPLIT_KV_CONFIGS' 192 x 112 x 3 instead, planned for its own tiles; one that does not, the
     shipped one."""
-    from types import SimpleNamespace
-    from mmatom.kernels.attention.config import SPLIT_KV_CONFIGS, AttentionConfig
     shipped = default_config(64, False)
     short = SimpleNamespace(batch=1, heads=4, seqlen_q=1000, seqlen_k=8192, head_dim=64)  # 24 tiles on 132 SMs
     config, plan = host._walk(short, False, shipped, 1, 132)
