@@ -252,6 +252,7 @@ class TmaStoreOp(IRDLOperation):
 
 STMATRIX_BOX = 64  # rows and columns of one staged box: 64 x 64 16-bit elements = 128-byte rows, swizzled 128B
 STAGED_ELEMENTS = ("bf16", "f16", "f32")  # 16-bit boxes are stored with stmatrix, f32 ones (64 x 32) with st.shared.v2
+STAGED_ROW_BYTES = (128, 64)  # a staged box's row: its swizzle span (TMA's 128B or 64B mode)
 WGMMA_MAX_N = 256  # a wgmma accumulator tile's N (the largest wgmma atom's)
 TRANSPOSED_N = (16, 32, 64)  # a transposed box's rows: stmatrix.trans x4 stores 16 of them at a time, 64 at most
 
@@ -264,6 +265,8 @@ class StoreTileToSmemOp(IRDLOperation):
     128-byte rows swizzled 128B -- ready for mma.tma_store after a proxy fence and a warpgroup barrier.
     16-bit accumulators: 64x64 boxes (columns [64*BLOCK, 64*BLOCK + 64)), stored with stmatrix; f32
     accumulators: 64x32 boxes (columns [32*BLOCK, 32*BLOCK + 32)), stored with st.shared.v2.f32.
+    `row_bytes 64` (16-bit): 64x32 boxes of 64-byte rows swizzled 64B (a TMA map's "64b" box of 32 columns) --
+    for a tile whose N is an odd multiple of 32 (96, 160, 224), which 64-column boxes do not divide.
     `transposed` (16-bit, N of 16, 32 or 64, block 0): the warpgroup's 64 rows x N columns land as an N-row x
     64-column box (row i of the box is column i of the tile), stored with stmatrix.trans -- the epilogue of a
     swapped-operand GEMM (D^T = B . A^T) writing D row-major."""
@@ -275,17 +278,25 @@ class StoreTileToSmemOp(IRDLOperation):
     block = prop_def(IntegerAttr)
     repeat = opt_prop_def(IntegerAttr)
     transposed = opt_prop_def(UnitAttr)
+    row_bytes = opt_prop_def(IntegerAttr)
     irdl_options = (ParsePropInAttrDict(),)
-    assembly_format = ("$source `[` $block `]` (`repeat` $repeat^)? (`transposed` $transposed^)? `into` $dst "
-                       "attr-dict `:` type($source)")
+    assembly_format = ("$source `[` $block `]` (`repeat` $repeat^)? (`transposed` $transposed^)? "
+                       "(`row_bytes` $row_bytes^)? `into` $dst attr-dict `:` type($source)")
 
-    def __init__(self, source: SSAValue, block: int, dst: SSAValue, repeat: int = 0, transposed: bool = False):
+    def __init__(self, source: SSAValue, block: int, dst: SSAValue, repeat: int = 0, transposed: bool = False,
+                 row_bytes: int = 128):
         props = {"block": IntegerAttr(block, i32)}
         if repeat:
             props["repeat"] = IntegerAttr(repeat, i32)
         if transposed:
             props["transposed"] = UnitAttr()
+        if row_bytes != 128:
+            props["row_bytes"] = IntegerAttr(row_bytes, i32)
         super().__init__(operands=[source, dst], properties=props)
+
+    def box_row_bytes(self) -> int:
+        """Bytes of one row of the staged box, its swizzle span: 128 (default) or 64."""
+        return self.row_bytes.value.data if self.row_bytes is not None else 128
 
     def tile(self) -> tuple[int, int, int]:
         """(M, N, warpgroups) of the accumulator tile (verified: a wgmma accumulator layout)."""
@@ -306,11 +317,13 @@ class StoreTileToSmemOp(IRDLOperation):
         layout = frag.layout.data
         found = wgmma_accumulator_tile(layout)
         m, n = found[:2] if found else (threads // 2, layout[1].size() * 2)  # else: as if it did not repeat
+        self._verify_row_bytes(frag)
+        cols = self.box_columns()
         if self.transposed is not None:
             self._verify_transposed(frag, n)
-        elif not 0 < n <= WGMMA_MAX_N or n % STMATRIX_BOX:
-            legal = ", ".join(str(b) for b in range(STMATRIX_BOX, WGMMA_MAX_N + 1, STMATRIX_BOX))
-            raise VerifyException(f"{self.name}: the tile is {m}x{n}; stmatrix_tile stores blocks of {STMATRIX_BOX} "
+        elif not 0 < n <= WGMMA_MAX_N or n % cols:
+            legal = ", ".join(str(b) for b in range(cols, WGMMA_MAX_N + 1, cols))
+            raise VerifyException(f"{self.name}: the tile is {m}x{n}; stmatrix_tile stores blocks of {cols} "
                                   f"columns of a wgmma accumulator (N at most {WGMMA_MAX_N}), so N is one of {legal}")
         if found is None:
             raise VerifyException(f"{self.name}: the source's layout {layout} is not the wgmma accumulator layout of "
@@ -349,6 +362,17 @@ class StoreTileToSmemOp(IRDLOperation):
                                   f"range; the block is in [0, {blocks - 1}] ({blocks} blocks of {cols} "
                                   f"{frag.elem.data} columns)")
 
+    def _verify_row_bytes(self, frag: FragmentType) -> None:
+        """Boxes of 64-byte rows (swizzled 64B) hold a 16-bit accumulator's 32 columns, not transposed."""
+        row_bytes = self.box_row_bytes()
+        if row_bytes not in STAGED_ROW_BYTES:
+            raise VerifyException(f"{self.name}: row_bytes {row_bytes}; a staged box's rows are one of "
+                                  f"{', '.join(map(str, STAGED_ROW_BYTES))} bytes (its swizzle span)")
+        if row_bytes != 128 and (frag.elem.data not in ("bf16", "f16") or self.transposed is not None):
+            kind = "transposed " * (self.transposed is not None) + frag.elem.data
+            raise VerifyException(f"{self.name}: row_bytes {row_bytes} with a {kind} box; 64-byte rows stage a "
+                                  f"16-bit accumulator, not transposed")
+
     def _verify_transposed(self, frag: FragmentType, n: int) -> None:
         """A transposed box: N rows (the tile's columns) of the warpgroup's 64 rows, stmatrix.trans x4 per 16."""
         if frag.elem.data not in ("bf16", "f16"):
@@ -359,8 +383,9 @@ class StoreTileToSmemOp(IRDLOperation):
                                   f"columns, N one of {', '.join(map(str, TRANSPOSED_N))}")
 
     def box_columns(self) -> int:
-        """Columns of one staged box: one 128-byte swizzle row (64 16-bit or 32 f32 elements)."""
-        return STMATRIX_BOX if self.source.type.elem.data in ("bf16", "f16") else STMATRIX_BOX // 2
+        """Columns of one staged box: one swizzle row of box_row_bytes (128: 64 16-bit or 32 f32 elements)."""
+        wide = STMATRIX_BOX if self.source.type.elem.data in ("bf16", "f16") else STMATRIX_BOX // 2
+        return wide * self.box_row_bytes() // 128
 
 
 TMA_OPS = (AsTensorMapOp, TmaLoadOp, TmaStoreOp, StoreTileToSmemOp)

@@ -60,11 +60,18 @@ def _repeat_registers(op: mma.StoreTileToSmemOp) -> list[SSAValue]:
     return registers[op.repeat_index() * per_repeat:(op.repeat_index() + 1) * per_repeat]
 
 
+def swizzle_phase(row_bytes: int) -> tuple[int, int]:
+    """TMA's swizzle of a box of `row_bytes`-byte rows (its mode's span: Sw<B,4,3> on bytes, 2^B = row_bytes / 16):
+    16-byte chunk c of row r lies at r x row_bytes + (c ^ ((r / rows_per_line) % 2^B)) x 16, a line being 128 bytes
+    -- (rows_per_line, 2^B), the row's divisor and the phase's modulus."""
+    return 128 // row_bytes, row_bytes // 16
+
+
 class LowerStoreTileToSmem(RewritePattern):
     """stmatrix x4 per 16 columns: warp q of the warpgroup stores rows 16q..16q+15; lane l gives the address of
-    row 16q + l%8 + 8((l/8)%2), 16-byte chunk 2t + l/16 of the 128-byte row, swizzled as TMA's 128B mode
-    (chunk ^ row%8); matrix j of 16-column chunk g is register 4g + j (the accumulator's value pairs
-    (8g+2j, 8g+2j+1), packed)."""
+    row 16q + l%8 + 8((l/8)%2), 16-byte chunk 2t + l/16 of the box row (128 or 64 bytes: op.box_row_bytes),
+    swizzled as TMA's mode of that span (swizzle_phase: chunk ^ row%8 for 128B, chunk ^ (row/2)%4 for 64B); matrix
+    j of 16-column chunk g is register 4g + j (the accumulator's value pairs (8g+2j, 8g+2j+1), packed)."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: mma.StoreTileToSmemOp, rewriter: PatternRewriter) -> None:
@@ -75,11 +82,13 @@ class LowerStoreTileToSmem(RewritePattern):
         lane = ops.sreg("laneid")
         warp = ops.div_mod(ops.sreg("tid.x"), 32, 4)  # the warp's index in its warpgroup
         row = ops.addi(ops.addi(ops.muli(warp, 16), ops.div_mod(lane, 1, 8)), ops.muli(ops.div_mod(lane, 8, 2), 8))
-        row_phase = ops.div_mod(row, 1, 8)
+        row_bytes = op.box_row_bytes()
+        row_phase = ops.div_mod(row, *swizzle_phase(row_bytes))
         half = ops.div_mod(lane, 16, 2)  # which 16-byte chunk of the 32-byte pair this lane addresses
-        row_start = ops.byte_pointer(op.dst, ops.muli(row, 128))
-        first = op.block.value.data * (mma.STMATRIX_BOX // 16)
-        for t in range(mma.STMATRIX_BOX // 16):
+        row_start = ops.byte_pointer(op.dst, ops.muli(row, row_bytes))
+        groups = op.box_columns() // 16  # 16-column groups per box: one stmatrix x4 each
+        first = op.block.value.data * groups
+        for t in range(groups):
             chunk = ops.addi(half, 2 * t)
             swizzled = ops.add(arith.XOrIOp(chunk, row_phase))
             ptr = ops.byte_pointer(row_start, ops.muli(swizzled, 16))

@@ -422,12 +422,15 @@ class KernelBuilder:
         """The wgmma/tcgen05 matrix descriptor of the SMEM tile at `ptr` (SmemTile.desc() for a tile)."""
         return self.wrap(self.builder.insert(MakeDescOp(self.ssa(ptr), desc_type)).results[0])
 
-    def stmatrix_tile(self, accumulator: Operand, block: int, dst, repeat: int = 0, transposed: bool = False) -> None:
-        """Each warpgroup stores 64 of its rows (those of M repeat `repeat`) x one 128-byte block of columns
-        (`block`) of a wgmma accumulator into its own box at `dst` (an SmemTile or a pointer), swizzled 128B as a
-        TMA box (mma.stmatrix_tile); `transposed` (16-bit, N of 16, 32 or 64): as N rows of its 64 columns."""
+    def stmatrix_tile(self, accumulator: Operand, block: int, dst, repeat: int = 0, transposed: bool = False,
+                      row_bytes: int = 128) -> None:
+        """Each warpgroup stores 64 of its rows (those of M repeat `repeat`) x one block of columns (`block`) of
+        `row_bytes` (128, or 64 for a 16-bit tile whose N is an odd multiple of 32) of a wgmma accumulator into its
+        own box at `dst` (an SmemTile or a pointer), swizzled as a TMA box of that span ("128b" / "64b":
+        mma.stmatrix_tile); `transposed` (16-bit, N of 16, 32 or 64): as N rows of its 64 columns."""
         ptr = dst.ptr if hasattr(dst, "ptr") else dst
-        self.builder.insert(StoreTileToSmemOp(self.ssa(accumulator), block, self.ssa(ptr), repeat, transposed))
+        self.builder.insert(StoreTileToSmemOp(self.ssa(accumulator), block, self.ssa(ptr), repeat, transposed,
+                                              row_bytes))
 
     def stmatrix(self, ptr: Operand, registers: Sequence[Operand], transpose: bool = False) -> None:
         """The warp stores len(registers) (1, 2 or 4) 8x8 b16 matrices; see nvvm.stmatrix."""

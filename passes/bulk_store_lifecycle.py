@@ -35,7 +35,6 @@ from .control_flow import function_bodies, run_block
 from .errors import LifecycleError, at_line
 
 UNCOMMITTED = -1
-STAGED_BOX_BYTES = mma.STMATRIX_BOX * 128  # what one mma.stmatrix_tile writes: 64 rows of 128 bytes
 ANY_SIZE = 1 << 30  # a write of unknown extent (stmatrix's lanes, a copy): may reach any byte past its address
 
 
@@ -74,7 +73,7 @@ def _overlaps(a: Affine, a_size: int, b: Affine, b_size: int) -> bool:
 def _written(op: Operation) -> tuple[SSAValue, int] | None:
     """(address, bytes) of SMEM `op` writes through the generic proxy; bytes 0 when not known (any)."""
     if isinstance(op, mma.StoreTileToSmemOp):
-        return op.dst, STAGED_BOX_BYTES
+        return op.dst, mma.STMATRIX_BOX * op.box_row_bytes()  # 64 rows of the box
     if isinstance(op, nvvm_hopper.StMatrixOp):
         return op.ptr, 0
     if isinstance(op, llvm.StoreOp) and is_shared(op.ptr):

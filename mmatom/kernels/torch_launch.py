@@ -15,14 +15,14 @@ def tensor_key(x) -> tuple:
     return x.data_ptr(), x.shape, x.stride(), x.dtype, x.device  # torch.Size: a tuple already
 
 
-def tensor_map(x, box_rows: int, box_cols: int):
-    """mmatom.tensor_map(x, box_rows, box_cols), encoded once per tensor and box."""
-    key = (*tensor_key(x), box_rows, box_cols)
+def tensor_map(x, box_rows: int, box_cols: int, swizzle: str = "128b"):
+    """mmatom.tensor_map(x, box_rows, box_cols, swizzle), encoded once per tensor, box and swizzle."""
+    key = (*tensor_key(x), box_rows, box_cols, swizzle)
     found = _MAPS.get(key)
     if found is None:
         if len(_MAPS) >= CACHED_MAPS:
             _MAPS.clear()
-        found = _MAPS[key] = mmatom.tensor_map(x, box_rows, box_cols)
+        found = _MAPS[key] = mmatom.tensor_map(x, box_rows, box_cols, swizzle)
     return found
 
 

@@ -21,7 +21,8 @@ from mmatom.optional import require_torch
 from ..torch_launch import current_stream, tensor_map
 from . import host
 from .choices import choose_config, repacked_operands, sm_count
-from .config import BOX, FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, box_columns, operand_box, output_shape
+from .config import (FP8, OUT_DTYPES, TORCH_DTYPE_NAMES, GemmConfig, operand_box, output_box, output_shape,
+                     output_swizzle)
 
 
 @wraps(host.gemm)
@@ -70,7 +71,7 @@ def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | Non
                               b_major=b_major, a_major=a_major, batched=True)
     maps = [tensor_map(a3, *operand_box(config, p.dtypes[0], "a", a_major)),
             tensor_map(b3, *operand_box(config, p.dtypes[0], "b", b_major)),
-            tensor_map(d, BOX, box_columns(out_dtype))]
+            tensor_map(d, *output_box(config, out_dtype), output_swizzle(config, out_dtype))]
     scales = [scale_a, scale_b] if fp8 else []
     grid = host.persistent_ctas(config, p.m, p.n, sm_count(), layers)
     kernel.prepare(*maps, p.m, p.n, p.k, layers, *scales, grid=(grid,))(current_stream(torch, a.device))

@@ -18,7 +18,7 @@ import numpy as np
 import mmatom
 from mmatom.targets.cache_dir import atomic_write, cache_dir
 
-from .config import CONFIGS, ELEM_BYTES, FP8, REALIGNED_ACCUMULATORS, SPLIT_K_CONFIGS, SWAP_AB_CONFIGS, GemmConfig
+from .config import BOX, CONFIGS, ELEM_BYTES, FP8, REALIGNED_ACCUMULATORS, SPLIT_K_CONFIGS, SWAP_AB_CONFIGS, GemmConfig
 
 
 def tuning_file() -> Path:
@@ -157,7 +157,9 @@ def prior_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major
 def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
     if config.swap_ab:  # the swapped kernel reads both operands K-major
         return a_major == b_major == "k"
-    return (a_major == "k" or config.cluster_n == 1) and (b_major == "k" or config.cluster_m == 1)
+    # an N-major B is loaded in boxes of 64 columns of N: no narrow tile (block_n an odd multiple of 32)
+    return (a_major == "k" or config.cluster_n == 1) and (b_major == "k" or (config.cluster_m == 1 and
+                                                                            config.block_n % BOX == 0))
 
 
 # remembered, and kept lean: a new shape's first call runs the model over every candidate in Python. What no M changes
@@ -300,7 +302,11 @@ def _split_floor(z: _Sized, m: int, n: int, floor: float, bandwidth: float) -> f
 # and 234/300 (fp8), p90 1.068x / 1.084x (held-out halves: 133/150, 118/150); the table fitted on an H200 before
 # it, judged on the same H100 rows, 226/300 and 217/300, p90 1.175x / 1.160x. The swapped configs' c0 and c1 are
 # nearly collinear (their tiles cover N x M, one wave up to N = 16896): trusted where one wave is, pessimistic past
-# it. A table, not a rule: refit it from a new sweep when configs or kernels change.
+# it. The narrow tiles (128x96, 128x160, 128x224) came later (session 27): timed with their neighbours 128x128x6w1,
+# 128x192x4w1 and 128x256x4 on the same 300 shapes in one run (records/gemm-2026-11-27-h100-s27/narrow_sweep.json,
+# gemm_sweep.py --configs), fitted, and put on this table's scale through those neighbours (c0 shifted, c1 and c2
+# scaled as the neighbours' fitted terms there differ from theirs here: that record's narrow_terms.py).
+# A table, not a rule: refit it from a new sweep when configs or kernels change.
 COST_MODEL: dict[str, dict[str, tuple[float, float, float]]] = {
     "16-bit": {
         "128x256x4": (0.906, 5.495, 0.6662),
@@ -320,6 +326,9 @@ COST_MODEL: dict[str, dict[str, tuple[float, float, float]]] = {
         "128x16x8w1t": (-29.634, 38.406, 0.1482),
         "128x32x8w1t": (-28.665, 38.141, 0.1559),
         "128x64x8w1t": (7.240, 0.870, 0.2014),
+        "128x96x6w1": (5.189, 1.495, 0.3425),
+        "128x160x5w1": (3.899, 3.064, 0.4443),
+        "128x224x4": (1.879, 4.785, 0.5987),
     },
     "fp8": {
         "128x256x4": (4.187, 5.731, 0.6412),
@@ -339,6 +348,9 @@ COST_MODEL: dict[str, dict[str, tuple[float, float, float]]] = {
         "128x16x8w1t": (-1.385, 15.882, 0.0874),
         "128x32x8w1t": (-1.780, 16.318, 0.0921),
         "128x64x8w1t": (10.269, 2.323, 0.1495),
+        "128x96x6w1": (8.640, 1.439, 0.3244),
+        "128x160x5w1": (6.160, 3.313, 0.4266),
+        "128x224x4": (4.729, 5.321, 0.5701),
     },
 }
 ROW64_MAX_M = 256  # the 64-row ping-pong tile is for small M; the linear model overrates it on large M (1.9x off)

@@ -57,6 +57,9 @@ def check_majors(who: str, a_major: str, b_major: str, dtype: str, config: GemmC
         if major != "k" and (dtype in FP8 or shared_by > 1):
             raise api_error(f"{who}: an MN-major {operand} takes 16-bit types and no cluster multicasting it; got "
                             f"{dtype}, cluster {config.cluster_m}x{config.cluster_n}")
+    if b_major != "k" and config.block_n % BOX:
+        raise api_error(f"{who}: an N-major B is loaded in boxes of {BOX} columns of N; config {config.name} tiles "
+                        f"N by {config.block_n}")
 
 
 def output_shape(a_shape: tuple, b_shape: tuple, b_major: str) -> tuple:
@@ -79,8 +82,19 @@ def output_shape(a_shape: tuple, b_shape: tuple, b_major: str) -> tuple:
     return (*a_shape[:-1], n)
 
 
-def box_columns(out_dtype: str) -> int:
-    return 128 // OUT_DTYPES[out_dtype]
+def box_row_bytes(config: GemmConfig, out_dtype: str) -> int:
+    """Bytes of a row of the epilogue's staged D box, its swizzle span: 128, or 64 where the tile's columns are not
+    a multiple of 128 bytes (a 16-bit D of block_n 96, 160 or 224: 32-column boxes swizzled 64B)."""
+    return 128 if config.swap_ab or config.block_n * OUT_DTYPES[out_dtype] % 128 == 0 else 64
+
+
+def box_columns(config: GemmConfig, out_dtype: str) -> int:
+    return box_row_bytes(config, out_dtype) // OUT_DTYPES[out_dtype]
+
+
+def output_swizzle(config: GemmConfig, out_dtype: str) -> str:
+    """D's tensor map swizzle: its staged box's row (box_row_bytes) as TMA's mode."""
+    return f"{box_row_bytes(config, out_dtype)}b"
 
 
 def operand_box(config: GemmConfig, dtype: str, operand: str, major: str) -> tuple[int, int]:
@@ -93,11 +107,12 @@ def operand_box(config: GemmConfig, dtype: str, operand: str, major: str) -> tup
     return (config.block_m if operand == "a" else config.block_n) // shared_by, config.block_k(dtype)
 
 
+NARROW_N = 32  # block_n's granule: tiles of 96, 160 or 224 columns fill a wave where multiples of 64 leave SMs idle
 SWAP_AB_BLOCK_N = (16, 32, 64)  # a swapped-operand tile's rows of A (its wgmma N): the transposed box's rows
 def output_box(config: GemmConfig, out_dtype: str) -> tuple[int, int]:
-    """The TMA box (rows x columns of D) one epilogue store moves: 64 rows x 128 bytes, or (swapped operands) the
-    tile's block_n rows of D x 64 columns."""
-    return (config.block_n, BOX) if config.swap_ab else (BOX, box_columns(out_dtype))
+    """The TMA box (rows x columns of D) one epilogue store moves: 64 rows x 128 bytes (64 bytes: box_row_bytes), or
+    (swapped operands) the tile's block_n rows of D x 64 columns."""
+    return (config.block_n, BOX) if config.swap_ab else (BOX, box_columns(config, out_dtype))
 
 
 MAX_ACCUMULATORS = 128  # f32 accumulators per consumer thread that fit CONSUMER_REGISTERS with the epilogue's
@@ -200,8 +215,8 @@ class GemmConfig:
                 raise api_error(f"GemmConfig: swap_ab with block_n={self.block_n}, cluster {self.cluster_m}x"
                                 f"{self.cluster_n}; block_n one of {', '.join(map(str, SWAP_AB_BLOCK_N))} (A's rows "
                                 f"per tile), no cluster")
-        elif self.block_n % BOX or not BOX <= self.block_n <= 256:
-            raise api_error(f"GemmConfig: block_n={self.block_n}; a multiple of {BOX} in [64, 256]")
+        elif self.block_n % NARROW_N or not BOX <= self.block_n <= 256:
+            raise api_error(f"GemmConfig: block_n={self.block_n}; a multiple of {NARROW_N} in [64, 256]")
 
     def block_k(self, dtype: str) -> int:
         return 128 if dtype in FP8 else 64
@@ -252,10 +267,15 @@ class GemmConfig:
 TILES = (GemmConfig(128, 256, 4), GemmConfig(128, 128, 6, wgmma_in_flight=1), GemmConfig(128, 192, 4),
          GemmConfig(128, 64, 8, wgmma_in_flight=1))
 ROW64_TILE = GemmConfig(64, 128, 8, wgmma_in_flight=1, pingpong=True)
+# narrow tiles, block_n an odd multiple of 32 (D staged in 64-byte boxes): where N / 64-multiples leave a last wave
+# mostly idle, 96, 160 or 224 columns fill it (2048 x 1728 on 128 x 224 tiles: 128 of 132 SMs against 112 of 128 x
+# 256; 1024 x 5120: 256 tiles of 128 x 160, 2 whole waves, against 160 of 128 x 256, 1.2)
+NARROW_TILES = (GemmConfig(128, 96, 6, wgmma_in_flight=1), GemmConfig(128, 160, 5, wgmma_in_flight=1),
+                GemmConfig(128, 224, 4))
 CONFIGS = TILES + tuple(replace(c, wgmma_in_flight=1 - c.wgmma_in_flight) for c in TILES) + (
     GemmConfig(128, 256, 4, cluster_m=2), GemmConfig(128, 256, 4, wgmma_in_flight=1, cluster_m=2),
     GemmConfig(256, 128, 4), GemmConfig(256, 128, 4, cluster_n=2),
-    GemmConfig(128, 128, 6, wgmma_in_flight=1, pingpong=True), ROW64_TILE)
+    GemmConfig(128, 128, 6, wgmma_in_flight=1, pingpong=True), ROW64_TILE) + NARROW_TILES
 # split-K variants (their own kernels: the epilogue's partial sums added up by each tile's last slice, split_sums.py)
 # of the tiles that suit few output tiles -- and of each swapped-operand tile (the prior's candidates build those) --
 # run with the number of K slices the cost model picks (choices.splits)
@@ -264,6 +284,14 @@ SPLIT_K_CONFIGS = (replace(ROW64_TILE, split_k=True), GemmConfig(128, 128, 6, wg
 # swapped-operand variants for M <= 64 (D^T = B . A^T: M on wgmma's N): 128 rows of B x 16 / 32 / 64 of A per tile,
 # deep rings (a stage is 16 KiB of B and 2-8 KiB of A). Among the prior's candidates (M <= 64) once choices.COST_MODEL
 # has their measured terms (benchmarks/gemm_sweep.py --swap-ab, fit_gemm_prior.py); until then `config=` picks one
+def widened(config: GemmConfig) -> GemmConfig:
+    """The shipped unclustered config of a narrow tile's rows and its block_n rounded up to 64 columns (staging D in
+    boxes of 128-byte rows, as a D stored through its pointer needs: direct_store.py)."""
+    block_n = -(-config.block_n // BOX) * BOX
+    return next(c for c in CONFIGS if (c.block_m, c.block_n, c.pingpong, c.cluster_size) ==
+                (config.block_m, block_n, config.pingpong, 1))
+
+
 SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) for n in SWAP_AB_BLOCK_N)
 # stream-K variants (a last, partial wave's K steps in runs over the SMs: no idle last wave; scheduler.StreamKWalk)
 # of the cooperative, unclustered tiles -- mmatom.gemm_autotune's candidates and config= choices; the prior does not
@@ -271,4 +299,4 @@ SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) f
 STREAM_K_CONFIGS = tuple(replace(c, stream_k=True) for c in TILES + (GemmConfig(256, 128, 4),))
 
 
-__all__ = ["BOX", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box", "output_shape"]
+__all__ = ["BOX", "NARROW_TILES", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box", "output_shape"]

@@ -29,7 +29,7 @@ from ..torch_launch import addresses, current_stream, tensor_map
 from .choices import (FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, realign_pays, realign_splits,
                       realigning_us, repacked_operands, sm_count, splits)
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, SPLIT_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes,
-                     operand_box, output_box)
+                     box_row_bytes, operand_box, output_box, output_swizzle, widened)
 from .kernel import build_gemm, realigned_ring
 from .repack import THREADS as REPACK_THREADS
 from .repack import repack_arguments, repack_kernel
@@ -347,6 +347,8 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None, direc
     operands' copies made for this call)."""
     sms = sm_count()
     config, p = configured(torch, p, out_dtype, config, sms)
+    if direct and box_row_bytes(config, out_dtype) != 128:  # DirectStore reads boxes of 128-byte rows: a narrow
+        config = widened(config)  # tile (given or the prior's: the autotuner times every config on such outs too)
     p = p._replace(config=config)
     return _prepared_launch(p, config, d, out_dtype, _splits_of(p, sms), sms, direct), p
 
@@ -372,7 +374,8 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
                          realigned=realigned)
     maps = [x if name in realigned else tensor_map(x, *operand_box(config, p.dtypes[0], name, major))
             for x, name, major in ((p.a, "a", p.majors[0]), (p.b, "b", p.majors[1]))]
-    maps.append(d if direct else tensor_map(d, *output_box(config, kernel_out)))
+    maps.append(d if direct else tensor_map(d, *output_box(config, kernel_out), output_swizzle(config,
+                                                                                              kernel_out)))
     # direct: D's pitch (elements) and its base address mod 16 (where its rows sit against 16-byte chunks); the
     # same of each realigned operand
     sizes = [p.m, p.n, p.k] + ([d.stride(0), d.data_ptr() % 16] if direct else [])

@@ -28,10 +28,34 @@ from mmatom.errors import api_error
 
 from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, OUT_DTYPES,
                      PRODUCER_REGISTERS, REALIGNED_ACCUMULATORS, REALIGNING_REGISTERS, GemmConfig, box_columns,
-                     check_dtypes, check_majors, operand_box, output_box)
+                     box_row_bytes, check_dtypes, check_majors, operand_box, output_box, output_swizzle)
 from .direct_store import DirectStore
 from .realigned_loads import PRODUCER_BARRIER, PRODUCER_THREADS, PRODUCER_WARPGROUPS, RealignedLoads, raw_bytes
 from .split_sums import SliceSums
+
+
+def _check_variant(config: GemmConfig, dtype: str, out_dtype: str, batched: bool, rowwise: bool, direct_d: bool,
+                   realigned: tuple) -> None:
+    """The kernel variants a config does not combine with: a CompileError naming both."""
+    if config.swap_ab and (out_dtype == "f32" or batched):
+        raise api_error(f"build_gemm: a swapped-operand config ({config.name}) stages D transposed with "
+                        f"stmatrix.trans into a 16-bit D, not batched; out_dtype {out_dtype!r}, batched={batched}")
+    if (config.split_k or config.stream_k) and batched:
+        raise api_error(f"build_gemm: a split-K or stream-K config ({config.name}) runs one GEMM's K slices or "
+                        f"runs, not a batch (batched=True)")
+    if config.stream_k and realigned:
+        raise api_error(f"build_gemm: a stream-K config ({config.name}) with realigned operands {list(realigned)}; "
+                        f"the realigning producer walks whole tiles")
+    if direct_d and box_row_bytes(config, out_dtype) != 128:
+        raise api_error(f"build_gemm: a D stored through its pointer (direct_d) reads staged boxes of 128-byte "
+                        f"rows; config {config.name} stages {out_dtype} D in 64-byte rows (block_n "
+                        f"{config.block_n}): a block_n that is a multiple of 64")
+    if direct_d and batched:
+        raise api_error(f"build_gemm: a D stored through its pointer (direct_d) takes one 2-d D, not a batch; "
+                        f"config {config.name}")
+    if rowwise and (dtype not in FP8 or batched):
+        raise api_error(f"build_gemm: rowwise scales (scale_a of M, scale_b of N elements) are for a 2-d fp8 "
+                        f"GEMM; dtype {dtype!r}, batched={batched}")
 
 
 class HopperGemm:
@@ -44,21 +68,7 @@ class HopperGemm:
         config.check(dtype)
         check_dtypes("build_gemm", dtype, out_dtype, b_dtype)
         check_majors("build_gemm", a_major, b_major, dtype, config)
-        if config.swap_ab and (out_dtype == "f32" or batched):
-            raise api_error(f"build_gemm: a swapped-operand config ({config.name}) stages D transposed with "
-                            f"stmatrix.trans into a 16-bit D, not batched; out_dtype {out_dtype!r}, batched={batched}")
-        if (config.split_k or config.stream_k) and batched:
-            raise api_error(f"build_gemm: a split-K or stream-K config ({config.name}) runs one GEMM's K slices or "
-                            f"runs, not a batch (batched=True)")
-        if config.stream_k and realigned:
-            raise api_error(f"build_gemm: a stream-K config ({config.name}) with realigned operands {list(realigned)}; "
-                            f"the realigning producer walks whole tiles")
-        if direct_d and batched:
-            raise api_error(f"build_gemm: a D stored through its pointer (direct_d) takes one 2-d D, not a batch; "
-                            f"config {config.name}")
-        if rowwise and (dtype not in FP8 or batched):
-            raise api_error(f"build_gemm: rowwise scales (scale_a of M, scale_b of N elements) are for a 2-d fp8 "
-                            f"GEMM; dtype {dtype!r}, batched={batched}")
+        _check_variant(config, dtype, out_dtype, batched, rowwise, direct_d, realigned)
         self.batched = batched  # A, B and D of L layers (3-d tensor maps): the scheduler's layers are the batch
         self.rowwise = rowwise  # fp8: D scaled by scale_a[row] * scale_b[col], not by two scalars
         self.direct_d = direct_d  # D's rows at any pitch: each staged box stored by the threads, not TMA
@@ -135,7 +145,8 @@ class HopperGemm:
                   ("b", "ptr" if "b" in self.realigned else
                    mmatom.TensorMapType(self.b_dtype, *box_b, "128b", batched=batched)),
                   ("d", "ptr" if self.direct_d else mmatom.TensorMapType(
-                      self.out_dtype, *output_box(c, self.out_dtype), "128b", batched=batched)),
+                      self.out_dtype, *output_box(c, self.out_dtype), output_swizzle(c, self.out_dtype),
+                      batched=batched)),
                   ("m", "i32"), ("n", "i32"), ("k", "i32")]
         # D's row pitch in elements, and its base address mod 16
         params += [("ldd", "i64"), ("d_align", "i32")] if self.direct_d else []
@@ -400,7 +411,7 @@ class HopperGemm:
 
     def epilogue(self, acc, origin: tuple, warpgroup) -> None:
         """The accumulator (scaled, converted) to D: 64-row x 128-byte boxes through SMEM, TMA-stored."""
-        kb, cols = self.kb, box_columns(self.out_dtype)
+        kb, cols = self.kb, box_columns(self.config, self.out_dtype)
         out = kb.convert(acc, self.tiled.fragment_type("D"))
         m0, n0, layer = origin
         if self.rowwise:
@@ -420,7 +431,7 @@ class HopperGemm:
     @property
     def boxes_per_repeat(self) -> int:
         """Staged boxes per 64-row repeat of a warpgroup: one per 128 bytes of columns, or (swapped) one."""
-        return 1 if self.config.swap_ab else self.bn // box_columns(self.out_dtype)
+        return 1 if self.config.swap_ab else self.bn // box_columns(self.config, self.out_dtype)
 
     def scale_rows_and_columns(self, out, m0, n0):
         """Each value times scale_a[its row] * scale_b[its column] (torch._scaled_mm's rowwise scaling). The
@@ -450,7 +461,8 @@ class HopperGemm:
         with kb.if_(self.issuer):
             kb.tma.wait_group(in_flight, read=True)
         kb.sync.named_barrier(barrier_id, 128)
-        kb.stmatrix_tile(out, block, box, repeat, transposed=self.config.swap_ab)
+        kb.stmatrix_tile(out, block, box, repeat, transposed=self.config.swap_ab,
+                         row_bytes=box_row_bytes(self.config, self.out_dtype))
         row, col, layer = at
         if self.direct_d:  # the warpgroup reads the box back and stores it; the next box's barrier orders reuse
             kb.sync.named_barrier(barrier_id, 128)

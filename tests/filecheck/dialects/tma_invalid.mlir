@@ -560,3 +560,39 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     llvm.return
   }
 }
+
+// -----
+
+// a staged box's row is a TMA swizzle span: 128 or 64 bytes
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  llvm.func @k(%dst: !llvm.ptr<3>) attributes {nvvm.kernel} {
+    %acc = "test.op"() : () -> !mma.frag<D, bf16, "((4,8,4),(2,2,12)):((128,1,16),(64,8,512))">
+    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: row_bytes 32; a staged box's rows are one of 128, 64 bytes (its swizzle span)}}
+    mma.stmatrix_tile %acc[0 : i32] row_bytes 32 : i32 into %dst : !mma.frag<D, bf16, "((4,8,4),(2,2,12)):((128,1,16),(64,8,512))">
+    llvm.return
+  }
+}
+
+// -----
+
+// 64-byte rows stage 32 columns of a 16-bit accumulator only
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  llvm.func @k(%dst: !llvm.ptr<3>) attributes {nvvm.kernel} {
+    %acc = "test.op"() : () -> !mma.frag<D, f32, "((4,8,4),(2,2,12)):((128,1,16),(64,8,512))">
+    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: row_bytes 64 with a f32 box; 64-byte rows stage a 16-bit accumulator, not transposed}}
+    mma.stmatrix_tile %acc[0 : i32] row_bytes 64 : i32 into %dst : !mma.frag<D, f32, "((4,8,4),(2,2,12)):((128,1,16),(64,8,512))">
+    llvm.return
+  }
+}
+
+// -----
+
+// boxes of 64-byte rows divide N in 32-column blocks: a 64x80 tile has none
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  llvm.func @k(%dst: !llvm.ptr<3>) attributes {nvvm.kernel} {
+    %acc = "test.op"() : () -> !mma.frag<D, bf16, "((4,8,4),(2,2,10)):((128,1,16),(64,8,512))">
+    // expected-error@+1 {{'mma.stmatrix_tile' op mma.stmatrix_tile: the tile is 64x80; stmatrix_tile stores blocks of 32 columns of a wgmma accumulator (N at most 256), so N is one of 32, 64, 96, 128, 160, 192, 224, 256}}
+    mma.stmatrix_tile %acc[0 : i32] row_bytes 64 : i32 into %dst : !mma.frag<D, bf16, "((4,8,4),(2,2,10)):((128,1,16),(64,8,512))">
+    llvm.return
+  }
+}

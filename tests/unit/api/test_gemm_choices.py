@@ -10,6 +10,7 @@ import pytest
 
 import mmatom
 from mmatom.kernels.gemm import CONFIGS, ROW64_TILE, SWAP_AB_CONFIGS, GemmConfig, build_gemm, choose_config
+from mmatom.kernels.gemm.config import NARROW_TILES
 from mmatom.kernels.gemm import choices as gemm_choices
 from mmatom.kernels.gemm.choices import COST_MODEL
 
@@ -30,10 +31,13 @@ SWEEP = Path(__file__).resolve().parents[3] / "records" / "sweep-2026-11-26-h100
 
 
 @pytest.mark.parametrize("dtype, within", [("bf16", 255), ("e4m3", 225)])
-def test_the_prior_is_never_far_from_the_fastest_config(h100, dtype, within):
-    """On the recorded H100 sweep (every shipped config, the swapped ones on M <= 64, on 300 shapes nobody tuned
-    for), the prior's pick without split-K is within 5% of the fastest config without split-K on most shapes (263
-    and 236 when fitted) and never pathological (at worst 1.48x / 1.75x; the widest-tile rule of old was 3.7x)."""
+def test_the_prior_is_never_far_from_the_fastest_config(h100, monkeypatch, dtype, within):
+    """On the recorded H100 sweep (every config shipped then, the swapped ones on M <= 64, on 300 shapes nobody tuned
+    for), the prior's pick without split-K among those configs is within 5% of the fastest config without split-K on
+    most shapes (263 and 236 when fitted) and never pathological (at worst 1.48x / 1.75x; the widest-tile rule of
+    old was 3.7x). The narrow tiles came later: the sweep did not time them."""
+    monkeypatch.setattr(gemm_choices, "CONFIGS", tuple(c for c in CONFIGS if c not in NARROW_TILES))
+    gemm_choices.forget()
     ratios = []
     for row in (r for r in json.loads(SWEEP.read_text()) if r["dtype"] == dtype):
         times = {name: t for name, t in row["times_us"].items()

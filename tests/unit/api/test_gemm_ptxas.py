@@ -156,8 +156,14 @@ def test_stream_k_takes_cooperative_unclustered_whole_tile_walks():
 
 
 def test_config_limits_are_compile_errors():
-    with pytest.raises(mmatom.CompileError, match="block_n=96"):
-        mmatom.gemm_kernel(config=mmatom.GemmConfig(block_n=96))
+    with pytest.raises(mmatom.CompileError, match="block_n=80; a multiple of 32 in"):
+        mmatom.gemm_kernel(config=mmatom.GemmConfig(block_n=80))
+    narrow = GemmConfig.from_name("128x160x5w1")  # a 16-bit D staged in 64-byte rows; B's N-major boxes are 64 wide
+    with pytest.raises(mmatom.CompileError, match="an N-major B is loaded in boxes of 64 columns of N; config "
+                                                  "128x160x5w1 tiles N by 160"):
+        build_gemm("bf16", "sm_90a", narrow, "bf16", b_major="n")
+    with pytest.raises(mmatom.CompileError, match="config 128x160x5w1 stages bf16 D in 64-byte rows"):
+        build_gemm("bf16", "sm_90a", narrow, "bf16", direct_d=True)
     with pytest.raises(mmatom.CompileError, match="block_m=64"):
         mmatom.gemm_kernel(config=mmatom.GemmConfig(block_m=64))
     with pytest.raises(mmatom.CompileError, match="out_dtype 'f64'; one of bf16, f16, f32"):
