@@ -1,5 +1,5 @@
-"""GPU: the repack kernel (kernels/gemm/repack.py) copies rows at every alignment -- each base address mod 4, each
-row pitch mod 16, 1- and 2-byte elements, one matrix or two in one launch -- byte for byte into rows 128 bytes
+"""GPU: the repack kernel (kernels/gemm/repack.py) copies rows at every alignment -- base addresses at many offsets
+mod 16, each row pitch mod 16, 1- and 2-byte elements, one matrix or two in one launch -- byte for byte into rows 128 bytes
 apart; and mmatom.gemm on operands it copies, the first call and its replay after the sources change in place,
 gives the float64 reference's D (marker `gpu`; destinations poisoned, inputs fresh random)."""
 
@@ -18,7 +18,7 @@ def _rows_at(torch, rows, cols, dtype, base_skew, pitch):
 
 
 @pytest.mark.parametrize("dtype", ["float8_e4m3fn", "bfloat16"])
-@pytest.mark.parametrize("base_skew", [0, 1, 2, 3])
+@pytest.mark.parametrize("base_skew", [0, 1, 2, 3, 5, 8, 13, 15])
 def test_every_alignment_is_copied_byte_for_byte(dtype, base_skew):
     import torch
 

@@ -576,9 +576,10 @@ ROW_PITCH_BYTES = 128
 FULL_SPEED_PITCH_BYTES = 32
 ODD_PITCH_STEP_SLOWDOWN = 1.83
 REPACK_LAUNCH_US = 3.0  # one torch copy: half the two torch ops measured around a split-K kernel (gemm_split_k.py)
-# the repack's copy (8-byte words, host.padded_copy) moved 0.55-0.70 of DRAM's peak bytes per us on the H100 (a
-# 3456 x 28096 fp8 operand 82.7 us, 10048 x 7616 68.7 us, bf16 3000 x 6992 45.8 us)
-REPACK_BANDWIDTH_SHARE = 0.65
+# the repack kernel's copy (repack.py) moves 0.72-0.79 of DRAM's peak bytes per us on the H100 with 16-byte accesses
+# (benchmarks/gemm_repack.py, session 27: fp8 3456 x 28095 83.0 us, 8152 x 27021 177.3 us, 20444 x 11386 192.3 us,
+# bf16 12572 x 11538 224.6 us), 0.55-0.70 with the 4-byte words it had before
+REPACK_BANDWIDTH_SHARE = 0.75
 
 
 class PitchPlan(NamedTuple):

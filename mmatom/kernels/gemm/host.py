@@ -104,10 +104,10 @@ def _padded(torch, shape: tuple, dtype, device, elem_bytes: int):
 
 def row_copier(torch, pairs):
     """A function of a stream that copies each (destination, source) pair on it: matrices with contiguous rows on a
-    GPU by the repack kernel, two at a time in one launch (repack.py: aligned 32-bit words at any alignment of the
-    rows); the rest (a batch, a transposed view) by torch, as the widest integer words (_word_views)."""
+    GPU by the repack kernel, two at a time in one launch (repack.py: aligned 16-byte chunks at any alignment of the
+    rows; destinations of 16-byte aligned rows); the rest (a batch, a transposed view) by torch, as the widest integer words (_word_views)."""
     ours = [(d, s) for d, s in pairs if s.is_cuda and s.dim() == 2 and s.stride(1) == d.stride(1) == 1
-            and d.stride(0) * d.element_size() % 4 == 0 and d.data_ptr() % 4 == 0]
+            and d.stride(0) * d.element_size() % 16 == 0 and d.data_ptr() % 16 == 0]
     theirs = [_word_views(torch, d, s) for d, s in pairs if not any(d is x for x, _ in ours)]
     launches = [_repack_launch(group) for group in _repack_groups(ours)]
 

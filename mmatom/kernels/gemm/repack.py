@@ -2,11 +2,13 @@
 the host does to an operand whose rows are not a multiple of 16 bytes apart (TMA's boxes must start on a 16-byte
 column: benchmarks/tma_inner_alignment.py), at any alignment of its rows, in one launch for A and B.
 
-Each warp copies SEGMENT_WORDS consecutive 32-bit words of a row per step: a word starting off a 4-byte boundary is
-joined from the two aligned words it straddles (a funnel shift), so every load and store is an aligned 32-bit access
-and a warp's 32 of them are 128 contiguous bytes. A row's last word may carry bytes past the row into the padding, which
-nothing reads (the tensor map's extent stops at the row's end). torch's copy of 1- and 2-byte elements into strided
-rows runs at a third of DRAM's speed (host.padded_copy); this one at the speed of its 4-byte words.
+Each warp copies SEGMENT_CHUNKS consecutive 16-byte chunks of a row per step: a chunk starting off a 16-byte boundary
+is joined from the two aligned chunks it straddles (the window's words picked by the row's offset, then funnel
+shifts), so every load and store is an aligned 16-byte access and a warp's 32 of them are 512 contiguous bytes. A row's
+last chunk may carry bytes past the row into the padding, which nothing reads (the tensor map's extent stops at the
+row's end); a load never reaches past the aligned chunk that holds the row's last byte. torch's copy of 1- and 2-byte
+elements into strided rows runs at a third of DRAM's speed (host.padded_copy); this one at the speed of 16-byte
+accesses (4-byte words, its first form, reached 0.55-0.70 of DRAM's peak on the H100).
 
     kernel = repack_kernel()   # then host.RowRepack packs a launch of it for a pair of (padded, source) matrices
 """
@@ -20,34 +22,34 @@ from mmatom import ceil_div
 
 THREADS = 256
 WARP = 32
-WORDS_PER_LANE = 4  # a warp's step: 4 x 128 contiguous bytes of a row, all loaded before any is stored
-SEGMENT_WORDS = WORDS_PER_LANE * WARP
+CHUNKS_PER_LANE = 4  # a warp's step: 4 x 512 contiguous bytes of a row, all loaded before any is stored
+SEGMENT_CHUNKS = CHUNKS_PER_LANE * WARP
 OPERANDS = ("a", "b")
 
 
-PER_OPERAND = (("src", "ptr"), ("dst", "ptr"), ("rows", "i32"), ("src_pitch", "i64"), ("src_pitch_mod4", "i32"),
-               ("src_base_mod4", "i32"), ("dst_pitch", "i64"))
+PER_OPERAND = (("src", "ptr"), ("dst", "ptr"), ("rows", "i32"), ("src_pitch", "i64"), ("src_pitch_mod16", "i32"),
+               ("src_base_mod16", "i32"), ("dst_pitch", "i64"))
 
 
 def _params() -> list[tuple[str, str]]:
-    """Per operand: source and destination, rows, the source's pitch (bytes, and mod 4), its base's address mod 4,
-    the destination's pitch (bytes, a multiple of 4); then the bytes a row holds (the same for both)."""
+    """Per operand: source and destination, rows, the source's pitch (bytes, and mod 16), its base's address mod 16,
+    the destination's pitch (bytes, a multiple of 16); then the bytes a row holds (the same for both)."""
     return [(f"{name}_{x}", kind) for x in OPERANDS for name, kind in PER_OPERAND] + [("row_bytes", "i32")]
 
 
 class RowRepack:
     """Builds the kernel: a grid of warps striding over (row, segment) units of A's rows, then B's; a segment is
-    WORDS_PER_LANE x 32 consecutive words, a lane's words 32 apart."""
+    CHUNKS_PER_LANE x 32 consecutive 16-byte chunks, a lane's chunks 32 apart."""
 
     def build(self):
         kb = self.kb = mmatom.KernelBuilder("repack_rows", _params(), "sm_90a", threads=THREADS)
-        self.words = ceil_div(kb.param("row_bytes"), 4)  # a row's 32-bit words, the last maybe partial
-        segments = ceil_div(self.words, SEGMENT_WORDS)
+        self.chunks = ceil_div(kb.param("row_bytes"), 16)  # a row's 16-byte chunks, the last maybe partial
+        segments = ceil_div(self.chunks, SEGMENT_CHUNKS)
         units = (kb.param("rows_a") + kb.param("rows_b")) * segments
         warps = THREADS // WARP
         first, every = kb.ctaid() * warps + kb.warp_id(), kb.nctaid() * warps
         with (loop := kb.for_range(first, units, every)) as (unit, _):
-            self.copy_segment(unit // segments, unit % segments * SEGMENT_WORDS + (kb.tid() & (WARP - 1)))
+            self.copy_segment(unit // segments, unit % segments * SEGMENT_CHUNKS + (kb.tid() & (WARP - 1)))
             loop.yield_()
         return kb.finish()
 
@@ -59,26 +61,38 @@ class RowRepack:
                 for name, _ in PER_OPERAND if name != "rows"}
         return mmatom.select(in_b, row - kb.param("rows_a"), row), pick
 
-    def copy_segment(self, row, lane_word) -> None:
-        """Words lane_word + 32 i (i < WORDS_PER_LANE) of row `row` (of A's rows, then B's): bytes [4 w, 4 w + 4)
+    def copy_segment(self, row, lane_chunk) -> None:
+        """Chunks lane_chunk + 32 i (i < CHUNKS_PER_LANE) of row `row` (of A's rows, then B's): bytes [16 c, 16 c + 16)
         of the source row each, stored aligned at the same place of the destination row. Every load is issued before
         any store (the stores may alias them as far as the compiler knows): a warp keeps its segment's bytes in flight
         at once."""
         kb = self.kb
         row, p = self.operand(row)
         row_start = row * p["src_pitch"]  # bytes from the source's base (i64)
-        skew = (p["src_base_mod4"] + row * p["src_pitch_mod4"]) % 4  # the row start's address mod 4: every word's
-        last = row_start + kb.param("row_bytes") - 1
-        last = last - (skew + kb.param("row_bytes") - 1) % 4  # the aligned word holding the row's last byte
-        words = [mmatom.min_value(lane_word + WARP * i, self.words - 1) for i in range(WORDS_PER_LANE)]
-        firsts = [row_start + w * 4 - skew for w in words]  # the aligned word holding each word's first byte
-        lows = [kb.load_scalar(p["src"] + f, "i32") for f in firsts]
-        highs = [kb.load_scalar(p["src"] + mmatom.min_value(f + 4, last), "i32") for f in firsts]  # never past the row
-        bits = skew * 8
+        skew = (p["src_base_mod16"] + row * p["src_pitch_mod16"]) & 15  # the row start's address mod 16: every chunk's
+        # the aligned chunk holding the row's last byte (its offset from the source's base)
+        last = row_start - skew + ((skew + kb.param("row_bytes") - 1) & ~15)
+        chunks = [mmatom.min_value(lane_chunk + WARP * i, self.chunks - 1) for i in range(CHUNKS_PER_LANE)]
+        firsts = [row_start + c * 16 - skew for c in chunks]  # the aligned chunk holding each chunk's first byte
+        lows = [kb.load_chunk(p["src"] + f) for f in firsts]
+        highs = [kb.load_chunk(p["src"] + mmatom.min_value(f + 16, last)) for f in firsts]  # never past the row
+        dst_row = p["dst"] + row * p["dst_pitch"]
         for i, (low, high) in enumerate(zip(lows, highs)):
-            joined = mmatom.select(skew == 0, low, (low >> bits) | (high << (32 - bits)))
-            with kb.if_(lane_word + WARP * i < self.words):
-                kb.store_scalar(joined, p["dst"] + row * p["dst_pitch"] + (lane_word + WARP * i) * 4)
+            with kb.if_(lane_chunk + WARP * i < self.chunks):
+                kb.store_chunk(self.window(low + high, skew), dst_row + (lane_chunk + WARP * i) * 16)
+
+    @staticmethod
+    def window(words: list, skew) -> list:
+        """The 4 words that start `skew` (0 to 15) bytes into the 8 words of two aligned chunks: words skew / 4 to
+        skew / 4 + 4 picked, then joined pairwise by funnel shifts of (skew % 4) bytes."""
+        quarter = skew >> 2
+
+        def picked(t):  # word quarter + t
+            return mmatom.select(quarter == 0, words[t], mmatom.select(quarter == 1, words[t + 1], mmatom.select(
+                quarter == 2, words[t + 2], words[t + 3])))
+        span = [picked(t) for t in range(5)]
+        bits = (skew & 3) * 8
+        return [mmatom.funnel_shift_right(span[t], span[t + 1], bits) for t in range(4)]
 
 
 def build_repack():
@@ -95,16 +109,16 @@ def repack_kernel() -> mmatom.Kernel:
 
 def repack_arguments(pairs) -> tuple[list, int]:
     """The kernel's arguments for one or two (destination, source) matrices of the same row bytes -- rows
-    contiguous in both, the destination's pitch a multiple of 4 bytes -- and the units of work its warps stride
-    over (rows x SEGMENT_WORDS-word segments). With one pair, B is the same matrix with no rows."""
+    contiguous in both, the destination's base and pitch multiples of 16 bytes -- and the units its warps stride
+    over (rows x SEGMENT_CHUNKS-chunk segments). With one pair, B is the same matrix with no rows."""
     row_bytes = pairs[0][1].shape[1] * pairs[0][1].element_size()
     args, rows = [], 0
     for i, (dst, src) in enumerate((pairs * 2)[:2]):
         count, size = src.shape[0] if i < len(pairs) else 0, src.element_size()
         pitch = src.stride(0) * size
-        args += [src, dst, count, pitch, pitch % 4, src.data_ptr() % 4, dst.stride(0) * size]
+        args += [src, dst, count, pitch, pitch % 16, src.data_ptr() % 16, dst.stride(0) * size]
         rows += count
-    segments = -(-row_bytes // (4 * SEGMENT_WORDS))  # a row's segments
+    segments = -(-row_bytes // (16 * SEGMENT_CHUNKS))  # a row's segments
     return args + [row_bytes], rows * segments
 
 

@@ -1,23 +1,23 @@
-"""The repack kernel without a GPU: it assembles clean (ptxas, sm_90a) with aligned 32-bit accesses only; its
+"""The repack kernel without a GPU: it assembles clean (ptxas, sm_90a) with aligned 16-byte accesses only; its
 arguments for one or two matrices; which copies the host gives it and which it leaves to torch (CPU tensors stand
 in for CUDA's where only shapes, strides and addresses are read). Its copies: tests/gpu/test_gemm_repack_gpu.py."""
 
 import pytest
 
 import mmatom
-from mmatom.kernels.gemm.repack import PER_OPERAND, WORDS_PER_LANE, build_repack
+from mmatom.kernels.gemm.repack import CHUNKS_PER_LANE, PER_OPERAND, build_repack
 
 
 @pytest.mark.ptxas
-def test_the_repack_kernel_assembles_with_aligned_word_accesses():
+def test_the_repack_kernel_assembles_with_aligned_chunk_accesses():
     module, launch = build_repack()
     kernel = mmatom.compile(module, options={"cache": False})
     assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == ()
     assert launch.block == (256, 1, 1) and launch.shared_bytes == 0
     ptx = kernel.ptx
-    # per word of a lane's segment, the two aligned words it straddles and one store; nothing narrower or wider
-    assert ptx.count("ld.global.b32") == 2 * WORDS_PER_LANE and ptx.count("st.global.b32") == WORDS_PER_LANE
-    assert ptx.count("ld.global") == 2 * WORDS_PER_LANE and ptx.count("st.global") == WORDS_PER_LANE
+    # per chunk of a lane's segment, the two aligned chunks it straddles and one store; nothing narrower
+    assert ptx.count("ld.global.v4.b32") == 2 * CHUNKS_PER_LANE and ptx.count("st.global.v4.b32") == CHUNKS_PER_LANE
+    assert ptx.count("ld.global") == 2 * CHUNKS_PER_LANE and ptx.count("st.global") == CHUNKS_PER_LANE
     # all of a segment's loads come before its first store
     assert ptx.rindex("ld.global") < ptx.index("st.global")
 
@@ -40,16 +40,16 @@ def test_arguments_of_two_matrices():
     for i, x in enumerate((a, b)):
         got = dict(zip(fields, args[i * len(fields):(i + 1) * len(fields)]))
         assert got["src"] is x and got["rows"] == x.shape[0] and got["src_pitch"] == x.stride(0)
-        assert got["src_pitch_mod4"] == x.stride(0) % 4 and got["src_base_mod4"] == x.data_ptr() % 4
+        assert got["src_pitch_mod16"] == x.stride(0) % 16 and got["src_base_mod16"] == x.data_ptr() % 16
         assert got["dst_pitch"] == 4096  # 4095 bytes padded to 128-byte rows
-    assert args[-1] == 4095 and units == (5 + 9) * 8  # rows x 512-byte segments
+    assert args[-1] == 4095 and units == (5 + 9) * 2  # rows x 2048-byte segments
 
 
 def test_one_matrix_leaves_b_without_rows():
     a = _at(7, 1001, 1001, dtype=torch.bfloat16)
     args, units = repack_arguments([(host._padded_like(torch, a), a)])
     width = len(PER_OPERAND)
-    assert args[2] == 7 and args[width + 2] == 0 and args[-1] == 2002 and units == 7 * 4
+    assert args[2] == 7 and args[width + 2] == 0 and args[-1] == 2002 and units == 7 * 1
 
 
 def test_launches_pair_matrices_of_equal_row_bytes():
