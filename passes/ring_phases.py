@@ -14,6 +14,10 @@ counter through the loops that carry it and reports where it does not:
   leaves a loop carried as anything but the count it reached (skipping iterations: e.g. ping-pong consumers,
   each taking every other tile's iterations).
 
+A wait under an `scf.if` inside its loop is followed when the if carries the count: one of its results is, on each
+branch, the count that branch's waits walked it to (a branch that waits on none yields the count it entered with) --
+e.g. a warpgroup that computes a tile or, with no rows in it, only waits its fills, both yielding where they stopped.
+
 A consumer that skips is accepted only when its loop takes turns with another consumer's: a named barrier
 (`nvvm.barrier id = X`) before the loop on which the other consumer warpgroup arrives (`nvvm.barrier.arrive id
 = X`) after its own loop, every consumer thread counted -- then the fills it skipped were waited on, in order,
@@ -121,9 +125,29 @@ def _walk(block: Block, start: Affine, ring: Sequence[tuple[Affine, int]], seen:
                 return f"is carried round a loop inside as {affine(op.body.block.last_op.operands[j]).describe()}, " \
                        f"not where its waits walk it ({body.describe()})"
             current = affine(op.results[j])
+        elif isinstance(op, scf.IfOp) and (j := _if_carrying(op, current, ring, seen)) is not None:
+            if isinstance(j, str):
+                return j
+            current = affine(op.results[j])
         elif any(_waited(inner, ring) is not None for region in op.regions for inner in region.walk()):
             return f"advances on paths that do not wait (a wait under {op.name} that does not carry the count)"
     return current
+
+
+def _if_carrying(op: scf.IfOp, current: Affine, ring: Sequence[tuple[Affine, int]],
+                 seen: set | None = None) -> int | str | None:
+    """The result of `op` that carries the count on both branches (each branch entered at `current` yields, as that
+    result, the count its waits walked it to), why a branch's waits cannot be followed, or None (no such result).
+    The loops its branches carry the count through are added to `seen` (as _walk's)."""
+    if not op.results or not op.false_region.blocks:
+        return None
+    ends = []
+    for region in (op.true_region, op.false_region):
+        walked = _walk(region.block, current, ring, seen)
+        if isinstance(walked, str):
+            return walked
+        ends.append((walked, region.block.last_op.operands))
+    return next((j for j in range(len(op.results)) if all(end == affine(yielded[j]) for end, yielded in ends)), None)
 
 
 def _carrier(outer: scf.ForOp, inner: scf.ForOp, ring: Sequence[tuple[Affine, int]]) -> BlockArgument | None:
@@ -147,7 +171,8 @@ def _skip(it: SSAValue, wait: Operation, ring: Sequence[tuple[Affine, int]]) -> 
     once, in order, from 0 (or cannot be followed)."""
     if not isinstance(it, BlockArgument) or not isinstance(loop := it.block.parent_op(), scf.ForOp):
         return None
-    if wait.parent_block() is not loop.body.block:
+    # under a condition: only a carried count can be followed through the ifs (the body's walk checks each)
+    if wait.parent_block() is not loop.body.block and (it.index == 0 or not _under_ifs(wait, loop)):
         return loop, "advances on trips of its loop that do not wait (the wait is under a condition inside it)"
     if it.index == 0:  # the induction variable
         lb, step = affine(loop.lb), affine(loop.step)
@@ -181,6 +206,17 @@ def _skip(it: SSAValue, wait: Operation, ring: Sequence[tuple[Affine, int]]) -> 
             return loop, (f"enters its loop at {affine(value).describe()}: neither 0 nor where the thread's "
                           f"previous waits stopped, so it skips the fills between")
         inner, j = outer, arg.index - 1
+
+
+def _under_ifs(wait: Operation, loop: scf.ForOp) -> bool:
+    """Whether `wait` sits in `loop`'s body under scf.if ops only (the body's walk then checks that each carries
+    the count: _if_carrying)."""
+    op = wait
+    while (parent := op.parent_op()) is not loop:
+        if not isinstance(parent, scf.IfOp):
+            return False
+        op = parent
+    return True
 
 
 def _takes_turns(func: llvm.FuncOp, wait: Operation, loop: scf.ForOp) -> bool:

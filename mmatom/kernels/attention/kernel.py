@@ -216,12 +216,60 @@ class HopperAttention:
         with (tiles := self.scheduler.loop([0, 0, 0])) as (index, (q_it, k_it, v_it)):
             t = self.tile(index)
             q = self.q_ring.consumer_wait(q_it)
-            k_next, v_next, o, m, l = self.attend(q, (k_it, v_it), t)
-            self.finish(o, m, [self.lane_sum(x) for x in l], q, t)
+            k_next, v_next = self.work_on(q, (k_it, v_it), t)
             self.q_ring.consumer_release(q)
             tiles.yield_(q_it + 1, k_next, v_next)
         with kb.if_(self.warpgroup == 0):
             self.take_turn()  # the last consumer's last pass
+
+    def work_on(self, q, counters, t) -> tuple:
+        """The tile's KV loop and epilogue -- or, where this warpgroup's 64 rows all lie past the sequence's end (a
+        last query block shorter than the tile: 4096 rows leave 64 of a 192-row tile), only its part in the rings
+        and the turns (idle): its GEMMs and softmax would compute rows nobody stores. Three consumers only, on whole
+        unpacked tiles: there a short last block idles up to two of them (d 64 on the H100: 4x32x4096 0.98 -> 1.01x
+        cuDNN), where with two the branch around the KV loop cost more than it saved (d 128, 1-2%); a split tile's
+        parts add up over every consumer, a packed tile's rows are several heads'. Returns the K and V rings' next
+        iterations, which each branch yields where its waits stopped (verify-pipeline follows them)."""
+        kb = self.kb
+        if self.split_kv or self.pack > 1 or self.consumers < 3:
+            k_next, v_next, o, m, l = self.attend(q, counters, t)
+            self.finish(o, m, [self.lane_sum(x) for x in l], q, t)
+            return k_next, v_next
+        first_row = t.q0 + self.half * 64  # this warpgroup's first row of the tile
+        # lane 0's answer in every lane: a branch ptxas can tell is warp-uniform keeps the KV loop's ring addresses
+        # in uniform registers
+        live = kb.shfl.idx(select(first_row < kb.param("seqlen_q"), 1, 0), 0)
+        with (working := kb.if_(live != 0, otherwise=counters)):
+            k_next, v_next, o, m, l = self.attend(q, counters, t)
+            self.finish(o, m, [self.lane_sum(x) for x in l], q, t)
+            working.yield_(k_next, v_next)
+        with (idling := kb.if_(live == 0, otherwise=working.results)):
+            idling.yield_(*self.idle(working.results, t))
+        return idling.results
+
+    def idle(self, counters, t) -> tuple:
+        """A warpgroup without a query in the tile: each KV block's K and V stages waited for and released (a ring
+        counts every consumer's release) and its turns on the tensor cores passed on, in attend's order; returns
+        the rings' next iterations."""
+        kb = self.kb
+        k_it, v_it = counters
+        k = self.k_ring.consumer_wait(k_it)
+        self.take_turn()
+        self.pass_turn()
+        self.k_ring.consumer_release(k)
+        with (steps := kb.for_range(1, t.hi - t.lo, 1, [k_it + 1, v_it])) as (_, (k_at, v_at)):
+            k, v = self.k_ring.consumer_wait(k_at), self.v_ring.consumer_wait(v_at)
+            self.take_turn()
+            self.pass_turn()
+            self.k_ring.consumer_release(k)
+            self.v_ring.consumer_release(v)
+            steps.yield_(k_at + 1, v_at + 1)
+        k_end, v_at = steps.results
+        v = self.v_ring.consumer_wait(v_at)
+        self.take_turn()
+        self.pass_turn()
+        self.v_ring.consumer_release(v)
+        return k_end, v_at + 1
 
     def take_turn(self) -> None:
         """Wait until the consumer before this one issued its GEMMs (256 threads: the two warpgroups; a lone
