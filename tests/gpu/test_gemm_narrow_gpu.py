@@ -85,5 +85,11 @@ def test_a_d_at_any_pitch_takes_a_wide_tile():
     mmatom.gemm(a, b, out=d, config=GemmConfig.from_name("128x224x4"))
     torch.cuda.synchronize()
     _check(d, a, b, 1.0, k)
+    # another M into an out of the same pitch: the call's any-rows template (host._AnyRows) widens the tile too
+    a2 = torch.randn(m - 128, k, device="cuda").bfloat16()
+    d2 = torch.full((m - 128, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+    mmatom.gemm(a2, b, out=d2)
+    torch.cuda.synchronize()
+    _check(d2, a2, b, 1.0, k)
     with pytest.raises(mmatom.CompileError, match="64-byte rows"):
         build_gemm("bf16", config=GemmConfig.from_name("128x224x4"), direct_d=True)

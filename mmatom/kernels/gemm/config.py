@@ -284,6 +284,13 @@ SPLIT_K_CONFIGS = (replace(ROW64_TILE, split_k=True), GemmConfig(128, 128, 6, wg
 # swapped-operand variants for M <= 64 (D^T = B . A^T: M on wgmma's N): 128 rows of B x 16 / 32 / 64 of A per tile,
 # deep rings (a stage is 16 KiB of B and 2-8 KiB of A). Among the prior's candidates (M <= 64) once choices.COST_MODEL
 # has their measured terms (benchmarks/gemm_sweep.py --swap-ab, fit_gemm_prior.py); until then `config=` picks one
+SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) for n in SWAP_AB_BLOCK_N)
+# stream-K variants (a last, partial wave's K steps in runs over the SMs: no idle last wave; scheduler.StreamKWalk)
+# of the cooperative, unclustered tiles -- mmatom.gemm_autotune's candidates and config= choices; the prior does not
+# pick them (benchmarks/gemm_stream_k.py: they pay only for a long K with a sparse last wave)
+STREAM_K_CONFIGS = tuple(replace(c, stream_k=True) for c in TILES + (GemmConfig(256, 128, 4),))
+
+
 def widened(config: GemmConfig) -> GemmConfig:
     """The shipped unclustered config of a narrow tile's rows and its block_n rounded up to 64 columns (staging D in
     boxes of 128-byte rows, as a D stored through its pointer needs: direct_store.py)."""
@@ -292,11 +299,4 @@ def widened(config: GemmConfig) -> GemmConfig:
                 (config.block_m, block_n, config.pingpong, 1))
 
 
-SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) for n in SWAP_AB_BLOCK_N)
-# stream-K variants (a last, partial wave's K steps in runs over the SMs: no idle last wave; scheduler.StreamKWalk)
-# of the cooperative, unclustered tiles -- mmatom.gemm_autotune's candidates and config= choices; the prior does not
-# pick them (benchmarks/gemm_stream_k.py: they pay only for a long K with a sparse last wave)
-STREAM_K_CONFIGS = tuple(replace(c, stream_k=True) for c in TILES + (GemmConfig(256, 128, 4),))
-
-
-__all__ = ["BOX", "NARROW_TILES", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "operand_box", "output_box", "output_shape"]
+__all__ = ["BOX", "NARROW_N", "NARROW_TILES", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "box_row_bytes", "operand_box", "output_box", "output_shape", "output_swizzle", "widened"]

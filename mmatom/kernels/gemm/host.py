@@ -105,7 +105,8 @@ def _padded(torch, shape: tuple, dtype, device, elem_bytes: int):
 def row_copier(torch, pairs):
     """A function of a stream that copies each (destination, source) pair on it: matrices with contiguous rows on a
     GPU by the repack kernel, two at a time in one launch (repack.py: aligned 16-byte chunks at any alignment of the
-    rows; destinations of 16-byte aligned rows); the rest (a batch, a transposed view) by torch, as the widest integer words (_word_views)."""
+    rows, into 16-byte aligned rows); the rest (a batch, a transposed view) by torch, as the widest integer words
+    (_word_views)."""
     ours = [(d, s) for d, s in pairs if s.is_cuda and s.dim() == 2 and s.stride(1) == d.stride(1) == 1
             and d.stride(0) * d.element_size() % 16 == 0 and d.data_ptr() % 16 == 0]
     theirs = [_word_views(torch, d, s) for d, s in pairs if not any(d is x for x, _ in ours)]
@@ -347,10 +348,15 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None, direc
     operands' copies made for this call)."""
     sms = sm_count()
     config, p = configured(torch, p, out_dtype, config, sms)
-    if direct and box_row_bytes(config, out_dtype) != 128:  # DirectStore reads boxes of 128-byte rows: a narrow
-        config = widened(config)  # tile (given or the prior's: the autotuner times every config on such outs too)
+    config = _staging_for(config, out_dtype, direct)
     p = p._replace(config=config)
     return _prepared_launch(p, config, d, out_dtype, _splits_of(p, sms), sms, direct), p
+
+
+def _staging_for(config: GemmConfig, out_dtype: str, direct: bool) -> GemmConfig:
+    """`config`, or for a D stored through its pointer (direct_store.py reads staged boxes of 128-byte rows) a narrow
+    tile's 64-column neighbour -- given or the prior's: the autotuner times every config on such outs too."""
+    return widened(config) if direct and box_row_bytes(config, out_dtype) != 128 else config
 
 
 def _splits_of(p: Problem, sms: int) -> int:
@@ -374,8 +380,8 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
                          realigned=realigned)
     maps = [x if name in realigned else tensor_map(x, *operand_box(config, p.dtypes[0], name, major))
             for x, name, major in ((p.a, "a", p.majors[0]), (p.b, "b", p.majors[1]))]
-    maps.append(d if direct else tensor_map(d, *output_box(config, kernel_out), output_swizzle(config,
-                                                                                              kernel_out)))
+    d_map = d if direct else tensor_map(d, *output_box(config, kernel_out), output_swizzle(config, kernel_out))
+    maps.append(d_map)
     # direct: D's pitch (elements) and its base address mod 16 (where its rows sit against 16-byte chunks); the
     # same of each realigned operand
     sizes = [p.m, p.n, p.k] + ([d.stride(0), d.data_ptr() % 16] if direct else [])
@@ -499,16 +505,16 @@ class _AnyRows:
         if not m or (out is not None and (out.shape[0] != m or out.data_ptr() % 16)) or a.data_ptr() % 16:
             return None
         sms = sm_count()
-        config = self.config or choose_config(m, p.n, p.k, self.dtype, p.majors[1], p.majors[0],
-                                              swap_ab=self.out_dtype != "f32")
+        direct = out is not None and not _tma_storable(out)
+        config = _staging_for(self.config or choose_config(m, p.n, p.k, self.dtype, p.majors[1], p.majors[0],
+                                                           swap_ab=self.out_dtype != "f32"), self.out_dtype, direct)
         d = out if out is not None else torch.empty((m, p.n), dtype=self.torch_dtype, device=a.device)
         now = p._replace(m=m, a=a, b=b.t() if self.b_transposed else b, scale_a=scale_a, scale_b=scale_b,
                          config=config)
         if any(p.unaligned) and _realigned_by(config, now, sms) != p.unaligned:
             return None  # odd rows this config would not realign at this M: the full path copies them
         now = _swapped(now) if config.swap_ab else now  # as it runs
-        launch = _prepared_launch(now, config, d, self.out_dtype, _splits_of(now, sms), sms,
-                                  out is not None and not _tma_storable(out))
+        launch = _prepared_launch(now, config, d, self.out_dtype, _splits_of(now, sms), sms, direct)
         launch(current_stream(torch, a.device))
         return d, launch
 
