@@ -139,8 +139,9 @@ def _if_carrying(op: scf.IfOp, current: Affine, ring: Sequence[tuple[Affine, int
     """The result of `op` that carries the count on both branches (each branch entered at `current` yields, as that
     result, the count its waits walked it to), why a branch's waits cannot be followed, or None (no such result).
     The loops its branches carry the count through are added to `seen` (as _walk's)."""
-    if not op.results or not op.false_region.blocks:
-        return None
+    if not op.results or not op.false_region.blocks or not any(
+            _waited(inner, ring) is not None for region in op.regions for inner in region.walk()):
+        return None  # (an if without waits on this ring leaves its count where it was, whatever it yields)
     ends = []
     for region in (op.true_region, op.false_region):
         walked = _walk(region.block, current, ring, seen)
