@@ -1,3 +1,8 @@
+"""Row-by-row A/B of two `mmatom-bench gemm --shapes sweep` JSONs from one device call (base first): for the rows
+whose untuned pick changed and for the rest, the geomean of base / new mmatom time and of the vendor's drift.
+
+    python records/gemm-2026-11-27-h100-s27/ab_rows.py bench_sweep_base_25b521d.json bench_sweep_narrow.json
+"""
 import json, statistics, sys
 b=json.load(open(sys.argv[1]))['rows']; n=json.load(open(sys.argv[2]))['rows']
 key=lambda r:(r['dtype'],r['m'],r['n'],r['k'])

@@ -299,4 +299,7 @@ def widened(config: GemmConfig) -> GemmConfig:
                 (config.block_m, block_n, config.pingpong, 1))
 
 
-__all__ = ["BOX", "NARROW_N", "NARROW_TILES", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS", "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE", "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns", "box_row_bytes", "operand_box", "output_box", "output_shape", "output_swizzle", "widened"]
+__all__ = ["BOX", "NARROW_N", "NARROW_TILES", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS",
+           "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE",
+           "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns",
+           "box_row_bytes", "operand_box", "output_box", "output_shape", "output_swizzle", "widened"]
