@@ -156,15 +156,16 @@ class Kernel:
         self._launcher(entry, cluster)(args, grid, int(handle or 0))
 
     def prepare(self, *args: Any, grid=(1,), cluster: tuple[int, int, int] | None = None,
-                entry: str | None = None) -> Callable[[Any], None]:
+                entry: str | None = None, device: int | None = None) -> Callable[[Any], None]:
         """`launch` with its arguments packed once: the result, called with a stream (as `launch` takes it),
         launches the kernel on it without re-reading the arguments -- for a library's hot path. The arguments
-        (tensor maps, device arrays) must stay alive and unchanged while it is used."""
-        run = self._launcher(entry, cluster).prepare(args, grid)
+        (tensor maps, device arrays) must stay alive and unchanged while it is used. `device`: the ordinal of the
+        GPU the arguments are on, where the caller already knows it (a hot path's template): it is not checked
+        against them; else each argument is asked and two GPUs refused."""
+        run = self._launcher(entry, cluster).prepare(args, grid, device)
 
         def launch(stream: Any = None) -> None:
-            handle = getattr(stream, "cuda_stream", stream)
-            run(int(handle or 0))
+            run(stream if type(stream) is int else int(getattr(stream, "cuda_stream", stream) or 0))
         return launch
 
     def _launcher(self, entry: str | None, cluster: tuple[int, int, int] | None) -> runtime.AsyncLaunch:

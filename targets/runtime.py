@@ -45,6 +45,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import re
+import struct
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -347,6 +348,15 @@ class TensorMap:
     def batched(self) -> bool:
         return self.layers is not None
 
+    def over(self, address: int, rows: int) -> "TensorMap":
+        """A map like this 2-d one -- its columns, row stride, element type, box, swizzle and GPU -- over `rows` rows
+        at `address` (a serving loop's next batch of rows, without reading a tensor again: its checks and
+        encode only)."""
+        if self.layers is not None:
+            raise LaunchError("TensorMap.over: a batched map; encode the new tensor with mmatom.tensor_map")
+        return tensor_map_2d(address, rows, self.cols, self.row_stride, self.elem, self.elem_bytes, self.box_rows,
+                             self.box_cols, self.swizzle, self.device)
+
 
 def _check_rows(address: int, rows: int, cols: int, row_stride: int, elem: str, elem_bytes: int) -> None:
     """The rules TMA imposes on a 2-d tensor (or each layer of a 3-d one), named."""
@@ -363,20 +373,29 @@ def _check_rows(address: int, rows: int, cols: int, row_stride: int, elem: str, 
 
 class TensorMapBytes:
     """A CUtensorMap: 128 bytes, 64-byte aligned as the driver's type is declared, filled by the encode and passed
-    to a kernel by value (cuLaunchKernel copies them from `getPtr()`, the spelling of cuda.bindings' CUtensorMap)."""
+    to a kernel by value (cuLaunchKernel copies them from `getPtr()`, the spelling of cuda.bindings' CUtensorMap).
+    The same allocation holds, after the map, the extents and strides its encode read (write_after: one ctypes
+    object per map, not three)."""
 
     __slots__ = ("_storage", "address")
 
     def __init__(self):
-        self._storage = (ctypes.c_uint8 * (TENSOR_MAP_BYTES + 64))()
+        self._storage = _MAP_STORAGE()
         base = ctypes.addressof(self._storage)
         self.address = base + (-base % 64)
 
     def getPtr(self) -> int:  # noqa: N802
         return self.address
 
+    def write_after(self, layout: struct.Struct, *values: int) -> int:
+        """`values` packed into the words after the map (at most 5: a 3-d map's extents and strides); their
+        address."""
+        layout.pack_into(self._storage, self.address - ctypes.addressof(self._storage) + TENSOR_MAP_BYTES, *values)
+        return self.address + TENSOR_MAP_BYTES
+
 
 TENSOR_MAP_BYTES = 128
+_MAP_STORAGE = ctypes.c_uint8 * (TENSOR_MAP_BYTES + 64 + 5 * 8)  # the map, its alignment, the encode's sizes
 _L2_PROMOTION_256B, _OOB_FILL_NONE, _INTERLEAVE_NONE = 3, 0, 0  # CUtensorMapL2promotion / FloatOOBfill / Interleave
 
 
@@ -391,10 +410,9 @@ class _TensorMapEncoder:
     def __init__(self):
         _driver()  # cuda-python present (else NoDriverError), and libcuda loaded by it
         lib = ctypes.CDLL("libcuda.so.1")
-        ptr, uint, enum, u64p, u32p = ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, \
-            ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_uint32)
-        self.encode_tiled = lib.cuTensorMapEncodeTiled
-        self.encode_tiled.argtypes = [ptr, enum, uint, ptr, u64p, u64p, u32p, u32p, enum, enum, enum, enum]
+        ptr, uint, enum = ctypes.c_void_p, ctypes.c_uint, ctypes.c_int
+        self.encode_tiled = lib.cuTensorMapEncodeTiled  # every array passed as its address (an int converts fastest)
+        self.encode_tiled.argtypes = [ptr, enum, uint, ptr, ptr, ptr, ptr, ptr, enum, enum, enum, enum]
         self.encode_tiled.restype = ctypes.c_int
         self._get_current = lib.cuCtxGetCurrent
         self._get_current.argtypes, self._get_current.restype = [ctypes.POINTER(ctypes.c_void_p)], ctypes.c_int
@@ -417,18 +435,36 @@ def _encode(elem: str, address: int, dims: Sequence[int], byte_strides: Sequence
     encoder, rank = _tensor_map_encoder(), len(dims)
     device = pointer_device(address) if device is None else device
     handle = TensorMapBytes()
-    args = (handle.address, TMAP_DTYPES[elem], rank, address, (ctypes.c_uint64 * rank)(*dims),
-            (ctypes.c_uint64 * (rank - 1))(*byte_strides), (ctypes.c_uint32 * rank)(*box),
-            (ctypes.c_uint32 * rank)(*([1] * rank)), _INTERLEAVE_NONE, TMAP_SWIZZLE[swizzle], _L2_PROMOTION_256B,
-            _OOB_FILL_NONE)
-    if encoder.has_context():
-        result = encoder.encode_tiled(*args)
-    else:  # the encode needs a current context: a thread that has none (torch's autograd threads) gets the GPU's
+    sizes = handle.write_after(_SIZES[rank], *dims, *byte_strides)  # the extents, then the strides
+    args = (handle.address, TMAP_DTYPES[elem], rank, address, sizes, sizes + 8 * rank, _box_address(tuple(box)),
+            _UNIT_STRIDES[rank], _INTERLEAVE_NONE, TMAP_SWIZZLE[swizzle], _L2_PROMOTION_256B, _OOB_FILL_NONE)
+    result = encoder.encode_tiled(*args)
+    if result and not encoder.has_context():
+        # the encode needs a current context: a thread that has none (torch's autograd threads) gets the GPU's
+        # (asked only after a failure: one driver call less on every map)
         with opened(device or 0).current():
             result = encoder.encode_tiled(*args)
     if result:
         _check((_driver().CUresult(result),), "cuTensorMapEncodeTiled")
     return handle, device
+
+
+_SIZES = {rank: struct.Struct(f"<{2 * rank - 1}Q") for rank in (2, 3)}  # a map's extents and byte strides
+_ARRAYS: dict[tuple, Any] = {}  # boxes' extents and the unit element strides, as the encode reads them (read only)
+
+
+def _box_address(box: tuple[int, ...]) -> int:
+    """The address of a u32 array of `box` (one per box, kept)."""
+    found = _ARRAYS.get(box)
+    if found is None:
+        if len(_ARRAYS) >= 1024:  # (the encode reads them during the call only)
+            _ARRAYS.clear()
+        found = _ARRAYS[box] = (ctypes.c_uint32 * len(box))(*box)
+    return ctypes.addressof(found)
+
+
+_UNIT_ELEMENT_STRIDES = {rank: (ctypes.c_uint32 * rank)(*([1] * rank)) for rank in (2, 3)}  # kept: read by encodes
+_UNIT_STRIDES = {rank: ctypes.addressof(array) for rank, array in _UNIT_ELEMENT_STRIDES.items()}
 
 
 def tensor_map_2d(address: int, rows: int, cols: int, row_stride: int, elem: str, elem_bytes: int, box_rows: int,
@@ -496,9 +532,6 @@ def check_launch_shape(name: str, grid: tuple[int, ...], block: tuple[int, ...],
     if not 0 <= shared_bytes <= shared_limit:
         raise LaunchError(f"kernel '{name}': {shared_bytes} bytes of dynamic shared memory; this GPU allows at most "
                           f"{shared_limit} ({shared_limit // 1024} KiB) per CTA")
-
-
-_SCALAR = {"u32": ctypes.c_uint32, "u64": ctypes.c_uint64, "f32": ctypes.c_float, "f64": ctypes.c_double}
 
 
 def _device_pointer(arg: Any) -> int | None:
@@ -587,39 +620,95 @@ def check_arity(name: str, params: Sequence[Param], args: Sequence[Any]) -> None
         raise TypeError(f"kernel '{name}' takes {len(params)} arguments, got {len(args)}")
 
 
-@dataclass
 class PackedArguments:
     """Arguments as cuLaunchKernel reads them: `address` is a void*[] of one pointer per argument's value;
     `holders` keep the values (and each tensor map's 128 bytes) alive as long as this object."""
 
-    holders: list
-    pointers: Any  # the ctypes void*[]
+    __slots__ = ("holders", "address")
+
+    def __init__(self, holders: list, address: int):
+        self.holders, self.address = holders, address
 
     @property
-    def address(self) -> int:
-        return ctypes.addressof(self.pointers)
+    def pointers(self) -> Any:
+        """The void*[] (as integers): one pointer per argument."""
+        count = (ctypes.sizeof(self.holders[0]) // _SLOT_BYTES) // 2
+        return (ctypes.c_uint64 * count).from_address(self.address)
 
 
 # (index, argument) -> device pointer, for an argument that is not a device array (the synchronous launch's
 # numpy copies); without one such an argument is refused
 PointerFallback = Callable[[int, Any], int]
 
+# each scalar or pointer argument in an 8-byte slot of one buffer, as struct packs it: the driver copies the
+# parameter's own width from the slot's start (little-endian: a u32's value is its first 4 bytes); a tensor map's
+# slot stays empty (its pointer is the map's own 128 bytes)
+_SLOT_FORMATS = {"ptr": "Q", "u64": "Q", "u32": "I4x", "f32": "f4x", "f64": "d"}
+_SLOT_BYTES = 8
+
+
+class ArgumentPacker:
+    """How one kernel signature's arguments are packed: every scalar and pointer in an 8-byte slot, then the
+    void*[] cuLaunchKernel reads -- each slot's address, or a tensor map's own 128 bytes --, all in one buffer filled
+    by one struct.pack_into (a ctypes object per argument cost a new shape's first GEMM call ~1 us each)."""
+
+    def __init__(self, name: str, params: Sequence[Param]):
+        self.name, self.kinds = name, tuple(p.kind for p in params)
+        count = len(self.kinds)
+        self.buffer_type = ctypes.c_uint64 * (2 * count or 1)
+        self.layout = struct.Struct("<" + "".join(_SLOT_FORMATS.get(k, "8x") for k in self.kinds) + "Q" * count)
+        self.maps = tuple(TMAP_KINDS.get(k) for k in self.kinds)  # a map's batched flag; None: a slot's value
+        self.slot_offsets = tuple(_SLOT_BYTES * i for i in range(count))
+        self.table_offset = _SLOT_BYTES * count
+
+    def __call__(self, args: Sequence[Any], fallback: PointerFallback | None = None) -> PackedArguments:
+        if len(args) != len(self.kinds):
+            raise TypeError(f"kernel '{self.name}' takes {len(self.kinds)} arguments, got {len(args)}")
+        buffer = self.buffer_type()
+        base = ctypes.addressof(buffer)
+        values, table, holders = [], [], [buffer]
+        for i, kind, batched, a in zip(self.slot_offsets, self.kinds, self.maps, args):
+            if batched is None:
+                if kind == "ptr":  # (a torch tensor's address asked directly: the common case, inline)
+                    a = a.data_ptr() if getattr(a, "is_cuda", False) else _pointer(self.name, i // _SLOT_BYTES, a, fallback)
+                values.append(a)
+                table.append(base + i)
+            else:
+                if type(a) is not TensorMap or (a.layers is not None) != batched:
+                    _check_tensor_map(self.name, i // _SLOT_BYTES, a, batched)
+                holders.append(a)
+                table.append(a.handle.getPtr())
+        try:
+            self.layout.pack_into(buffer, 0, *values, *table)
+        except struct.error:
+            raise self._unpackable(args) from None
+        return PackedArguments(holders, base + self.table_offset)
+
+    def _unpackable(self, args: Sequence[Any]) -> LaunchError:
+        """The first scalar argument its parameter's type cannot hold, named."""
+        for i, (kind, a) in enumerate(zip(self.kinds, args)):
+            if kind in _SLOT_FORMATS and kind != "ptr":
+                try:
+                    struct.pack("<" + _SLOT_FORMATS[kind], a)
+                except struct.error:
+                    return LaunchError(f"kernel '{self.name}' argument {i}: {a!r} does not fit its {kind} "
+                                       f"parameter")
+        return LaunchError(f"kernel '{self.name}': arguments that do not fit their parameters")
+
+
+_PACKERS: dict[tuple, ArgumentPacker] = {}
+
 
 def pack_arguments(name: str, params: Sequence[Param], args: Sequence[Any],
                    fallback: PointerFallback | None = None) -> PackedArguments:
     """`args` checked against the kernel's parameters and packed once, for any number of launches."""
-    check_arity(name, params, args)
-    holders, addresses = [], []
-    for i, (p, a) in enumerate(zip(params, args)):
-        if p.kind in TMAP_KINDS:
-            _check_tensor_map(name, i, a, TMAP_KINDS[p.kind])
-            holders.append(a)
-            addresses.append(int(a.handle.getPtr()))
-            continue
-        holder = ctypes.c_uint64(_pointer(name, i, a, fallback)) if p.kind == "ptr" else _SCALAR[p.kind](a)
-        holders.append(holder)
-        addresses.append(ctypes.addressof(holder))
-    return PackedArguments(holders, (ctypes.c_void_p * len(addresses))(*addresses))
+    key = (name, tuple(params))
+    packer = _PACKERS.get(key)
+    if packer is None:
+        if len(_PACKERS) >= 1024:
+            _PACKERS.clear()
+        packer = _PACKERS[key] = ArgumentPacker(name, params)
+    return packer(args, fallback)
 
 
 def _check_tensor_map(name: str, index: int, arg: Any, batched: bool) -> None:
@@ -676,18 +765,30 @@ def bind_launch(func: Any, name: str, grid: tuple[int, int, int], block: tuple[i
             if result[0] != success:
                 _check(result, "cuLaunchKernel", name)
         return launch if dev is None else on_device(launch, name, dev)
+    attrs, configs = [_cluster_attribute(cluster)], {}
+
+    def launch_in_cluster(stream: int = 0, _keep=packed) -> None:
+        cfg = configs.get(stream)
+        if cfg is None:  # built once per stream, then only read: threads launching on one stream share it
+            cfg = drv.CUlaunchConfig()
+            cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid
+            cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
+            cfg.sharedMemBytes, cfg.hStream = shared_bytes, drv.CUstream(stream)
+            cfg.attrs, cfg.numAttrs = attrs, 1
+            if len(configs) < 64:
+                configs[stream] = cfg
+        _check(drv.cuLaunchKernelEx(cfg, func, params, 0), "cuLaunchKernelEx", name)
+    return launch_in_cluster if dev is None else on_device(launch_in_cluster, name, dev)
+
+
+@lru_cache(maxsize=64)
+def _cluster_attribute(cluster: tuple[int, int, int]) -> Any:
+    """The launch attribute naming a cluster shape (one per shape: launches only read it)."""
+    drv = _driver()
     attr = drv.CUlaunchAttribute()
     attr.id = drv.CUlaunchAttributeID.CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION
     attr.value.clusterDim.x, attr.value.clusterDim.y, attr.value.clusterDim.z = cluster
-
-    def launch_in_cluster(stream: int = 0, _keep=packed) -> None:
-        cfg = drv.CUlaunchConfig()  # one per call: a shared one would race between threads' streams
-        cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = grid
-        cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = block
-        cfg.sharedMemBytes, cfg.hStream = shared_bytes, drv.CUstream(stream)
-        cfg.attrs, cfg.numAttrs = [attr], 1
-        _check(drv.cuLaunchKernelEx(cfg, func, params, 0), "cuLaunchKernelEx", name)
-    return launch_in_cluster if dev is None else on_device(launch_in_cluster, name, dev)
+    return attr
 
 
 def on_device(run: Callable[[int], None], name: str, dev: Device) -> Callable[[int], None]:
@@ -725,6 +826,7 @@ class AsyncLaunch:
             shared_bytes, cluster
         self.block = pad3(block)
         self._functions: dict[int, Any] = {}  # device ordinal -> CUfunction
+        self.packer = ArgumentPacker(name, self.params)
 
     def function(self, dev: Device) -> Any:
         """The kernel on `dev`: loaded, its block and SMEM checked against that GPU and opted in, once."""
@@ -741,13 +843,13 @@ class AsyncLaunch:
     def __call__(self, args: Sequence[Any], grid: tuple[int, ...], stream: int = 0) -> None:
         self.prepare(args, grid)(stream)
 
-    def prepare(self, args: Sequence[Any], grid: tuple[int, ...]) -> Callable[[int], None]:
+    def prepare(self, args: Sequence[Any], grid: tuple[int, ...], device: int | None = None) -> Callable[[int], None]:
         """The launch with these arguments packed once: calling it with a stream handle only launches (what a
-        library's hot path wants -- packing is most of the host's per-launch time)."""
-        check_arity(self.name, self.params, args)
-        dev = opened(launch_device(self.name, args))
-        func = self.function(dev)
-        packed = pack_arguments(self.name, self.params, args)
+        library's hot path wants -- packing is most of the host's per-launch time). `device`: the GPU the arguments
+        are on, where the caller knows it (else each argument is asked: launch_device)."""
+        dev = opened(launch_device(self.name, args) if device is None else device)
+        func = self._functions.get(dev.ordinal) or self.function(dev)
+        packed = self.packer(args)  # (refuses another number of arguments)
         g = grid_of_clusters(self.name, grid, self.cluster)
         return bind_launch(func, self.name, g, self.block, self.shared_bytes, self.cluster, packed, dev)
 

@@ -88,6 +88,7 @@ def store(key: str, config: Any, timings_us: dict[str, float], final_us: dict[st
     data = dict(_read(fresh=True))  # as the file is now (another process may have stored since); a copy to write
     data[key] = entry
     atomic_write(tuning_file(), json.dumps(data, indent=1, sort_keys=True).encode())
+    _PARSED[1] = data  # what this process reads until the file is looked at again (choose_config asks it first)
     _MEMORY[key] = entry
 
 
@@ -132,7 +133,7 @@ def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_majo
     multicasting it, nor a swapped-operand config. `layers`: a batch of that many m x n x k problems in one launch
     (no split-K, no swapped operands); `odd_rows`: A's / B's rows an odd pitch apart (host.odd_pitch: the prior prices
     their repacking or slower loads, pitch_plan)."""
-    found = stored(problem_key(gpu_name(), dtype, m, n, k, layers))
+    found = stored(problem_key(gpu_name(), dtype, m, n, k, layers)) if _read() else None  # (none stored: no key)
     if found is not None:
         try:
             config = GemmConfig(**found["config"])

@@ -4,7 +4,7 @@ and the shipped set the autotuner chooses from (each passes the ptxas gates: tes
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 
 from mmatom.errors import api_error
 
@@ -162,6 +162,15 @@ class GemmConfig:
     swap_ab: bool = False
     stream_k: bool = False
 
+    def __hash__(self) -> int:
+        """The fields' hash, computed once per config (a new shape's first call hashes its config in several cache
+        lookups; the dataclass's own hash builds the fields' tuple each time)."""
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = hash(_field_values(self))
+            object.__setattr__(self, "_hash", found)
+        return found
+
     @property
     def name(self) -> str:
         """`128x256x4`: block_m x block_n x stages (the autotuner's and the bench's label), `w1` appended when the
@@ -289,6 +298,11 @@ SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) f
 # of the cooperative, unclustered tiles -- mmatom.gemm_autotune's candidates and config= choices; the prior does not
 # pick them (benchmarks/gemm_stream_k.py: they pay only for a long K with a sparse last wave)
 STREAM_K_CONFIGS = tuple(replace(c, stream_k=True) for c in TILES + (GemmConfig(256, 128, 4),))
+
+
+def _field_values(config: GemmConfig) -> tuple:
+    """The config's fields in order (what its equality compares)."""
+    return tuple(getattr(config, f.name) for f in fields(config))
 
 
 def widened(config: GemmConfig) -> GemmConfig:

@@ -362,6 +362,8 @@ def _staging_for(config: GemmConfig, out_dtype: str, direct: bool) -> GemmConfig
 def _splits_of(p: Problem, sms: int) -> int:
     """The K slices of `p` (as it runs, its config set): the cost model's, which reads the problem unswapped --
     or, where the kernel realigns operands, those that fill the SMs (choices.realign_splits)."""
+    if not p.config.split_k:  # (every other config runs whole: no cost model asked)
+        return 1
     m, n = (p.n, p.m) if p.config.swap_ab else (p.m, p.n)
     dtype = p.operand_types
     if any(p.unaligned):
@@ -388,8 +390,9 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
     sizes += [v for x in (getattr(p, name) for name in realigned) for v in (x.stride(0), x.data_ptr() % 16)]
     scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
     grid = (persistent_ctas(config, p.m, p.n, sms, split, p.k, p.dtypes[0]),)
+    device = d.get_device()  # every operand's (the full path checked them; a template's key names them)
     if not (config.split_k or config.stream_k):
-        return kernel.prepare(*maps, *sizes, *scales, grid=grid)
+        return kernel.prepare(*maps, *sizes, *scales, grid=grid, device=device)
     tiles = -(-p.m // config.block_m) * -(-p.n // config.block_n)
     if config.stream_k:  # two tiles' partial sums per CTA (split_sums.stream_k_workspace_sizes)
         partial_bytes, counters = stream_k_workspace_sizes(tiles, grid[0], config.block_m, config.block_n)
@@ -399,7 +402,7 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
     torch = require_torch("mmatom.gemm")
     held, held_scales = addresses([*maps, *sizes]), addresses(scales)  # addresses, not the call's tensors
     return SplitLaunch(torch, d.device, partial_bytes, counters, lambda partials, counts: kernel.prepare(
-        *held, partials, counts, *held_scales, grid=grid))
+        *held, partials, counts, *held_scales, grid=grid, device=device))
 
 
 def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms: int) -> tuple[GemmConfig, Problem]:
@@ -491,6 +494,8 @@ class _AnyRows:
         self.b_transposed = p.b.stride() != b.stride()  # B given K x N, read N-major: its transpose, N x K
         self.out_dtype, self.config, self.torch_dtype = out_dtype, config, torch_dtype
         self.dtype = p.operand_types
+        self.bound: dict[GemmConfig, _Bound] = {}  # the configs its calls ran, resolved (_Bound.takes)
+        self.direct: bool | None = None  # (asked on the first call)
 
     @staticmethod
     def takes(p: Problem, a, d, out) -> bool:
@@ -505,18 +510,66 @@ class _AnyRows:
         if not m or (out is not None and (out.shape[0] != m or out.data_ptr() % 16)) or a.data_ptr() % 16:
             return None
         sms = sm_count()
-        direct = out is not None and not _tma_storable(out)
+        if self.direct is None:  # out's pitch and row bytes (its key's): stored through its pointer or not
+            self.direct = out is not None and not _tma_storable(out)
+        direct = self.direct
         config = _staging_for(self.config or choose_config(m, p.n, p.k, self.dtype, p.majors[1], p.majors[0],
                                                            swap_ab=self.out_dtype != "f32"), self.out_dtype, direct)
         d = out if out is not None else torch.empty((m, p.n), dtype=self.torch_dtype, device=a.device)
-        now = p._replace(m=m, a=a, b=b.t() if self.b_transposed else b, scale_a=scale_a, scale_b=scale_b,
-                         config=config)
-        if any(p.unaligned) and _realigned_by(config, now, sms) != p.unaligned:
-            return None  # odd rows this config would not realign at this M: the full path copies them
-        now = _swapped(now) if config.swap_ab else now  # as it runs
-        launch = _prepared_launch(now, config, d, self.out_dtype, _splits_of(now, sms), sms, direct)
+        bound = self.bound.get(config)
+        if bound is not None and not direct:
+            launch = bound.prepare(a, d, m, sms)
+        else:
+            now = p._replace(m=m, a=a, b=b.t() if self.b_transposed else b, scale_a=scale_a, scale_b=scale_b,
+                             config=config)
+            if any(p.unaligned) and _realigned_by(config, now, sms) != p.unaligned:
+                return None  # odd rows this config would not realign at this M: the full path copies them
+            now = _swapped(now) if config.swap_ab else now  # as it runs
+            launch = _prepared_launch(now, config, d, self.out_dtype, _splits_of(now, sms), sms, direct)
+            if _Bound.takes(now, direct) and len(self.bound) < 64:
+                self.bound[config] = _Bound(now, d, self.out_dtype)
         launch(current_stream(torch, a.device))
         return d, launch
+
+
+class _Bound:
+    """One config's launch as an any-rows template's calls make it (_prepared_launch, specialised): what no new M
+    changes resolved once -- the kernel, B's map (the template's B as read, at the address its key names), A's and
+    D's boxes, N, K, the scales' addresses --, so a new M's call encodes A's and D's maps and packs. Only for a
+    config that runs whole (no K slices), A and B read through their maps, D stored through its own."""
+
+    __slots__ = ("kernel", "config", "swap", "fixed_map", "a_map", "d_map", "n", "k", "scales", "device")
+
+    def __init__(self, now: Problem, d, kernel_out: str):
+        config, fixed = now.config, 0 if now.config.swap_ab else 1  # `now` as it runs: B is a swapped kernel's A
+        self.kernel = gemm_kernel(dtype=now.dtypes[0], b_dtype=now.dtypes[1], config=config, out_dtype=kernel_out,
+                                  b_major=now.majors[1], a_major=now.majors[0])
+        self.config, self.swap, dtype = config, config.swap_ab, now.dtypes[0]
+        boxes = [operand_box(config, dtype, name, major) for name, major in zip("ab", now.majors)]
+        maps = [tensor_map(x, *box) for x, box in zip((now.a, now.b), boxes)]
+        self.fixed_map, self.a_map = maps[fixed], maps[1 - fixed]  # the caller's A: a prototype its calls move
+        self.d_map = tensor_map(d, *output_box(config, kernel_out), output_swizzle(config, kernel_out))
+        self.n, self.k = (now.m, now.k) if self.swap else (now.n, now.k)
+        self.scales = addresses([now.scale_a, now.scale_b]) if dtype in FP8 else []
+        self.device = d.get_device()
+
+    @staticmethod
+    def takes(now: Problem, direct: bool) -> bool:
+        config = now.config
+        return not (config.split_k or config.stream_k or direct or any(now.unaligned)) and now.copies == ()
+
+    def prepare(self, a, d, m: int, sms: int):
+        """The packed launch of A (m x K, the caller's: its row pitch the template's) into D (m x N, D's pitch the
+        template's): the first call's maps moved to their rows (TensorMap.over)."""
+        a_map, d_map = self.a_map.over(a.data_ptr(), m), self.d_map.over(d.data_ptr(), m)
+        config, n = self.config, self.n
+        if self.swap:
+            grid = (persistent_ctas(config, n, m, sms),)
+            return self.kernel.prepare(self.fixed_map, a_map, d_map, n, m, self.k, *self.scales, grid=grid,
+                                       device=self.device)
+        grid = (persistent_ctas(config, m, n, sms),)
+        return self.kernel.prepare(a_map, self.fixed_map, d_map, m, n, self.k, *self.scales, grid=grid,
+                                   device=self.device)
 
 
 def _any_rows_key(a, b, out, scale_a, scale_b, config, b_major, out_dtype) -> tuple | None:

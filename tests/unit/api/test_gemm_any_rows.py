@@ -53,6 +53,7 @@ def launches(monkeypatch):
                         seen.append((p, config, d, split)) or (lambda stream: None))
     monkeypatch.setattr(host, "current_stream", lambda torch, device: 0)
     monkeypatch.setattr(host, "sm_count", lambda: 132)
+    monkeypatch.setattr(host._Bound, "takes", staticmethod(lambda now, direct: False))  # every call: the full launch
     return seen
 
 
@@ -153,7 +154,7 @@ def test_a_split_launch_packed_later_holds_addresses_not_the_calls_tensors(monke
     packed = []
 
     class Kernel:
-        def prepare(self, *args, grid):
+        def prepare(self, *args, grid, device):
             packed.append(args)
             return lambda stream: None
     monkeypatch.setattr(host, "gemm_kernel", lambda **kwargs: Kernel())
@@ -173,3 +174,54 @@ def test_a_split_launch_packed_later_holds_addresses_not_the_calls_tensors(monke
     run(7)
     scales = packed[0][-2:]
     assert [x.data_ptr() for x in scales] == [0xA000, 0xB000] and all(isinstance(x, DeviceAddress) for x in scales)
+
+
+class _Map:
+    """A tensor map as the launches below read it: where, how many rows, which box."""
+
+    def __init__(self, address, rows, box):
+        self.address, self.rows, self.box = address, rows, box
+
+    def over(self, address, rows):
+        return _Map(address, rows, self.box)
+
+    def __eq__(self, other):
+        return isinstance(other, _Map) and (self.address, self.rows, self.box) == (other.address, other.rows,
+                                                                                  other.box)
+
+
+def _packed(args):
+    """A launch's arguments comparable: tensors and addresses by address."""
+    return [x.data_ptr() if hasattr(x, "data_ptr") else x for x in args]
+
+
+@pytest.mark.parametrize("config", [GemmConfig(128, 128, 6, wgmma_in_flight=1), GemmConfig(128, 256, 4, cluster_m=2),
+                                    SWAP_AB_CONFIGS[0]], ids=lambda c: c.name)
+@pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
+def test_a_resolved_config_launches_a_new_m_as_the_full_launch_does(monkeypatch, config, dtype):
+    """A template's config resolved on its first call (_Bound: the kernel, B's map, A's and D's maps to move) packs
+    a new M's launch with the arguments, grid and GPU _prepared_launch gives the same problem -- swapped operands,
+    fp8 scales and all."""
+    packed = []
+
+    class Kernel:
+        def prepare(self, *args, grid, device):
+            packed.append((_packed(args), grid, device))
+            return packed[-1]
+    monkeypatch.setattr(host, "gemm_kernel", lambda **kwargs: Kernel())
+    monkeypatch.setattr(host, "tensor_map", lambda x, rows, cols, swizzle="128b": _Map(x.data_ptr(), x.shape[0],
+                                                                                      (rows, cols, swizzle)))
+    torch_dtype = torch.bfloat16 if dtype == "bf16" else torch.float8_e4m3fn
+    b = torch.zeros(96, 64, dtype=torch_dtype)
+    scales = (torch.ones(1), torch.ones(1)) if dtype == "e4m3" else (None, None)
+
+    def as_run(m):
+        a, d = torch.zeros(m, 64, dtype=torch_dtype), torch.empty(m, 96, dtype=torch.bfloat16)
+        p = host.Problem((dtype, dtype), m, 96, 64, a, b, ("k", "k"), (), *scales, config=config)
+        return (host._swapped(p) if config.swap_ab else p), a, d
+
+    first, _, d = as_run(8)
+    bound = host._Bound(first, d, "bf16")
+    now, a, d = as_run(13)
+    assert bound.prepare(a, d, 13, 132) == host._prepared_launch(now, config, d, "bf16", 1, 132)
+    assert packed[-1][0][0] != packed[-1][0][1]  # (two different maps: the comparison saw both operands)

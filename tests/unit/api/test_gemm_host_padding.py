@@ -145,7 +145,7 @@ def test_a_replay_without_out_launches_into_each_new_d_and_holds_none(monkeypatc
     from types import SimpleNamespace
     config = GemmConfig.from_name("128x128x6w1s")
     planned = SimpleNamespace(copies=(), config=config, m=5, n=7, k=64, dtypes=("bf16", "bf16"),
-                              unaligned=(False, False))
+                              operand_types="bf16", unaligned=(False, False))
     d = host._padded_empty(torch, (5, 7), torch.bfloat16, torch.device("cpu"), 2)
     made, packed = [], []
 
