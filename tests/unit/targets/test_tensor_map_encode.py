@@ -68,3 +68,20 @@ def test_a_thread_without_a_context_encodes_under_the_gpus(encoder, monkeypatch)
     monkeypatch.setattr(runtime, "opened", lambda ordinal: Gpu())
     runtime.tensor_map_2d(0x7000, 8, 64, 64, "bf16", 2, 8, 64, device=0)
     assert pushed == [True] and len(encoder.seen) == 1
+
+
+def test_a_map_moved_over_other_rows_keeps_everything_else(encoder):
+    tmap = runtime.tensor_map_2d(0x7000, 300, 136, 144, "bf16", 2, 64, 32, "64b", device=1)
+    moved = tmap.over(0x9000, 7)
+    assert encoder.seen[-1] == (0, 9, 2, 0x9000, [136, 7], [288], [32, 64], [1, 1], (0, 2, 3, 0))
+    assert (moved.address, moved.rows, moved.cols, moved.row_stride, moved.box_rows, moved.box_cols, moved.swizzle,
+            moved.device) == (0x9000, 7, 136, 144, 64, 32, "64b", 1)
+    with pytest.raises(runtime.LaunchError, match=r"tensor map: the tensor's address 0x9008 is not 16-byte aligned"):
+        tmap.over(0x9008, 7)
+
+
+def test_a_batched_map_is_not_moved(encoder):
+    tmap = runtime.tensor_map_3d(0x7000, 5, 300, 136, 144, 300 * 144, "bf16", 2, 64, 32, device=0)
+    with pytest.raises(runtime.LaunchError, match=r"TensorMap.over: a batched map; encode the new tensor with "
+                                                  r"mmatom.tensor_map"):
+        tmap.over(0x9000, 7)
