@@ -213,7 +213,7 @@ def _least_fitted(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_maj
     if plan not in _PLANS_ASKED:  # ranked alone, in plain Python (numpy's calls cost more on one row)
         _remember(_PLANS_ASKED, plan, True)
         m, pool = m_granules * M_GRANULE, _sized_pool(*plan[:-1])[0]
-        return min((_cost(z, m, n, k, 1, 1.0, 0.0, layers)[1], i) for i, z in enumerate(pool)
+        return min((_fitted(z.p, *_grid(z, m, 1, layers))[0], i) for i, z in enumerate(pool)
                    if not z.p.split and m <= z.m_most)[1]
     ranked = _least_fitted_ranked(plan, (block * GRANULES_PRICED + np.arange(1, GRANULES_PRICED + 1))[None, :] *
                                   M_GRANULE)
@@ -248,12 +248,14 @@ _PLANS_ASKED: dict[tuple, bool] = {}  # plans whose first M was ranked alone
 
 @lru_cache(maxsize=64)
 def _pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str,
-          b_major: str) -> tuple[tuple[GemmConfig, _Priced], ...]:
+          b_major: str) -> tuple[tuple[_Placed, ...], tuple[tuple[int, int], ...]]:
     """The prior's candidates (as `candidates`: small_m, M <= ROW64_MAX_M; swapped, M <= SWAP_AB_MAX_M -- each
-    swapped config still needs M within its tile; SWAP_AB_MAX_M <= ROW64_MAX_M) that read these majors, each with
-    its priced constants."""
+    swapped config still needs M within its tile; SWAP_AB_MAX_M <= ROW64_MAX_M) that read these majors, each
+    priced and placed (_place), and the split-K ones as (their index, their base config's index) pairs."""
     pool = candidates(1 if small_m else max(ROW64_MAX_M, SWAP_AB_MAX_M) + 1, split_k, swapped, dtype)
-    return tuple((c, _priced(COST_MODEL, c, dtype)) for c in pool if _takes_majors(c, a_major, b_major))
+    placed = tuple(_place(c, _priced(COST_MODEL, c, dtype)) for c in pool if _takes_majors(c, a_major, b_major))
+    at = {x.config: i for i, x in enumerate(placed)}
+    return placed, tuple((i, at.get(replace(x.config, split_k=False), -1)) for i, x in enumerate(placed) if x.p.split)
 
 
 @lru_cache(maxsize=1024)
@@ -261,10 +263,8 @@ def _sized_pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major
                 sms: int) -> tuple[tuple[_Sized, ...], tuple[tuple[int, int], ...]]:
     """_pool's candidates sized on one N and K (the prior's plan for every M of that projection), and the split-K
     ones as (their index, their base config's index) pairs."""
-    pool = tuple(_size(config, priced, n, k, sms)
-                 for config, priced in _pool(small_m, swapped, split_k, dtype, a_major, b_major))
-    at = {z.config: i for i, z in enumerate(pool)}
-    return pool, tuple((i, at.get(replace(z.config, split_k=False), -1)) for i, z in enumerate(pool) if z.p.split)
+    placed, pairs = _pool(small_m, swapped, split_k, dtype, a_major, b_major)
+    return tuple(x.on(n, k, sms) for x in placed), pairs
 
 
 @lru_cache(maxsize=4096)
@@ -453,20 +453,37 @@ class _Sized(NamedTuple):
 
 @lru_cache(maxsize=8192)
 def _sized(config: GemmConfig, p: _Priced, n: int, k: int, sms: int) -> _Sized:
-    return _size(config, p, n, k, sms)
+    return _place(config, p).on(n, k, sms)
 
 
-def _size(config: GemmConfig, p: _Priced, n: int, k: int, sms: int) -> _Sized:
-    """`config` (priced `p`) on N and K: _sized's value, built without a cache's key (a new N and K sizes the whole
-    pool at once, _sized_pool)."""
+class _Placed(NamedTuple):
+    """A priced config's tile as the model lays it over a problem: along M (a swapped config tiles D^T: its N side)
+    and along the other extent, its cluster's size, its K step, the most rows of A it takes."""
+    config: GemmConfig
+    p: _Priced
+    m_block: int
+    m_cluster: int
+    n_block: int
+    n_cluster: int
+    cluster_size: int
+    block_k: int
+    m_most: int
+
+    def on(self, n: int, k: int, sms: int) -> _Sized:
+        """On N and K (on `sms` SMs): what the cost model reads that M does not change."""
+        return _Sized(self.config, self.p, -(-(-(-n // self.n_block)) // self.n_cluster), self.m_block,
+                      self.m_cluster, max(1, sms // self.cluster_size), -(-k // self.block_k), self.m_most)
+
+
+def _place(config: GemmConfig, p: _Priced) -> _Placed:
     t = p.tile
     (m_block, m_cluster), (n_block, n_cluster) = ((t.block_n, t.cluster_n), (t.block_m, t.cluster_m)) if t.swap \
         else ((t.block_m, t.cluster_m), (t.block_n, t.cluster_n))
     if m_block % M_GRANULE:
         raise ValueError(f"{config.name}: tiles of {m_block} rows along M; the prior reads M in granules of "
                          f"{M_GRANULE} (_least_fitted)")
-    return _Sized(config, p, _cdiv(_cdiv(n, n_block), n_cluster), m_block, m_cluster, max(1, sms // t.cluster_size),
-                  _cdiv(k, t.block_k), t.block_n if t.swap else 1 << 62)
+    return _Placed(config, p, m_block, m_cluster, n_block, n_cluster, t.cluster_size, t.block_k,
+                   t.block_n if t.swap else 1 << 62)
 
 
 def _m_units(z: _Sized, m: int) -> int:
