@@ -13,8 +13,9 @@ Then the first call of a new shape (issue 24's < 50 us): the kernel loaded, each
 sliced: views never seen before), host time per call without a sync -- the prior, the tensor maps, the packing;
 then each call a new M, N and K (views of larger A, B and D: every map new, the prior's plan for (N, K) too); each
 call timed alone (median and mean), torch's GEMM on the same new shapes beside it.
-`--breakdown` times the steps of such a call (timers around host.py's steps, the kernel's prepare and launch: no
-profiler's overhead on the rest) and one tensor map's encode through the runtime and through cuda.bindings' call.
+`--breakdown` times the steps of such a call inside the loop (timers around host.py's steps, the template's resolved
+launch, the maps, the packing and the driver's launch: medians, no profiler's overhead on the rest) and one tensor
+map's encode through the runtime and through cuda.bindings' call.
 
     python -P benchmarks/gemm_host_path.py [--calls 2000] [--profile] [--new-shapes 200] [--breakdown] [--skip-shapes]
 """
@@ -23,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import pstats
 import statistics
 import time
@@ -178,16 +178,17 @@ def _new_shape_operands(dtype: str, shapes: int) -> dict:
             "shapes": [(1 + 8 * i, 4096 + 16 * i, 4096 + 16 * i) for i in range(shapes)]}
 
 
-STEPS = ("_any_rows_key", "_problem", "_output", "configured", "choose_config", "splits", "repacked_operands",
-         "_prepared_launch", "gemm_kernel", "tensor_map", "persistent_ctas", "_call_key", "_keep_prepared",
-         "current_stream")
+STEPS = ("_any_rows_key", "_call_key", "choose_config", "_keep_prepared", "current_stream", "_prepared_launch")
+METHODS = ((getattr(host, "_Bound", None), "prepare", "_Bound.prepare"), (runtime.TensorMap, "over", "TensorMap.over"),
+           (runtime.AsyncLaunch, "prepare", "AsyncLaunch.prepare"))  # (an older tree, A/B: those it has)
 
 
 def breakdown(dtype: str, shapes: int) -> None:
-    """Where a new shape's first call (new M, N = K = 4096) spends its host time: mmatom.gemm's steps (the names
-    host.py calls) and the kernel's prepare and launch wrapped in timers -- nested ones are inside their callers
-    (configured holds choose_config) -- then one tensor map's encode alone, through the runtime and through
-    cuda.bindings' own call."""
+    """Where a new M's first call (N = K = 4096) spends its host time, inside the loop that makes it: the steps
+    host.py calls (module functions; a template's call reaches _prepared_launch only for a config it has not
+    resolved) and the methods under them (_Bound.prepare holds the two TensorMap.over and AsyncLaunch.prepare) timed
+    by timers around them, and the driver's launch call -- each step's median per call (nested steps are inside
+    their callers). Then one tensor map's encode alone, through the runtime and through cuda.bindings' own call."""
     operands = _new_shape_operands(dtype, shapes)
     a, b, out, one = operands["a"][:, :4096], operands["b"][:4096, :4096], operands["out"][:, :4096], operands["scales"]
     name = "bf16" if dtype == "bf16" else "e4m3"
@@ -197,29 +198,30 @@ def breakdown(dtype: str, shapes: int) -> None:
     choices.forget()
     host.forget_prepared_calls()  # a freed tensor's address reused with the same shape would replay a packed call
     torch_launch.forget_maps()
-    spent: dict[str, float] = dict.fromkeys((*STEPS, "Kernel.prepare", "launch"), 0.0)
-    saved = {step: getattr(host, step) for step in STEPS}
-    prepare = mmatom.Kernel.prepare
-    for step in STEPS:
-        setattr(host, step, _timer(spent, step, saved[step]))
-    mmatom.Kernel.prepare = lambda self, *args, **kw: _timer(spent, "launch", _timer(
-        spent, "Kernel.prepare", prepare)(self, *args, **kw))
+    spent: dict[str, list] = {}
+    saved = [(host, step, getattr(host, step)) for step in STEPS] + \
+        [(owner, attr, getattr(owner, attr)) for owner, attr, _ in METHODS if hasattr(owner, attr)] + \
+        [(runtime, "bind_launch", runtime.bind_launch)]
+    for owner, attr, fn in saved[:-1]:
+        setattr(owner, attr, _timer(spent, next((label for o, a_, label in METHODS if (o, a_) == (owner, attr)), attr),
+                                    fn))
+    runtime.bind_launch = lambda *args, **kwargs: _timer(spent, "launch (driver)", saved[-1][2](*args, **kwargs))
     torch.cuda.synchronize()
-    gc.disable()  # a full collection's pause would land on whichever step it fell in
     try:
-        t0 = time.perf_counter()
+        times = []
         for m in ms:
-            mmatom.gemm(a[:m], b, out=out[:m], **one)
-        total = (time.perf_counter() - t0) / len(ms) * 1e6
+            a_m, out_m = a[:m], out[:m]
+            t0 = time.perf_counter()
+            mmatom.gemm(a_m, b, out=out_m, **one)
+            times.append(time.perf_counter() - t0)
     finally:
-        gc.enable()
-        for step, fn in saved.items():
-            setattr(host, step, fn)
-        mmatom.Kernel.prepare = prepare
+        for owner, attr, fn in saved:
+            setattr(owner, attr, fn)
     torch.cuda.synchronize()
-    print(f"{dtype} new M: {total:.1f} us a call (timers included, no GC pass); of it:")
+    print(f"{dtype} new M: median {statistics.median(times) * 1e6:.1f} us a call (timers included); the steps' "
+          f"medians per call:")
     for step, seconds in spent.items():
-        print(f"  {step:<20} {seconds / len(ms) * 1e6:7.1f} us")
+        print(f"  {step:<20} {statistics.median(seconds) * 1e6:7.1f} us  ({len(seconds)} calls)")
     _encode_costs(a, ms)
 
 
@@ -229,7 +231,7 @@ def _timer(spent: dict, step: str, fn):
         try:
             return fn(*args, **kwargs)
         finally:
-            spent[step] += time.perf_counter() - t0
+            spent.setdefault(step, []).append(time.perf_counter() - t0)
     return timed
 
 
