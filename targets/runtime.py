@@ -670,7 +670,8 @@ class ArgumentPacker:
         for i, kind, batched, a in zip(self.slot_offsets, self.kinds, self.maps, args):
             if batched is None:
                 if kind == "ptr":  # (a torch tensor's address asked directly: the common case, inline)
-                    a = a.data_ptr() if getattr(a, "is_cuda", False) else _pointer(self.name, i // _SLOT_BYTES, a, fallback)
+                    a = a.data_ptr() if getattr(a, "is_cuda", False) else \
+                        _pointer(self.name, i // _SLOT_BYTES, a, fallback)
                 values.append(a)
                 table.append(base + i)
             else:

@@ -184,10 +184,9 @@ def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split
     best = min((_cost(pool[i], m, n, k, 1, bandwidth, floor, layers, odd_rows), i) for i in plain)
     # split-K only as the best plain config's own variant: the fitted terms rank one config's slice counts better
     # than they rank split calls of one config against plain calls of another (benchmarks/gemm_split_k.py)
-    base = best[1]
-    for i, of in splitting:
+    for i in splitting.get(best[1], ()):
         z = pool[i]
-        if of != base or _split_floor(z, m, n, floor, bandwidth) > best[0][0]:
+        if _split_floor(z, m, n, floor, bandwidth) > best[0][0]:
             continue
         s = _best_splits(z, m, n, k, bandwidth, floor)
         if s > 1:  # one slice: its base config's kernel plus the split's costs, never the better
@@ -248,21 +247,25 @@ _PLANS_ASKED: dict[tuple, bool] = {}  # plans whose first M was ranked alone
 
 @lru_cache(maxsize=64)
 def _pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str,
-          b_major: str) -> tuple[tuple[_Placed, ...], tuple[tuple[int, int], ...]]:
+          b_major: str) -> tuple[tuple[_Placed, ...], dict[int, tuple[int, ...]]]:
     """The prior's candidates (as `candidates`: small_m, M <= ROW64_MAX_M; swapped, M <= SWAP_AB_MAX_M -- each
     swapped config still needs M within its tile; SWAP_AB_MAX_M <= ROW64_MAX_M) that read these majors, each
-    priced and placed (_place), and the split-K ones as (their index, their base config's index) pairs."""
+    priced and placed (_place), and each base config's split-K variants (their indices, by the base's)."""
     pool = candidates(1 if small_m else max(ROW64_MAX_M, SWAP_AB_MAX_M) + 1, split_k, swapped, dtype)
     placed = tuple(_place(c, _priced(COST_MODEL, c, dtype)) for c in pool if _takes_majors(c, a_major, b_major))
     at = {x.config: i for i, x in enumerate(placed)}
-    return placed, tuple((i, at.get(replace(x.config, split_k=False), -1)) for i, x in enumerate(placed) if x.p.split)
+    variants: dict[int, tuple[int, ...]] = {}
+    for i, x in enumerate(placed):
+        if x.p.split and (base := at.get(replace(x.config, split_k=False))) is not None:
+            variants[base] = variants.get(base, ()) + (i,)
+    return placed, variants
 
 
 @lru_cache(maxsize=1024)
 def _sized_pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str, b_major: str, n: int, k: int,
-                sms: int) -> tuple[tuple[_Sized, ...], tuple[tuple[int, int], ...]]:
-    """_pool's candidates sized on one N and K (the prior's plan for every M of that projection), and the split-K
-    ones as (their index, their base config's index) pairs."""
+                sms: int) -> tuple[tuple[_Sized, ...], dict[int, tuple[int, ...]]]:
+    """_pool's candidates sized on one N and K (the prior's plan for every M of that projection), and each base
+    config's split-K variants (_pool)."""
     placed, pairs = _pool(small_m, swapped, split_k, dtype, a_major, b_major)
     return tuple(x.on(n, k, sms) for x in placed), pairs
 

@@ -534,9 +534,10 @@ class _AnyRows:
 
 class _Bound:
     """One config's launch as an any-rows template's calls make it (_prepared_launch, specialised): what no new M
-    changes resolved once -- the kernel, B's map (the template's B as read, at the address its key names), A's and
-    D's boxes, N, K, the scales' addresses --, so a new M's call encodes A's and D's maps and packs. Only for a
-    config that runs whole (no K slices), A and B read through their maps, D stored through its own."""
+    changes resolved once -- the kernel, B's map (the template's B as read, at the address its key names), the
+    first call's A and D maps as prototypes (their pitch, box and swizzle), N, K, the scales' addresses --, so a new
+    M's call moves the two maps to its rows and packs. Only for a config that runs whole (no K slices), A and B read
+    through their maps, D stored through its own."""
 
     __slots__ = ("kernel", "config", "swap", "fixed_map", "a_map", "d_map", "n", "k", "scales", "device")
 
