@@ -173,7 +173,7 @@ def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split
            odd_rows: tuple[bool, bool] = (False, False)) -> GemmConfig:
     bandwidth = bandwidth or dram_bytes_per_us()
     plan = (m <= ROW64_MAX_M, swap_ab and m <= SWAP_AB_MAX_M, split_k, dtype, a_major, b_major, n, k, sms)
-    pool, splitting = _sized_pool(*plan)
+    pool, variants = _sized_pool(*plan)
     floor = _memory_floor(m, n, k, dtype, bandwidth, layers)
     if odd_rows[0] or odd_rows[1]:  # the pitch costs read M: every candidate priced
         plain = [i for i, z in enumerate(pool) if not z.p.split and m <= z.m_most]
@@ -184,7 +184,7 @@ def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split
     best = min((_cost(pool[i], m, n, k, 1, bandwidth, floor, layers, odd_rows), i) for i in plain)
     # split-K only as the best plain config's own variant: the fitted terms rank one config's slice counts better
     # than they rank split calls of one config against plain calls of another (benchmarks/gemm_split_k.py)
-    for i in splitting.get(best[1], ()):
+    for i in variants.get(best[1], ()):
         z = pool[i]
         if _split_floor(z, m, n, floor, bandwidth) > best[0][0]:
             continue
@@ -266,8 +266,8 @@ def _sized_pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major
                 sms: int) -> tuple[tuple[_Sized, ...], dict[int, tuple[int, ...]]]:
     """_pool's candidates sized on one N and K (the prior's plan for every M of that projection), and each base
     config's split-K variants (_pool)."""
-    placed, pairs = _pool(small_m, swapped, split_k, dtype, a_major, b_major)
-    return tuple(x.on(n, k, sms) for x in placed), pairs
+    placed, variants = _pool(small_m, swapped, split_k, dtype, a_major, b_major)
+    return tuple(x.on(n, k, sms) for x in placed), variants
 
 
 @lru_cache(maxsize=4096)
