@@ -199,13 +199,13 @@ def breakdown(dtype: str, shapes: int) -> None:
     host.forget_prepared_calls()  # a freed tensor's address reused with the same shape would replay a packed call
     torch_launch.forget_maps()
     spent: dict[str, list] = {}
-    saved = [(host, step, getattr(host, step)) for step in STEPS] + \
-        [(owner, attr, getattr(owner, attr)) for owner, attr, _ in METHODS if hasattr(owner, attr)] + \
+    timed = [(host, step, step) for step in STEPS] + [m for m in METHODS if hasattr(m[0], m[1])]
+    saved = [(owner, attr, getattr(owner, attr)) for owner, attr, _ in timed] + \
         [(runtime, "bind_launch", runtime.bind_launch)]
-    for owner, attr, fn in saved[:-1]:
-        setattr(owner, attr, _timer(spent, next((label for o, a_, label in METHODS if (o, a_) == (owner, attr)), attr),
-                                    fn))
-    runtime.bind_launch = lambda *args, **kwargs: _timer(spent, "launch (driver)", saved[-1][2](*args, **kwargs))
+    for (owner, attr, label), (_, _, fn) in zip(timed, saved):
+        setattr(owner, attr, _timer(spent, label, fn))
+    bind = saved[-1][2]
+    runtime.bind_launch = lambda *args, **kwargs: _timer(spent, "launch (driver)", bind(*args, **kwargs))
     torch.cuda.synchronize()
     try:
         times = []

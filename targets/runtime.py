@@ -653,7 +653,7 @@ class ArgumentPacker:
     by one struct.pack_into (a ctypes object per argument cost a new shape's first GEMM call ~1 us each)."""
 
     def __init__(self, name: str, params: Sequence[Param]):
-        self.name, self.kinds = name, tuple(p.kind for p in params)
+        self.name, self.params, self.kinds = name, tuple(params), tuple(p.kind for p in params)
         count = len(self.kinds)
         self.buffer_type = ctypes.c_uint64 * (2 * count or 1)
         self.layout = struct.Struct("<" + "".join(_SLOT_FORMATS.get(k, "8x") for k in self.kinds) + "Q" * count)
@@ -662,8 +662,7 @@ class ArgumentPacker:
         self.table_offset = _SLOT_BYTES * count
 
     def __call__(self, args: Sequence[Any], fallback: PointerFallback | None = None) -> PackedArguments:
-        if len(args) != len(self.kinds):
-            raise TypeError(f"kernel '{self.name}' takes {len(self.kinds)} arguments, got {len(args)}")
+        check_arity(self.name, self.params, args)
         buffer = self.buffer_type()
         base = ctypes.addressof(buffer)
         values, table, holders = [], [], [buffer]
