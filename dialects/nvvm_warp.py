@@ -4,6 +4,7 @@ attention kernel's softmax needs). Registered in the nvvm dialect by `dialects/n
   %y = nvvm.shfl.sync bfly %member_mask, %x, %lane_mask, %clamp : f32 -> f32     shfl.sync.bfly.b32
   %e = nvvm.ex2 %x {ftz = true} : f32                                             ex2.approx.ftz.f32
   %r = nvvm.rcp.approx.ftz.f %x : f32                                             rcp.approx.ftz.f32
+  nvvm.bar.warp.sync %member_mask : i32                                           bar.warp.sync
 
 `%clamp` is PTX's packed `c` operand: the segment mask (bits 8-12) and the clamp lane (bits 0-4); SHFL_CLAMP gives
 the whole-warp value of each kind.
@@ -128,8 +129,27 @@ class RcpApproxFtzF32Op(_FastMathOp):
         super().__init__(operands=[arg], result_types=[arg.type])
 
 
-WARP_OPS = (ShflOp, Ex2Op, RcpApproxFtzF32Op)
+@irdl_op_definition
+class SyncWarpOp(IRDLOperation):
+    """`nvvm.bar.warp.sync %member_mask : i32`: the lanes of `member_mask` wait for each other, and their memory
+    accesses before it are ordered before theirs after it (PTX: bar.warp.sync orders memory among the
+    participating threads) -- a warp's lanes handing each other SMEM (or cp.async data once each lane waited for
+    its own) without a CTA barrier. Convergent: no effect traits, so nothing moves or removes it."""
+
+    name = "nvvm.bar.warp.sync"
+    mask = operand_def()
+    assembly_format = "$mask attr-dict `:` type($mask)"
+
+    def __init__(self, mask: SSAValue):
+        super().__init__(operands=[mask])
+
+    def verify_(self) -> None:
+        if self.mask.type != i32:
+            raise VerifyException(f"{self.name}: member mask of type {self.mask.type}; an i32 (a bit per lane)")
+
+
+WARP_OPS = (ShflOp, Ex2Op, RcpApproxFtzF32Op, SyncWarpOp)
 WARP_ATTRS = (ShflKindAttr,)
 
-__all__ = ["Ex2Op", "RcpApproxFtzF32Op", "SHFL_CLAMP", "SHFL_TYPES", "ShflKindAttr", "ShflOp", "WARP_ATTRS",
+__all__ = ["Ex2Op", "RcpApproxFtzF32Op", "SHFL_CLAMP", "SHFL_TYPES", "ShflKindAttr", "ShflOp", "SyncWarpOp", "WARP_ATTRS",
            "WARP_OPS"]

@@ -4,7 +4,7 @@ pipeline of composable passes, each also available on its own with -p:
   verify-wgmma-lifecycle, verify-tmem-lifecycle   the async protocols, checked on the kernel as written
   verify-pipeline                                 TMA -> mbarrier -> wgmma stages, setmaxnreg budgets
   verify-bulk-stores                              a TMA store's SMEM box is not rewritten before it is read
-  arith-pow2-strength-reduce                      unsigned / and % by a power of two -> shift and mask
+  arith-div-strength-reduce                       unsigned / and % by a constant -> shift, mask, high multiply
   mma-fragments-to-registers                      fragments carried by loops become their registers
   convert-mma-to-nvvm                             every mma op -> nvvm + arith + llvm
   mma-reconcile-casts                             folds the register <-> fragment casts away (1:N; then
@@ -27,7 +27,7 @@ from xdsl.passes import ModulePass
 
 from mmatom.passes.bulk_store_lifecycle import VerifyBulkStores
 from mmatom.passes.pipeline_protocol import VerifyPipeline
-from mmatom.passes.strength_reduce import Pow2StrengthReduce
+from mmatom.passes.strength_reduce import DivStrengthReduce
 from mmatom.passes.tmem_lifecycle import VerifyTmemLifecycle
 from mmatom.passes.wgmma_lifecycle import VerifyWgmmaLifecycle
 
@@ -38,7 +38,7 @@ from .reconcile import ReconcileFragmentCasts
 from .scf_to_branches import ScfToBranches
 
 STEPS: tuple[ModulePass, ...] = (VerifyWgmmaLifecycle(), VerifyTmemLifecycle(), VerifyPipeline(), VerifyBulkStores(),
-                                 Pow2StrengthReduce(), FragmentsToRegisters(), ConvertMmaToNvvm(), ReconcileFragmentCasts(), FinalizeNvvm())
+                                 DivStrengthReduce(), FragmentsToRegisters(), ConvertMmaToNvvm(), ReconcileFragmentCasts(), FinalizeNvvm())
 
 
 @dataclass(frozen=True)

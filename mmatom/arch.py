@@ -22,6 +22,7 @@ from mmatom.dialects import nvvm, nvvm_cp_async, nvvm_hopper
 from mmatom.dialects.llvm_atomic import AtomicRMWOp, FenceOp
 from mmatom.dialects.mma import TmaLoadOp, TmaStoreOp
 from mmatom.dialects.mma_types import TensorMapType, TmaReduceAttr
+from mmatom.dialects.nvvm_warp import SyncWarpOp
 
 from .errors import api_error
 from .smem import SmemTile
@@ -188,6 +189,12 @@ class Sync(_Unit):
         word = select(predicate, 1, 0)
         op = nvvm.BarrierOp(kb.ssa(barrier_id), kb.ssa(threads), "or", kb.ssa(word))
         return kb.wrap(self._insert(op).res) != 0
+
+    def warp(self, lanes: int = 0xFFFFFFFF) -> None:
+        """bar.warp.sync: the warp's lanes in the mask `lanes` (all 32 by default) wait for each other, and their
+        memory accesses before it are ordered before theirs after it -- enough where the lanes that hand each other
+        data are one warp's (a CTA barrier also waits for the other warps)."""
+        self._insert(SyncWarpOp(self.kb.ssa(lanes & 0xFFFFFFFF, IntegerType(32))))
 
     def named_barrier_arrive(self, barrier_id, threads: int) -> None:
         """bar.arrive id, threads: this thread counts towards named barrier `id` of `threads` threads and goes on

@@ -1,9 +1,11 @@
-"""`arith-pow2-strength-reduce`: unsigned division and remainder by a constant power of two become a shift and
-a mask (arith.divui x, 2^k -> arith.shrui x, k; arith.remui x, 2^k -> arith.andi x, 2^k - 1).
+"""`arith-div-strength-reduce`: unsigned division and remainder by a constant become cheap integer ops -- by a
+power of two a shift and a mask (arith.divui x, 2^k -> arith.shrui x, k; arith.remui x, 2^k -> arith.andi x,
+2^k - 1), by any other 32-bit constant d whose magic number fits 32 bits a high multiply and a shift (arith.divui
+x, d -> arith.shrui (high half of arith.mului_extended x, m), s; the remainder x - q d).
 
-Why: ptxas does not always see through PTX's register-held constants -- a pipeline's `stage = it % 4` in the
-GEMM's K loop assembled to a reciprocal-based division (I2F, MUFU.RCP, F2I and a correction, every trip) in
-front of each mbarrier wait. It runs after the verifier passes (they read the stage index `%it % N` as written).
+Why: ptxas does not see through PTX's register-held constants -- a pipeline's `stage = it % 4` or `it % 6` in a K
+loop assembled to a reciprocal-based division (I2F, MUFU.RCP, F2I and a correction, ~16 instructions every trip)
+in front of each mbarrier wait. It runs after the verifier passes (they read the stage index `%it % N` as written).
 """
 
 from __future__ import annotations
@@ -24,36 +26,65 @@ from xdsl.pattern_rewriter import (
 from .typed_patterns import TypedPatternApplier
 
 
-def _power_of_two(value) -> int | None:
-    """k if `value` is an arith.constant 2^k (k >= 0), else None."""
+def _constant(value) -> int | None:
+    """The value of an integer arith.constant, else None."""
     owner = value.owner
     if not isinstance(owner, arith.ConstantOp) or not isinstance(owner.value, IntegerAttr):
         return None
-    n = owner.value.value.data
-    return n.bit_length() - 1 if n > 0 and n & (n - 1) == 0 else None
+    return owner.value.value.data
 
 
-class UnsignedByPowerOfTwo(RewritePattern):
-    """x / 2^k -> x >> k; x % 2^k -> x & (2^k - 1) (unsigned)."""
+def unsigned_magic(divisor: int) -> tuple[int, int] | None:
+    """(m, s) with floor(n / divisor) == (n * m) >> (32 + s) for every 32-bit n, m < 2^32 (Granlund and
+    Montgomery: m = ceil(2^(32+s) / divisor) is exact where its excess m * divisor - 2^(32+s) is at most 2^s), the
+    least such s; None where m needs 33 bits (7, 14, 19, ...: ptxas's own division stays)."""
+    for s in range(32):
+        m = -(-(1 << (32 + s)) // divisor)
+        if m < 1 << 32 and m * divisor - (1 << (32 + s)) <= 1 << s:
+            return m, s
+    return None
+
+
+def _signless(value: int, bits: int) -> int:
+    """`value` (0 .. 2^bits - 1) as the signed value of its bits, what an iN IntegerAttr holds."""
+    return value - (1 << bits) if value >= 1 << (bits - 1) else value
+
+
+class UnsignedByConstant(RewritePattern):
+    """x / d and x % d (unsigned) by a constant d: a shift and a mask for a power of two; a high multiply by d's
+    magic number and a shift (and x - q d for the remainder) for other 32-bit divisors that have one."""
 
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: arith.DivUIOp | arith.RemUIOp, rewriter: PatternRewriter) -> None:
-        k = _power_of_two(op.rhs)
-        if k is None:
+        d = _constant(op.rhs)
+        if d is None or d <= 0:
             return
-        divide = isinstance(op, arith.DivUIOp)
-        operand = arith.ConstantOp(IntegerAttr(k if divide else (1 << k) - 1, op.rhs.type))
-        reduced = (arith.ShRUIOp if divide else arith.AndIOp)(op.lhs, operand.result)
-        rewriter.replace(op, [operand, reduced])
+        divide, t = isinstance(op, arith.DivUIOp), op.rhs.type
+        if d & (d - 1) == 0:
+            k = d.bit_length() - 1
+            operand = arith.ConstantOp(IntegerAttr(k if divide else d - 1, t))
+            rewriter.replace(op, [operand, (arith.ShRUIOp if divide else arith.AndIOp)(op.lhs, operand.result)])
+            return
+        magic = unsigned_magic(d) if t.width.data == 32 else None
+        if magic is None:
+            return
+        m, s = (arith.ConstantOp(IntegerAttr(_signless(x, 32), t)) for x in magic)
+        product = arith.MulUIExtendedOp(op.lhs, m.result)
+        quotient = arith.ShRUIOp(product.high, s.result)
+        ops = [m, s, product, quotient]
+        if not divide:  # x - (x / d) d
+            times = arith.ConstantOp(IntegerAttr(d, t))
+            ops += [times, back := arith.MuliOp(quotient.result, times.result), arith.SubiOp(op.lhs, back.result)]
+        rewriter.replace(op, ops)
 
 
 @dataclass(frozen=True)
-class Pow2StrengthReduce(ModulePass):
-    name = "arith-pow2-strength-reduce"
+class DivStrengthReduce(ModulePass):
+    name = "arith-div-strength-reduce"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(TypedPatternApplier([UnsignedByPowerOfTwo()]),
+        PatternRewriteWalker(TypedPatternApplier([UnsignedByConstant()]),
                              apply_recursively=False).rewrite_module(op)
 
 
-__all__ = ["Pow2StrengthReduce"]
+__all__ = ["DivStrengthReduce", "unsigned_magic"]

@@ -74,6 +74,19 @@ def binary(fn: PTXFunction, op: Operation) -> None:
     fn.emit(f"{mnemonic[0]}{suffix} {fn.define(op.result)}, {a}, {b};")
 
 
+@emits(arith.MulUIExtendedOp)
+def multiply_extended(fn: PTXFunction, op: arith.MulUIExtendedOp) -> None:
+    """The low and high halves of the unsigned double-width product: mul.lo and mul.hi (a half nothing reads is
+    not emitted)."""
+    t = op.low.type
+    if not isinstance(t, IntegerType) or value_bits(t) not in (32, 64):
+        raise PTXEmissionError(op, f"'{op.name}' on {t} is not supported by the PTX target; it takes i32 and i64")
+    a, b, bits = fn.reg(op.operands[0]), fn.reg(op.operands[1]), value_bits(t)
+    for half, result in (("lo", op.low), ("hi", op.high)):
+        if result.uses:
+            fn.emit(f"mul.{half}.u{bits} {fn.define(result)}, {a}, {b};")
+
+
 @emits(arith.ExtUIOp, arith.ExtSIOp, arith.TruncIOp)
 def integer_cast(fn: PTXFunction, op: Operation) -> None:
     src_t, dst_t = op.input.type, op.result.type

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mmatom.dialects.nvvm_warp import Ex2Op, RcpApproxFtzF32Op, ShflOp
+from mmatom.dialects.nvvm_warp import Ex2Op, RcpApproxFtzF32Op, ShflOp, SyncWarpOp
 
 from .ptx_function import PTXFunction, emits
 
@@ -22,3 +22,8 @@ def ex2(fn: PTXFunction, op: Ex2Op) -> None:
 @emits(RcpApproxFtzF32Op)
 def rcp(fn: PTXFunction, op: RcpApproxFtzF32Op) -> None:
     fn.emit(f"rcp.approx.ftz.f32 {fn.define(op.res)}, {fn.reg(op.arg)};")
+
+
+@emits(SyncWarpOp)
+def sync_warp(fn: PTXFunction, op: SyncWarpOp) -> None:
+    fn.emit(f"bar.warp.sync {fn.operand(op.mask)};")

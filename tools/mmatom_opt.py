@@ -117,14 +117,14 @@ def match_expected(name: str, expected: list[Diagnostic], got: list[Diagnostic])
 
 # --help's one line per mmatom pass (each pass's module docstring says the rest)
 PASS_SUMMARIES = {
-    "lower-mma-to-nvvm": "the whole lowering, mma -> nvvm: the four verify-* checks, arith-pow2-strength-reduce, then the next four passes",
+    "lower-mma-to-nvvm": "the whole lowering, mma -> nvvm: the four verify-* checks, arith-div-strength-reduce, then the next four passes",
     "lower-mma-to-ptx": "lower-mma-to-nvvm, then mma-scf-to-branches: what -t ptx prints (mmatom.compile runs it)",
     "mma-fragments-to-registers": "a fragment crossing a region or function boundary becomes its registers",
     "convert-mma-to-nvvm": "every mma op -> nvvm + arith + llvm, one rewrite pattern per op",
     "mma-reconcile-casts": "drops the casts that hand a fragment across the partial conversion",
     "mma-finalize-nvvm": "checks nothing of the mma dialect is left; the chip stays #mma.target",
     "mma-scf-to-branches": "scf.for / scf.if / scf.while -> blocks and cf branches (the last step of lower-mma-to-ptx)",
-    "arith-pow2-strength-reduce": "unsigned division / remainder by a power of two -> shift / mask",
+    "arith-div-strength-reduce": "unsigned division / remainder by a constant -> shift / mask, or a high multiply and a shift",
     "verify-wgmma-lifecycle": "checks the wgmma fence / commit / wait protocol (Hopper)",
     "verify-tmem-lifecycle": "checks tensor memory alloc / dealloc / relinquish (Blackwell tcgen05)",
     "verify-pipeline": "checks the TMA -> mbarrier -> wgmma pipeline protocol",

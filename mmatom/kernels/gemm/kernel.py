@@ -30,7 +30,7 @@ from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, 
                      PRODUCER_REGISTERS, REALIGNED_ACCUMULATORS, REALIGNING_REGISTERS, GemmConfig, box_columns,
                      box_row_bytes, check_dtypes, check_majors, operand_box, output_box, output_swizzle)
 from .direct_store import DirectStore
-from .realigned_loads import PRODUCER_BARRIER, PRODUCER_THREADS, PRODUCER_WARPGROUPS, RealignedLoads, raw_bytes
+from .realigned_loads import PRODUCER_THREADS, PRODUCER_WARPGROUPS, RealignedLoads, raw_bytes
 from .split_sums import SliceSums
 
 
@@ -240,12 +240,12 @@ class HopperGemm:
             origins = {"a": m0, "b": n0}
             first_step = self.scheduler.layer(unit) * self.k_tiles if self.config.split_k else 0
             rows = {x: loads.tile_rows(loads.operands[x], origins[x]) for x in self.realigned}
-            kb.sync.named_barrier(PRODUCER_BARRIER, PRODUCER_THREADS)  # the last tile's slots all read
+            kb.sync.warp()  # the last tile's slots all read (a warp's rows are its own: realigned_loads.py)
             for ahead in range(depth - 1):
                 self.copy_ahead(loads, rows, ahead, first_step)
             with (k_loop := kb.for_range(0, self.k_tiles, 1, [it])) as (kt, (it_k,)):
-                kb.cp_async.wait_group(depth - 2)  # this thread's copies of step kt landed; the barrier: all
-                kb.sync.named_barrier(PRODUCER_BARRIER, PRODUCER_THREADS)
+                kb.cp_async.wait_group(depth - 2)  # this thread's copies of step kt landed; the sync: its warp's
+                kb.sync.warp()
                 self.copy_ahead(loads, rows, kt + depth - 1, first_step)
                 self.fill(loads, rows, it_k, kt, first_step, origins, layer)
                 k_loop.yield_(it_k + 1)

@@ -3,16 +3,18 @@
 
 The two producer warpgroups' 256 threads copy, for each K step, every row's 144 bytes of aligned 16-byte chunks
 that hold the step's 128 bytes of it into a raw slot (cp.async: nothing held in registers, `depth - 1` steps in
-flight, one group a step; chunks past the row's end or of rows past the operand's zero-filled). Once a step's
-copies landed (each thread's wait, then the producers' barrier), each thread realigns one 16-byte chunk of every
-32nd row: it reads the 5 words of the raw row its chunk spans (4-byte loads at the row's offset rounded down to a
-word), joins them with funnel shifts, zeroes the bytes past K (the last step) and the rows past the operand, and
-stores the chunk where the tile's 128B-swizzled layout places it. Then it fences its stores to the async proxy and
-arrives on the stage's full barrier (the ring counts 256 producers more than TMA's one), so the consumers' wgmma
-read the tile as a TMA-loaded one. Measured on the H100 (records/GEMM.md, sessions 19-20, 26): slower per K step
-than TMA (~1.1 us a step of 144 rows; one producer warpgroup took ~1.5) -- the SMEM round trip and its bank
-conflicts, and the copies' and realignment's instructions -- so the host realigns where a CTA walks few K steps
-(small and odd problems: no copy launch) and copies the rows first where it walks many (choices.realign_pays,
+flight, one group a step; chunks past the row's end or of rows past the operand's zero-filled). A row is one warp's:
+8 lanes copy its chunks and the same 8 realign it, so once a step's copies landed (each thread's wait, then its
+warp's bar.warp.sync -- no barrier across the producers) each thread realigns one 16-byte chunk of every 32nd row:
+it reads the 5 words of the raw row its chunk spans (4-byte loads at the row's offset rounded down to a word), joins
+them with funnel shifts, zeroes the bytes past K (the last step; rows past the operand are zero already), and stores
+the chunk where the tile's 128B-swizzled layout places it. Then it fences its stores to the async proxy and arrives
+on the stage's full barrier (the ring counts 256 producers more than TMA's one), so the consumers' wgmma read the
+tile as a TMA-loaded one. What no K step changes -- each row's address, whether it is in the operand -- is worked
+out once a tile. Measured on the H100 (records/GEMM.md, sessions 19-20, 26, 29): slower per K step than TMA (~1.1 us
+a step of 144 rows in session 26; one producer warpgroup took ~1.5) -- the copies' and the realignment's
+instructions, each warp's chain of them -- so the host realigns where a CTA walks few K steps (small and odd
+problems: no copy launch) and copies the rows first where it walks many (choices.realign_pays,
 host.REALIGN_UNALIGNED).
 
     loads = RealignedLoads(kb, tid, {"a": (rows, "e4m3", layout)}, depth, {"a": m})  # before the tile loop
@@ -36,7 +38,6 @@ from .config import ELEM_BYTES
 # session 26); the consumers keep REALIGNING_REGISTERS' 200 registers, the producers the rest of the 64K
 PRODUCER_WARPGROUPS = 2
 PRODUCER_THREADS = 128 * PRODUCER_WARPGROUPS  # every producer thread copies and realigns
-PRODUCER_BARRIER = 5  # named barrier 5: the producer warpgroups' (1, 2: the consumers' staging; 3, 4: ping-pong)
 ROW_BYTES = 128  # a K step of one row: the 128B swizzle's span (block_k of any element type)
 RAW_CHUNKS = ROW_BYTES // 16 + 1  # the aligned 16-byte chunks 128 bytes at any alignment lie in
 RAW_ROW_BYTES = RAW_CHUNKS * 16
@@ -80,15 +81,20 @@ class RealignedLoads:
     # -- copies ------------------------------------------------------------------------------------------------
 
     def tile_rows(self, op, origin) -> SimpleNamespace:
-        """This thread's rows of a tile at `origin` (the operand's first row of it): its first row's address and
-        offset past 16 bytes (`skip`, the same for its rows 16 or 32 apart), whether each row is in the operand."""
+        """This thread's rows of a tile at `origin` (the operand's first row of it), what no K step changes: each
+        row's first byte (`starts`; a row past the operand: an address its copies never read) and whether it lies in
+        the operand (`inside`), and their offset past 16 bytes (`skip`, the same for rows 16 or 32 apart) -- worked
+        out once a tile, so that a K step's copies are an address add and a select a row."""
         kb = self.kb
         row = origin + self.first_row
         extent = self.extents[op.name]
-        # the row's first element (a row past the operand: its last row's, whose chunks are then not read)
-        start = kb.param(op.name) + mmatom.min_value(row, extent - 1) * kb.param(f"ld{op.name}") * op.esize
+        pitch = kb.param(f"ld{op.name}") * op.esize
+        start = kb.param(op.name) + mmatom.min_value(row, extent - 1) * pitch
         skip = (kb.param(f"{op.name}_align") + row * op.pitch) & 15
-        return SimpleNamespace(start=start, skip=skip, row=row, extent=extent)
+        count = op.rows // op.apart
+        return SimpleNamespace(skip=skip, row=row, extent=extent,
+                               starts=[start + (j * op.apart) * pitch for j in range(count)],
+                               inside=[row + op.apart * j < extent for j in range(count)])
 
     def issue(self, rows_of: dict, step, k0) -> None:
         """This thread's copies of K step `step` (its first element k0) into raw slot step % depth; the caller
@@ -103,37 +109,32 @@ class RealignedLoads:
 
     def _copies(self, op, rows, step, k0) -> None:
         """This thread's rows of `op`: the 9 aligned chunks that hold the step's 128 bytes, each a thread's but the
-        ninth (the row's last thread's); chunks past K or of rows past the operand zero-filled."""
+        ninth (the row's last thread's); chunks past K or of rows past the operand zero-filled (which is all the
+        realignment needs to know of those rows)."""
         kb = self.kb
-        slot = op.raw + (step & (self.depth - 1)) * (op.rows * RAW_ROW_BYTES)
+        slot = op.raw + (step & (self.depth - 1)) * (op.rows * RAW_ROW_BYTES) + self.first_row * RAW_ROW_BYTES
         k_bytes = kb.param("k") * op.esize
         first = k0 * op.esize - rows.skip  # the first aligned chunk, past the row's start (bytes; may be < 0)
-        for j in range(op.rows // op.apart):
-            row_in = rows.row + op.apart * j < rows.extent
-            dst = slot + (self.first_row + op.apart * j) * RAW_ROW_BYTES
-            src = rows.start + (j * op.apart) * kb.param(f"ld{op.name}") * op.esize + first
-            for chunk, extra in ((self.chunk, None), (8, self.chunk == 7)):
-                at = first + chunk * 16
-                size = mmatom.select(row_in & (at < k_bytes), 16, 0)
-                copy = lambda: kb.cp_async.copy(dst + chunk * 16, src + chunk * 16, size)  # noqa: E731
-                if extra is None:
-                    copy()
-                else:
-                    with kb.if_(extra):
-                        copy()
+        # each chunk's bytes to read, the same for every row of the step: 16, or 0 past K
+        sizes = {chunk: mmatom.select(first + chunk * 16 < k_bytes, 16, 0) for chunk in (self.chunk, 8)}
+        for j, (start, inside) in enumerate(zip(rows.starts, rows.inside)):
+            dst, src = slot + j * op.apart * RAW_ROW_BYTES, start + first
+            kb.cp_async.copy(dst + self.chunk * 16, src + self.chunk * 16, mmatom.select(inside, sizes[self.chunk], 0))
+            with kb.if_(self.chunk == 7):
+                kb.cp_async.copy(dst + 128, src + 128, mmatom.select(inside, sizes[8], 0))
 
     # -- realignment -------------------------------------------------------------------------------------------
 
     def realign(self, stage, rows_of: dict, step, k0) -> None:
         """K step `step`'s raw chunks (landed: after the producers' barrier) into the stage's tiles: this thread's
-        chunk of each of its rows; where the step holds bytes past K or rows past the operand, those zeroed."""
+        chunk of each of its rows, its bytes past K zeroed where the step holds any (rows past the operand come
+        zero from their zero-filled raw chunks)."""
         kb = self.kb
         for op in self.operands.values():
             rows = rows_of[op.name]
             valid = kb.param("k") * op.esize - k0 * op.esize - self.chunk * 16  # this chunk's bytes before K
-            last = rows.row + op.apart * (op.rows // op.apart - 1)
             with self._active(op):
-                with kb.if_((valid >= 16) & (last < rows.extent)) as whole:
+                with kb.if_(valid >= 16) as whole:
                     self._rows(op, stage, rows, step, None)
                 with whole.otherwise():
                     self._rows(op, stage, rows, step, valid)
@@ -150,21 +151,19 @@ class RealignedLoads:
             words = [kb.load_scalar(base + j * op.apart * RAW_ROW_BYTES, "i32", w) for w in range(5)]
             window = [mmatom.funnel_shift_right(words[w], words[w + 1], bits) for w in range(4)]
             if valid is not None:
-                window = self._masked(window, valid, rows.row + op.apart * j < rows.extent)
+                window = self._masked(window, valid)
             kb.store_chunk(window, tile + j * op.apart_bytes)
 
     @staticmethod
-    def _masked(window: list, valid, row_in) -> list:
-        """The chunk's words with the bytes from `valid` on (past K; 0 to 15 of them kept) zeroed -- all of them
-        for a row past the operand (its raw chunks were zero-filled; a step's bytes past K may hold the next
-        row's)."""
+    def _masked(window: list, valid) -> list:
+        """The chunk's words with the bytes from `valid` on (past K; 0 to 15 of them kept) zeroed: a step's bytes
+        past K may hold the next row's."""
         out = []
         for w, word in enumerate(window):
             keep = valid - 4 * w  # this word's bytes before K (any value: clamped by the selects)
             partial = word & ((1 << (keep * 8)) - 1)  # 0 < keep < 4 where it is chosen
-            kept = mmatom.select(keep >= 4, word, mmatom.select(keep > 0, partial, 0))
-            out.append(mmatom.select(row_in, kept, 0))
+            out.append(mmatom.select(keep >= 4, word, mmatom.select(keep > 0, partial, 0)))
         return out
 
 
-__all__ = ["PRODUCER_BARRIER", "PRODUCER_THREADS", "PRODUCER_WARPGROUPS", "RealignedLoads", "raw_bytes"]
+__all__ = ["PRODUCER_THREADS", "PRODUCER_WARPGROUPS", "RealignedLoads", "raw_bytes"]

@@ -249,3 +249,11 @@ llvm.func @rcp_f64(%x: f64) {
   %0 = nvvm.rcp.approx.ftz.f %x : f64
   llvm.return
 }
+
+// -----
+
+llvm.func @warp_sync_mask(%m: i64) {
+  // expected-error@+1 {{nvvm.bar.warp.sync: member mask of type i64; an i32 (a bit per lane)}}
+  nvvm.bar.warp.sync %m : i64
+  llvm.return
+}

@@ -1,6 +1,6 @@
 // Warp shuffles and fast math in upstream NVVM's spelling (dialects/nvvm_warp.py): they round-trip as upstream
 // prints them, and the PTX target emits one instruction each -- shfl.sync.<kind>.b32 with the member mask last
-// (upstream puts it first), ex2.approx.ftz.f32 (ex2.approx.f32 without ftz), rcp.approx.ftz.f32; arith.maxnumf
+// (upstream puts it first), ex2.approx.ftz.f32 (ex2.approx.f32 without ftz), rcp.approx.ftz.f32, bar.warp.sync; arith.maxnumf
 // (mmatom.max_value on floats) is PTX max.f32.
 // RUN: mmatom-opt %s | filecheck %s --check-prefix=IR
 // RUN: mmatom-opt %s --print-op-generic | filecheck %s --check-prefix=GENERIC
@@ -22,6 +22,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     %e = nvvm.ex2 %u {ftz = true} : f32
     %e2 = nvvm.ex2 %e : f32
     %r = nvvm.rcp.approx.ftz.f %e2 : f32
+    nvvm.bar.warp.sync %all : i32
     llvm.store %r, %p : f32, !llvm.ptr<1>
     %q = llvm.getelementptr %p[1] : (!llvm.ptr<1>) -> !llvm.ptr<1>, i32
     llvm.store %j, %q : i32, !llvm.ptr<1>
@@ -37,10 +38,12 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 // IR-NEXT: %e = nvvm.ex2 %u {ftz = true} : f32
 // IR-NEXT: %e2 = nvvm.ex2 %e : f32
 // IR-NEXT: %r = nvvm.rcp.approx.ftz.f %e2 : f32
+// IR-NEXT: nvvm.bar.warp.sync %all : i32
 
 // the kind in the generic form parses back (it printed as #nvvm.shfl_kindbfly, which did not: fuzz seed 23)
 // GENERIC: "nvvm.shfl.sync"(%all, %x, %c1, %c31) <{kind = #nvvm<shfl_kind bfly>}> : (i32, f32, i32, i32) -> f32
 // GENERIC: <{kind = #nvvm<shfl_kind up>}>
+// GENERIC: "nvvm.bar.warp.sync"(%all) : (i32) -> ()
 
 // CHECK-LABEL: .entry warp(
 // CHECK:      ld.param.f32 [[X:%f[0-9]+]], [warp_param_1];
@@ -54,5 +57,6 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
 // CHECK-NEXT: ex2.approx.ftz.f32 [[E:%f[0-9]+]], [[U]];
 // CHECK-NEXT: ex2.approx.f32 [[E2:%f[0-9]+]], [[E]];
 // CHECK-NEXT: rcp.approx.ftz.f32 [[R:%f[0-9]+]], [[E2]];
+// CHECK-NEXT: bar.warp.sync -1;
 // CHECK:      st.global.f32 [{{%rd[0-9]+}}], [[R]];
 // CHECK:      st.global.b32 [{{%rd[0-9]+}}], [[J]];

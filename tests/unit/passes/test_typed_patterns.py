@@ -16,13 +16,13 @@ SHIPPED = [*convert.FRAGMENT_PATTERNS, *convert.CONVERT_PATTERNS, *convert.MMA_S
            *convert.TCGEN05_PATTERNS, *convert.TMA_PATTERNS, convert.LowerCopyToSmem(),
            *fragment_boundaries.BOUNDARY_PATTERNS, reconcile.FoldRoundTrip(), reconcile.EraseUnused(),
            scf_to_branches.ForToBranches(), scf_to_branches.IfToBranches(), scf_to_branches.WhileToBranches(),
-           strength_reduce.UnsignedByPowerOfTwo()]
+           strength_reduce.UnsignedByConstant()]
 
 
 def test_every_shipped_pattern_has_a_type_the_applier_reads():
     unread = [type(p).__name__ for p in SHIPPED if op_types(p) is None]
     assert not unread, f"patterns tried on every op: {unread}"
-    assert op_types(strength_reduce.UnsignedByPowerOfTwo()) == (arith.DivUIOp, arith.RemUIOp)  # a Union
+    assert op_types(strength_reduce.UnsignedByConstant()) == (arith.DivUIOp, arith.RemUIOp)  # a Union
 
 
 class Seen(RewritePattern):
