@@ -232,6 +232,7 @@ def test_f32_out(shape, dtype):
     import torch
 
     import mmatom
+    from mmatom.kernels.gemm import choose_config
     m, n, k = shape
     tdtype = torch.bfloat16 if dtype == "bf16" else torch.float8_e4m3fn
     a = torch.randn(m, k, device="cuda").to(tdtype)
@@ -239,8 +240,11 @@ def test_f32_out(shape, dtype):
     scales = {} if dtype == "bf16" else {"scale_a": torch.tensor([0.5], device="cuda"),
                                          "scale_b": torch.tensor([2.0], device="cuda")}
     d32 = torch.full((m, n), float("nan"), device="cuda", dtype=torch.float32)
-    mmatom.gemm(a, b, out=d32, **scales)
-    d16 = mmatom.gemm(a, b, **scales)
+    # one config for both calls: a bf16 D may take a swapped-operand config an f32 D cannot (on an H200 the prior
+    # chose 128x64x8w1t for 64 x 8192 x 8192 with bf16 out, split-K 64x128x8w1ps with f32: other sums, other bits)
+    config = choose_config(m, n, k, dtype, swap_ab=False)
+    mmatom.gemm(a, b, out=d32, config=config, **scales)
+    d16 = mmatom.gemm(a, b, config=config, **scales)
     torch.cuda.synchronize()
     assert torch.isfinite(d32).all(), "some of D was never written (still NaN)"
     assert torch.equal(d32.to(torch.bfloat16), d16)
