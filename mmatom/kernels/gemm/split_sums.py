@@ -25,10 +25,12 @@ TOTAL_CHUNKS, SUMMED_AT_ONCE = 8, 64  # total(): chunks at a time past 64 accumu
 class SliceSums:
     """The workspace protocol of one consumer warpgroup (ping-pong: a tile each) or both (cooperative: one tile)."""
 
-    def __init__(self, kb: mmatom.KernelBuilder, consumer_tid, fragment_type, warpgroups: int, warpgroup):
+    def __init__(self, kb: mmatom.KernelBuilder, consumer_tid, fragment_type, warpgroups: int, warpgroup,
+                 summed_at_once: int = SUMMED_AT_ONCE):
         """`consumer_tid`: this thread among the consumers (0 to 255); `warpgroup` (0 or 1): its consumer
-        warpgroup; ping-pong's each count on their own named barrier."""
-        self.kb = kb
+        warpgroup; ping-pong's each count on their own named barrier; `summed_at_once`: the most accumulators
+        total() adds up in one pass (fewer where the kernel's threads hold fewer registers)."""
+        self.kb, self.summed_at_once = kb, summed_at_once
         self.threads = 128 * warpgroups  # the tile's consumer threads
         self.thread = consumer_tid if warpgroups == 2 else consumer_tid & 127  # this thread's place among them
         self.barrier = (SPLIT_BARRIER, 256) if warpgroups == 2 else (warpgroup + 1, 128)
@@ -58,12 +60,13 @@ class SliceSums:
         """Every slice's partial sums added up in slice order, slice s's in workspace slot `slot_of(s)` (the last
         slice's own among them, as it wrote them), two slices' loads in flight per step (an odd count's last pair
         reads its one slice twice and adds zeros for the second): all of the thread's chunks at a time, or for
-        more than SUMMED_AT_ONCE accumulators TOTAL_CHUNKS of them -- a 128-accumulator tile's every chunk at once
-        would hold 256 loaded words beside the sums, and ptxas spills (the 128x256 and 128x192 tiles)."""
+        more than `summed_at_once` accumulators TOTAL_CHUNKS of them (fewer where `summed_at_once` says so) -- a
+        128-accumulator tile's every chunk at once would hold 256 loaded words beside the sums, and ptxas spills
+        (the 128x256 and 128x192 tiles; a realigning kernel's 64x128 ping-pong tile at 128 registers a thread)."""
         kb = self.kb
         out = kb.fill(0.0, self.fragment_type)
         last = slices - 1
-        at_once = self.chunks if self.values <= SUMMED_AT_ONCE else TOTAL_CHUNKS
+        at_once = self.chunks if self.values <= self.summed_at_once else min(TOTAL_CHUNKS, self.summed_at_once // 4)
         for group in range(0, self.chunks, at_once):
             chunks = range(group, min(group + at_once, self.chunks))
             zero = [kb.const(0.0)] * (4 * len(chunks))

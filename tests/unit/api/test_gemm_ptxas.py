@@ -145,6 +145,27 @@ def test_stream_k_variants_assemble_clean_with_the_fixup():
         assert "fence.acq_rel.gpu" in ptx and "atom.relaxed.gpu.global.add" in ptx and "bar.red.or.pred" in ptx, what
 
 
+# the slice sums beside what else holds registers: a D stored through its pointer after split-K and stream-K sums,
+# stream-K's f32 D (each spilled 8 to 348 bytes while their sums took 32 or 64 accumulators a pass)
+SUMMED = [(GemmConfig.from_name(name), dtype, out, direct) for name, dtype, out, direct in (
+    ("64x128x8w1ps", "bf16", "bf16", True), ("128x128x6w1s", "e4m3", "bf16", True),
+    ("128x256x4k", "bf16", "bf16", True), ("128x256x4k", "bf16", "f32", False), ("128x128x6w1k", "e4m3", "bf16", True),
+    ("256x128x4k", "e4m3", "bf16", True), ("256x128x4k", "bf16", "f32", False))]
+
+
+def _summed_metadata(case):
+    config, dtype, out, direct = case
+    module, launch = build_gemm(dtype, "sm_90a", config, out, direct_d=direct)
+    return mmatom.compile(module, options={"cache": False}).metadata
+
+
+def test_split_and_stream_k_sums_beside_a_direct_or_f32_d_assemble_clean():
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(_summed_metadata, SUMMED))
+    for (config, dtype, out, direct), meta in zip(SUMMED, results):
+        assert meta.spill_bytes == 0 and meta.warnings == (), f"{config} {dtype} -> {out} direct_d={direct}: {meta}"
+
+
 def test_stream_k_takes_cooperative_unclustered_whole_tile_walks():
     for name in ("128x128x6w1pk", "128x256x4c2x1k", "128x64x8w1sk", "128x16x8w1kt"):
         with pytest.raises(mmatom.CompileError, match="stream-K runs cooperative consumers on unswapped, "
@@ -370,7 +391,10 @@ def test_swap_ab_limits_are_compile_errors():
 # operands realigned by the producer (rows off 16 bytes: kernel.build_gemm's `realigned`): swapped, cooperative,
 # ping-pong and a one-operand variant, fp8 and bf16
 REALIGNED = [("128x16x8w1t", "e4m3", ("a", "b")), ("128x64x8w1", "bf16", ("a", "b")),
-             ("64x128x8w1p", "e4m3", ("a", "b")), ("128x128x6w1", "e4m3", ("b",))]
+             ("64x128x8w1p", "e4m3", ("a", "b")), ("128x128x6w1", "e4m3", ("b",)),
+             # the split-K variants the host realigns with (host._realigning_variant): 64x128x8w1ps spilled 124
+             # bytes when its slice sums held all 64 accumulators' loads at once
+             ("64x128x8w1ps", "e4m3", ("a", "b")), ("128x16x8w1st", "bf16", ("a", "b"))]
 
 
 def _realigned_metadata(case):
