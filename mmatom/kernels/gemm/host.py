@@ -30,7 +30,7 @@ from .choices import (FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, re
                       realigning_us, repacked_operands, sm_count, splits)
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, SPLIT_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes,
                      box_row_bytes, operand_box, output_box, output_swizzle, widened)
-from .kernel import build_gemm, realigned_ring
+from .kernel import DIRECT_STREAM_K_ACCUMULATORS, build_gemm, realigned_ring
 from .repack import THREADS as REPACK_THREADS
 from .repack import repack_arguments, repack_kernel
 from .split_sums import stream_k_workspace_sizes, workspace_sizes
@@ -355,8 +355,16 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None, direc
 
 def _staging_for(config: GemmConfig, out_dtype: str, direct: bool) -> GemmConfig:
     """`config`, or for a D stored through its pointer (direct_store.py reads staged boxes of 128-byte rows) a narrow
-    tile's 64-column neighbour -- given or the prior's: the autotuner times every config on such outs too."""
-    return widened(config) if direct and box_row_bytes(config, out_dtype) != 128 else config
+    tile's 64-column neighbour, and a stream-K tile of more accumulators than fit beside its fixup its whole-tile
+    config (kernel.DIRECT_STREAM_K_ACCUMULATORS) -- given or the prior's: the autotuner times every config on
+    such outs too."""
+    if not direct:
+        return config
+    if box_row_bytes(config, out_dtype) != 128:
+        return widened(config)
+    if config.stream_k and config.accumulators > DIRECT_STREAM_K_ACCUMULATORS:
+        return replace(config, stream_k=False)
+    return config
 
 
 def _splits_of(p: Problem, sms: int) -> int:

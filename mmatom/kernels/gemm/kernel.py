@@ -21,6 +21,8 @@ its tile counts and K loop computed on the device; the tensor maps carry the ext
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import mmatom
 from mmatom import ceil_div
 
@@ -53,6 +55,11 @@ def _check_variant(config: GemmConfig, dtype: str, out_dtype: str, batched: bool
     if direct_d and batched:
         raise api_error(f"build_gemm: a D stored through its pointer (direct_d) takes one 2-d D, not a batch; "
                         f"config {config.name}")
+    if direct_d and config.stream_k and config.accumulators > DIRECT_STREAM_K_ACCUMULATORS:
+        raise api_error(f"build_gemm: a D stored through its pointer (direct_d) after stream-K's fixup holds at "
+                        f"most {DIRECT_STREAM_K_ACCUMULATORS} accumulators a thread (ptxas spilled beside "
+                        f"{config.accumulators}); config {config.name}: its whole-tile config "
+                        f"{replace(config, stream_k=False).name}, or a stream-K tile of 64")
     if rowwise and (dtype not in FP8 or batched):
         raise api_error(f"build_gemm: rowwise scales (scale_a of M, scale_b of N elements) are for a 2-d fp8 "
                         f"GEMM; dtype {dtype!r}, batched={batched}")
@@ -481,6 +488,9 @@ class HopperGemm:
 
 
 SMEM_LIMIT = 227 * 1024
+# a D stored through its pointer beside stream-K's fixup: the most accumulators a thread that fit (128: 16 bytes
+# spilled, e4m3 128x256x4k)
+DIRECT_STREAM_K_ACCUMULATORS = 64
 TIGHT_SUMMED_AT_ONCE = 16  # split-K / stream-K sums a pass where registers are tight (HopperGemm._slice_sums)
 STAGING_BYTES = 4 * BOX_BYTES  # the epilogue's boxes: two per consumer warpgroup
 # raw slots of realigned rows, deepest first: depth - 1 K steps in flight while one is realigned (a memory-bound

@@ -149,8 +149,8 @@ def test_stream_k_variants_assemble_clean_with_the_fixup():
 # stream-K's f32 D (each spilled 8 to 348 bytes while their sums took 32 or 64 accumulators a pass)
 SUMMED = [(GemmConfig.from_name(name), dtype, out, direct) for name, dtype, out, direct in (
     ("64x128x8w1ps", "bf16", "bf16", True), ("128x128x6w1s", "e4m3", "bf16", True),
-    ("128x256x4k", "bf16", "bf16", True), ("128x256x4k", "bf16", "f32", False), ("128x128x6w1k", "e4m3", "bf16", True),
-    ("256x128x4k", "e4m3", "bf16", True), ("256x128x4k", "bf16", "f32", False))]
+    ("128x256x4k", "bf16", "f32", False), ("128x128x6w1k", "e4m3", "bf16", True), ("128x64x8w1k", "e4m3", "bf16", True),
+    ("256x128x4k", "bf16", "f32", False))]
 
 
 def _summed_metadata(case):
@@ -164,6 +164,19 @@ def test_split_and_stream_k_sums_beside_a_direct_or_f32_d_assemble_clean():
         results = list(pool.map(_summed_metadata, SUMMED))
     for (config, dtype, out, direct), meta in zip(SUMMED, results):
         assert meta.spill_bytes == 0 and meta.warnings == (), f"{config} {dtype} -> {out} direct_d={direct}: {meta}"
+
+
+def test_a_direct_d_takes_stream_k_tiles_of_64_accumulators():
+    """A D stored through its pointer after stream-K's fixup: at most 64 accumulators a thread (128 spilled); the
+    host runs such a call on the tile's whole-tile config (host._staging_for)."""
+    from mmatom.kernels.gemm.host import _staging_for
+    with pytest.raises(mmatom.CompileError, match=r"after stream-K's fixup holds at most 64 accumulators a thread "
+                                                  r"\(ptxas spilled beside 128\); config 128x256x4k: its whole-tile "
+                                                  r"config 128x256x4"):
+        build_gemm("e4m3", "sm_90a", GemmConfig.from_name("128x256x4k"), "bf16", direct_d=True)
+    for name, ran in (("128x256x4k", "128x256x4"), ("256x128x4k", "256x128x4"), ("128x128x6w1k", "128x128x6w1k")):
+        assert _staging_for(GemmConfig.from_name(name), "bf16", True).name == ran
+        assert _staging_for(GemmConfig.from_name(name), "bf16", False).name == name
 
 
 def test_stream_k_takes_cooperative_unclustered_whole_tile_walks():
