@@ -151,5 +151,5 @@ class SyncWarpOp(IRDLOperation):
 WARP_OPS = (ShflOp, Ex2Op, RcpApproxFtzF32Op, SyncWarpOp)
 WARP_ATTRS = (ShflKindAttr,)
 
-__all__ = ["Ex2Op", "RcpApproxFtzF32Op", "SHFL_CLAMP", "SHFL_TYPES", "ShflKindAttr", "ShflOp", "SyncWarpOp", "WARP_ATTRS",
-           "WARP_OPS"]
+__all__ = ["Ex2Op", "RcpApproxFtzF32Op", "SHFL_CLAMP", "SHFL_TYPES", "ShflKindAttr", "ShflOp", "SyncWarpOp",
+           "WARP_ATTRS", "WARP_OPS"]

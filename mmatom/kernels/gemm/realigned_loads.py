@@ -126,9 +126,9 @@ class RealignedLoads:
     # -- realignment -------------------------------------------------------------------------------------------
 
     def realign(self, stage, rows_of: dict, step, k0) -> None:
-        """K step `step`'s raw chunks (landed: after the producers' barrier) into the stage's tiles: this thread's
-        chunk of each of its rows, its bytes past K zeroed where the step holds any (rows past the operand come
-        zero from their zero-filled raw chunks)."""
+        """K step `step`'s raw chunks (landed: after the thread's wait and its warp's sync) into the stage's tiles:
+        this thread's chunk of each of its rows, its bytes past K zeroed where the step holds any (rows past the
+        operand come zero from their zero-filled raw chunks)."""
         kb = self.kb
         for op in self.operands.values():
             rows = rows_of[op.name]
