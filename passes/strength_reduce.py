@@ -45,11 +45,6 @@ def unsigned_magic(divisor: int) -> tuple[int, int] | None:
     return None
 
 
-def _signless(value: int, bits: int) -> int:
-    """`value` (0 .. 2^bits - 1) as the signed value of its bits, what an iN IntegerAttr holds."""
-    return value - (1 << bits) if value >= 1 << (bits - 1) else value
-
-
 class UnsignedByConstant(RewritePattern):
     """x / d and x % d (unsigned) by a constant d: a shift and a mask for a power of two; a high multiply by d's
     magic number and a shift (and x - q d for the remainder) for other 32-bit divisors that have one."""
@@ -68,7 +63,7 @@ class UnsignedByConstant(RewritePattern):
         magic = unsigned_magic(d) if t.width.data == 32 else None
         if magic is None:
             return
-        m, s = (arith.ConstantOp(IntegerAttr(_signless(x, 32), t)) for x in magic)
+        m, s = (arith.ConstantOp(IntegerAttr(x, t)) for x in magic)  # (a signless i32 holds m >= 2^31 as negative)
         product = arith.MulUIExtendedOp(op.lhs, m.result)
         quotient = arith.ShRUIOp(product.high, s.result)
         ops = [m, s, product, quotient]

@@ -33,7 +33,7 @@ from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, 
                      box_row_bytes, check_dtypes, check_majors, operand_box, output_box, output_swizzle)
 from .direct_store import DirectStore
 from .realigned_loads import PRODUCER_THREADS, PRODUCER_WARPGROUPS, RealignedLoads, raw_bytes
-from .split_sums import SUMMED_AT_ONCE, SliceSums
+from .split_sums import SUMMED_AT_ONCE, TIGHT_SUMMED_AT_ONCE, SliceSums
 
 
 def _check_variant(config: GemmConfig, dtype: str, out_dtype: str, batched: bool, rowwise: bool, direct_d: bool,
@@ -491,7 +491,6 @@ SMEM_LIMIT = 227 * 1024
 # a D stored through its pointer beside stream-K's fixup: the most accumulators a thread that fit (128: 16 bytes
 # spilled, e4m3 128x256x4k)
 DIRECT_STREAM_K_ACCUMULATORS = 64
-TIGHT_SUMMED_AT_ONCE = 16  # split-K / stream-K sums a pass where registers are tight (HopperGemm._slice_sums)
 STAGING_BYTES = 4 * BOX_BYTES  # the epilogue's boxes: two per consumer warpgroup
 # raw slots of realigned rows, deepest first: depth - 1 K steps in flight while one is realigned (a memory-bound
 # CTA needs its DRAM latency's worth of bytes in flight), beside at least MIN_STAGES ring stages

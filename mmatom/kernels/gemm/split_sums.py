@@ -20,6 +20,7 @@ from mmatom import ceil_div
 
 SPLIT_BARRIER = 6  # named barrier 6: a cooperative tile's 256 consumer threads (ping-pong: the warpgroup's own)
 TOTAL_CHUNKS, SUMMED_AT_ONCE = 8, 64  # total(): chunks at a time past 64 accumulators a thread, all up to it
+TIGHT_SUMMED_AT_ONCE = 16  # total()'s accumulators a pass where the kernel's registers are tight (its caller says)
 
 
 class SliceSums:
@@ -99,4 +100,5 @@ def stream_k_workspace_sizes(tiles: int, ctas: int, block_m: int, block_n: int) 
     return 2 * ctas * block_m * block_n * 4, tiles
 
 
-__all__ = ["SPLIT_BARRIER", "SliceSums", "stream_k_workspace_sizes", "workspace_sizes"]
+__all__ = ["SPLIT_BARRIER", "SUMMED_AT_ONCE", "TIGHT_SUMMED_AT_ONCE", "SliceSums", "stream_k_workspace_sizes",
+           "workspace_sizes"]
