@@ -182,6 +182,8 @@ def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split
     # (the time with the floors, the fitted time alone, the pool's order): ties under the memory floor (small M:
     # every config reads A and B once) go to the fitted model's order
     best = min((_cost(pool[i], m, n, k, 1, bandwidth, floor, layers, odd_rows), i) for i in plain)
+    if not (odd_rows[0] or odd_rows[1]):
+        best = _narrowest_streaming(pool, best, m, n, k, bandwidth, floor, layers)
     # split-K only as the best plain config's own variant: the fitted terms rank one config's slice counts better
     # than they rank split calls of one config against plain calls of another (benchmarks/gemm_split_k.py)
     for i in variants.get(best[1], ()):
@@ -192,6 +194,21 @@ def _prior(m: int, n: int, k: int, dtype: str, a_major: str, b_major: str, split
         if s > 1:  # one slice: its base config's kernel plus the split's costs, never the better
             best = min(best, (_cost(z, m, n, k, s, bandwidth, floor, layers, odd_rows), i))
     return pool[best[1]].config
+
+
+def _narrowest_streaming(pool: tuple, best: tuple, m: int, n: int, k: int, bandwidth: float, floor: float,
+                         layers: int) -> tuple:
+    """`best`, or where it is a swapped-operand config, the narrowest swapped config that covers M: at M <= 64 a
+    call streams B (M flops a byte, far under the tensor cores' ridge), every swapped config through the same
+    128-row tiles of it, and a wider one moves more of TMA's zero rows into SMEM and issues more MMAs on them. The
+    fitted terms cannot order them (their c0 and c1 nearly collinear past one wave: COST_MODEL): on the H100
+    sweep's 113 rows of M <= 64 the narrowest is within 2% of the fastest swapped config on 99 (16-bit) and 94
+    (fp8), the rest odd pitches or problems of a few us; 1 x 28672 x 8192 bf16 ran 160.5 us on 128x16 against 167.8
+    on 128x64 (H100), and 13% faster on an H200 (records/gemm-2026-11-28-s30)."""
+    if not pool[best[1]].config.swap_ab:
+        return best
+    i = min((y.m_block, j) for j, y in enumerate(pool) if y.config.swap_ab and not y.p.split and m <= y.m_most)[1]
+    return (_cost(pool[i], m, n, k, 1, bandwidth, floor, layers), i)
 
 
 M_GRANULE = 16  # every tile's extent along M is a multiple of it: the fitted time reads M as ceil(M / M_GRANULE)

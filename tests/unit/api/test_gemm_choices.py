@@ -77,6 +77,16 @@ def test_the_prior_on_shapes_the_old_rule_got_wrong(h100):
     assert choose_config(1, 4096, 4096, "f16", split_k=False).swap_ab  # M = 1 on wgmma's N = 16
 
 
+
+@pytest.mark.parametrize("m, width", [(1, 16), (8, 16), (16, 16), (17, 32), (32, 32), (33, 64), (64, 64)])
+@pytest.mark.parametrize("bandwidth", [3.35e6, 4.8e6])  # an H100's DRAM, an H200's
+def test_a_memory_bound_swapped_call_takes_the_narrowest_tile_that_covers_m(h100, m, width, bandwidth):
+    """Decode shapes past one wave of 128-row tiles of B: the swapped configs stream the same B under the memory
+    floor, and the narrowest covering M moves the fewest zero rows (was 128x64 for M = 1: 13% slower on an H200)."""
+    pick = gemm_choices.prior_config(m, 28672, 8192, "bf16", split_k=False, bandwidth=bandwidth)
+    assert pick.swap_ab and pick.block_n == width, pick.name
+    assert gemm_choices.prior_config(m, 18944, 3584, "bf16", split_k=False, bandwidth=bandwidth).block_n == width
+
 @pytest.mark.parametrize("m, n, k, dtype", [(1, 4096, 11008, "bf16"), (8, 1024, 16384, "f16"), (32, 2048, 28672, "e4m3"),
                                             (64, 4096, 14336, "bf16"), (16, 1024, 65536, "bf16"),
                                             (8, 4096, 4096, "bf16")])
@@ -111,7 +121,8 @@ def test_slices_stop_one_past_a_wave_and_one_slice_is_never_chosen(h100):
 def test_the_prior_is_the_cost_models_argmin(h100):
     """The prior's fast path (the pool sized once per N and K, split-K's slices searched only where a split call
     could win) picks what the model itself ranks first among the configs without split-K -- the least
-    (predicted_us, its fitted part), the first candidate on a tie -- and then that config's split-K variant at its
+    (predicted_us, its fitted part), the first candidate on a tie; a swapped one, the narrowest swapped one covering
+    M, where no rows are odd -- and then that config's split-K variant at its
     splits() where the model ranks it lower still (never at one slice); on random shapes, dtypes, majors, odd
     pitches and batches."""
     import random
@@ -138,6 +149,8 @@ def test_the_prior_is_the_cost_models_argmin(h100):
                               gemm_choices.predicted_us(COST_MODEL, config, m, n, k, dtype, 132, bounded=False,
                                                         **terms), i, config)
         plain = min(v for c, v in ranked.items() if not c.split_k)
+        if plain[3].swap_ab and not any(odd):  # then the narrowest swapped tile covering M (_narrowest_streaming)
+            plain = min((c.block_n, v) for c, v in ranked.items() if c.swap_ab and not c.split_k)[1]
         split = ranked.get(replace(plain[3], split_k=True))
         want = split[3] if split is not None and split[:2] < plain[:2] else plain[3]
         chosen = choose_config(m, n, k, dtype, b_major, a_major, split_k, layers, layers == 1, odd)

@@ -148,9 +148,10 @@ def test_a_dry_run_prints_the_plan_and_the_priors_picks(capsys):
     assert out[0].startswith("decode: 25 shapes x 2 dtypes (untuned); 5 interleaved bursts of ~20 ms per system")
     assert out[1].startswith("sweep: 40 shapes x 2 dtypes (untuned); 3 interleaved bursts of ~10 ms")
     assert out[2].startswith("expected run time on an H100: ~")
-    # M <= 64: the swapped tiles, split-K where their few tiles would leave SMs idle over a long K
-    assert out[3] == ("decode bf16 prior picks: 128x16x8w1t 9, 128x64x8w1t 7, 128x16x8w1st 3, 128x32x8w1st 2, "
-                      "128x64x8w1st 2, 128x32x8w1t 2")
+    # M <= 64: the swapped tiles, each M on the narrowest covering it, split-K where their few tiles would leave SMs
+    # idle over a long K
+    assert out[3] == ("decode bf16 prior picks: 128x16x8w1t 12, 128x16x8w1st 3, 128x32x8w1t 3, 128x64x8w1t 3, "
+                      "128x32x8w1st 2, 128x64x8w1st 2")
     picks = [line for line in out if line.startswith("sweep e4m3 prior picks: ")][0]
     assert sum(int(part.split()[1]) for part in picks.split(": ")[1].split(", ")) == 40
 
