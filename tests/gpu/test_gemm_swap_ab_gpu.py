@@ -66,12 +66,41 @@ def test_swap_ab_fp8(m, n, k, rowwise):
         assert bool((err <= bound + 1e-30).all()), f"{config.name}: max error {err.max().item():.3g}"
 
 
+@pytest.mark.parametrize("m, n, k", [(8, 4096, 4096), (17, 1000, 520), (64, 2056, 1024), (3, 1035, 700)], ids=str)
+def test_swap_ab_reads_a_at_b_layouts(m, n, k):
+    """`a @ b`'s B (K x N, N-major: the swapped kernel's M-major A) under every swapped config, and an M-major A
+    (a transposed view: the swapped kernel's N-major B, in 64-column boxes) under the 64-wide one; N = 1035 puts B's
+    rows an odd pitch apart (copied row for row, still N-major)."""
+    import torch
+
+    import mmatom
+    a, b_kn = torch.randn(m, k, device="cuda").to(torch.bfloat16), torch.randn(k, n, device="cuda").to(torch.bfloat16)
+    ref = a.double() @ b_kn.double()
+    for config in _configs():
+        d = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        mmatom.gemm(a, b_kn, out=d, b_major="n", config=config)
+        torch.cuda.synchronize()
+        _check(d, ref, k, 2.0 ** -8)
+    wide = next(c for c in _configs() if c.block_n == 64)
+    a_km = a.T.contiguous()
+    for b, b_major in ((b_kn.T.contiguous(), "k"), (b_kn, "n")):
+        d = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+        mmatom.gemm(a_km.T, b, out=d, b_major=b_major, config=wide)
+        torch.cuda.synchronize()
+        _check(d, ref, k, 2.0 ** -8)
+    d = mmatom.gemm(a, b_kn, b_major="n")  # the prior's pick (swapped, at these M)
+    torch.cuda.synchronize()
+    _check(d, ref, k, 2.0 ** -8)
+
+
 def test_swap_ab_refuses_what_it_cannot_take():
     import torch
 
     import mmatom
-    a, b = torch.randn(8, 64, device="cuda").to(torch.bfloat16), torch.randn(64, 128, device="cuda").to(torch.bfloat16)
-    with pytest.raises(mmatom.CompileError, match=r"reads A and B K-major"):
-        mmatom.gemm(a, b, b_major="n", config=_configs()[0])
+    a, b = torch.randn(64, 8, device="cuda").to(torch.bfloat16), torch.randn(128, 64, device="cuda").to(torch.bfloat16)
+    with pytest.raises(mmatom.CompileError, match=r"an M-major A is loaded in boxes of 64 columns of M; config "
+                                                  r"128x16x8w1t covers 16 rows of A"):
+        mmatom.gemm(a.T, b, config=_configs()[0])
+    a, b = torch.randn(8, 64, device="cuda").to(torch.bfloat16), torch.randn(128, 64, device="cuda").to(torch.bfloat16)
     with pytest.raises(mmatom.CompileError, match=r"into a 16-bit D"):
-        mmatom.gemm(a, b.T.contiguous(), out_dtype="f32", config=_configs()[0])
+        mmatom.gemm(a, b, out_dtype="f32", config=_configs()[0])

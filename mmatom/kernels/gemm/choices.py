@@ -156,8 +156,11 @@ def prior_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major
 
 
 def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
-    if config.swap_ab:  # the swapped kernel reads both operands K-major
-        return a_major == b_major == "k"
+    if config.swap_ab:  # D^T = B . A^T: the call's B is the kernel's A (N-major: its M-major A, any width), its A
+        # the kernel's B -- M-major, its N-major B in 64-column boxes, which build_gemm takes on the 64-wide config
+        # but the prior leaves to the unswapped tiles: mixed on the H200 (8 x 4096 x 4096 1.36 -> 0.91x torch,
+        # 64 x 8192 x 8192 0.91 -> 1.02x; records/gemm-2026-11-28-h200-s30/majors_new.txt)
+        return a_major == "k"
     # an N-major B is loaded in boxes of 64 columns of N: no narrow tile (block_n an odd multiple of 32)
     return (a_major == "k" or config.cluster_n == 1) and (b_major == "k" or (config.cluster_m == 1 and
                                                                             config.block_n % BOX == 0))

@@ -45,18 +45,20 @@ def check_dtypes(who: str, dtype: str, out_dtype: str, b_dtype: str | None = Non
 def check_majors(who: str, a_major: str, b_major: str, dtype: str, config: GemmConfig) -> None:
     """A K-major (M x K) or M-major (K x M, a transposed view's storage); B K-major (N x K) or N-major (K x N, as
     `a @ b` passes it): wgmma reads MN-major tiles of 16-bit types only, and each CTA loads all of an MN-major
-    tile (no cluster multicasting it)."""
+    tile (no cluster multicasting it). The kernel's operands: a swapped-operand config's A is the call's B (an
+    N-major B its M-major A) and its B the call's A."""
     if a_major not in ("k", "m"):
         raise api_error(f"{who}: a_major {a_major!r}; 'k' (A is M x K) or 'm' (A is K x M)")
     if b_major not in ("k", "n"):
         raise api_error(f"{who}: b_major {b_major!r}; 'k' (B is N x K) or 'n' (B is K x N)")
-    if config.swap_ab and (a_major, b_major) != ("k", "k"):
-        raise api_error(f"{who}: a swapped-operand config ({config.name}) reads A and B K-major; got a_major "
-                        f"{a_major!r}, b_major {b_major!r}")
     for operand, major, shared_by in (("A", a_major, config.cluster_n), ("B", b_major, config.cluster_m)):
         if major != "k" and (dtype in FP8 or shared_by > 1):
             raise api_error(f"{who}: an MN-major {operand} takes 16-bit types and no cluster multicasting it; got "
                             f"{dtype}, cluster {config.cluster_m}x{config.cluster_n}")
+    if b_major != "k" and config.block_n % BOX and config.swap_ab:
+        raise api_error(f"{who}: a swapped-operand config's B is the call's A, and an M-major A is loaded in boxes "
+                        f"of {BOX} columns of M; config {config.name} covers {config.block_n} rows of A: a swapped "
+                        f"config {BOX} wide")
     if b_major != "k" and config.block_n % BOX:
         raise api_error(f"{who}: an N-major B is loaded in boxes of {BOX} columns of N; config {config.name} tiles "
                         f"N by {config.block_n}")

@@ -639,9 +639,9 @@ def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
         raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b} (N x K); the K extents differ")
     fp8 = dtypes[0] in FP8
     scales = check_scales(torch, fp8, a.device, m, n, scale_a, scale_b)
-    (a_read, a_major, a_odd), (b_read, b_major, b_odd) = (
+    (a_read, a_major, a_odd, a_from), (b_read, b_major, b_odd, b_from) = (
         _as_stored(x, mn, ELEM_BYTES[t], fp8) for x, mn, t in ((a, "m", dtypes[0]), (b_nk, "n", dtypes[1])))
-    copies = tuple((new, old) for new, old in ((a_read, a), (b_read, b_nk)) if new.data_ptr() != old.data_ptr())
+    copies = tuple((new, old) for new, old in ((a_read, a_from), (b_read, b_from)) if new.data_ptr() != old.data_ptr())
     return Problem(dtypes, m, n, k, a_read, b_read, (a_major, b_major), None if scales.copied else copies,
                    scales.a, scales.b, scales.rowwise, unaligned=(a_odd, b_odd))
 
@@ -660,17 +660,23 @@ def _copied_unaligned(torch, p: Problem, keep: tuple[bool, bool]) -> Problem:
 
 def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool) -> tuple:
     """An operand given as rows x K, as the kernel reads it: (the tensor, its major, whether TMA cannot address its
-    rows) -- itself (K-major), its transpose (K x rows, read MN-major: a 16-bit type stored that way), or itself,
-    K-major, with rows off 16 bytes (fp8 wgmma reads K-major operands only): the kernel realigns them, or the
-    host copies them where the config cannot (_copied_unaligned). An operand whose elements are not contiguous
-    along either dimension is copied here."""
+    rows, the matrix it is or was copied from) -- itself (K-major); its transpose (K x rows, read MN-major: a
+    16-bit type stored that way), or where TMA cannot address that one's rows and they hold ROW_PITCH_BYTES or more, a
+    copy of it row for row into rows ROW_PITCH_BYTES apart, still MN-major (the repack kernel's copy, where a
+    transposing one ran at a fraction of it: 3 x 6596 x 10359 `a @ b` 534 us against torch's 121,
+    records/gemm-2026-11-28-h200-s30; shorter rows, a few columns of A, are transposed: a small copy); or itself,
+    K-major, with rows off 16 bytes (fp8 wgmma reads K-major operands only): the kernel realigns them, or the host
+    copies them where the config cannot (_copied_unaligned). An operand whose elements are not contiguous along
+    either dimension is copied here."""
     if _tma_addressable(x, elem_bytes):
-        return x, "k", False
-    if not fp8 and _tma_addressable(x.t(), elem_bytes):
-        return x.t(), mn_major, False
+        return x, "k", False, x
+    if not fp8 and x.stride(0) == 1 and x.stride(1) >= x.shape[0] and (
+            _tma_addressable(x.t(), elem_bytes) or x.shape[0] * elem_bytes >= ROW_PITCH_BYTES):
+        stored = x.t()  # its rows contiguous: as it is, or (rows of a row pitch or more) copied row for row
+        return _aligned_columns(stored, elem_bytes), mn_major, False, stored
     if x.stride(1) == 1 and x.stride(0) >= x.shape[1] and x.data_ptr() % elem_bytes == 0:
-        return x, "k", True
-    return _aligned_columns(x, elem_bytes), "k", False
+        return x, "k", True, x
+    return _aligned_columns(x, elem_bytes), "k", False, x
 
 
 def _through_torch_op(torch, a, b) -> bool:

@@ -229,14 +229,16 @@ def test_swapped_configs_are_candidates_only_with_measured_terms():
 
 
 def test_the_prior_picks_a_swapped_config_where_its_terms_say_so(h100, monkeypatch):
-    """With measured terms that make 128x16x8w1t fastest on M = 8, the prior takes it -- unless D is f32 (swap_ab
-    False), an operand is MN-major, or the call is a batch."""
+    """With measured terms that make 128x16x8w1t fastest on M = 8, the prior takes it -- also for `a @ b`'s N-major B
+    (the swapped kernel's M-major A); not for an M-major A (its N-major B: build_gemm takes it on the 64-wide config,
+    the prior does not), nor where D is f32 (swap_ab False) or the call is a batch."""
     fast = dict(gemm_choices.COST_MODEL["16-bit"], **{c.name: (0.5, 0.5, 0.01) for c in SWAP_AB_CONFIGS})
     monkeypatch.setattr(gemm_choices, "COST_MODEL", {"16-bit": fast, "fp8": gemm_choices.COST_MODEL["fp8"]})
     gemm_choices.forget()
     assert choose_config(8, 4096, 4096, "bf16", split_k=False) == SWAP_AB_CONFIGS[0]
     assert not choose_config(8, 4096, 4096, "bf16", split_k=False, swap_ab=False).swap_ab
-    assert not choose_config(8, 4096, 4096, "bf16", b_major="n", split_k=False).swap_ab
+    assert choose_config(8, 4096, 4096, "bf16", b_major="n", split_k=False) == SWAP_AB_CONFIGS[0]
+    assert not choose_config(8, 4096, 4096, "bf16", a_major="m", split_k=False).swap_ab
     assert not choose_config(8, 4096, 4096, "bf16", split_k=False, layers=2).swap_ab
 
 

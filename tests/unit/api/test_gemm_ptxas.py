@@ -278,6 +278,32 @@ def test_m_major_a_assembles_clean():
         check_majors("gemm", "x", "k", "bf16", CONFIGS[0])
 
 
+def test_swapped_configs_read_a_at_b_layouts_clean():
+    """A swapped-operand config on `a @ b`'s N-major B (its kernel's A M-major: every swapped config and its split
+    variant) and on an M-major A (its kernel's B N-major: the 64-wide one): 0 spills, no warning, tnspA / tnspB as
+    the kernel's majors; a narrower swapped config refuses an M-major A by name."""
+    from dataclasses import replace
+
+    from mmatom.kernels.gemm import SWAP_AB_CONFIGS
+    from mmatom.kernels.gemm.config import check_majors
+    wide = SWAP_AB_CONFIGS[-1]
+    cases = [(c, "m", "k") for c in SWAP_AB_CONFIGS] + [(replace(c, split_k=True), "m", "k") for c in SWAP_AB_CONFIGS] \
+        + [(wide, "k", "n"), (wide, "m", "n")]
+
+    def compiled(case):
+        config, a_major, b_major = case
+        return mmatom.compile(build_gemm("bf16", "sm_90a", config, "bf16", None, b_major, a_major)[0],
+                              options={"cache": False})
+
+    with ThreadPoolExecutor(4) as pool:
+        kernels = list(pool.map(compiled, cases))
+    for (config, a_major, b_major), kernel in zip(cases, kernels):
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), config.name
+        mma = next(line for line in kernel.ptx.splitlines() if "wgmma.mma_async" in line)
+        assert mma.rstrip().endswith(f"1, 1, 1, {int(a_major == 'm')}, {int(b_major == 'n')};"), mma
+    with pytest.raises(mmatom.CompileError, match="a swapped-operand config's B is the call's A"):
+        check_majors("gemm", "k", "n", "bf16", SWAP_AB_CONFIGS[0])
+
 def test_split_k_assembles_clean():
     """The split-K configs -- the shipped ones and each swapped-operand config's split variant -- 16-bit and fp8,
     into bf16 and f32, and with D stored through its pointer: 0 spills, no warning; each takes `splits`, then the
@@ -396,9 +422,11 @@ def test_swap_ab_limits_are_compile_errors():
     with pytest.raises(mmatom.CompileError, match=r"a swapped-operand config \(128x16x8w1t\) stages D transposed with "
                                                   r"stmatrix.trans into a 16-bit D, not batched; out_dtype 'f32'"):
         build_gemm("bf16", "sm_90a", SWAP_AB_CONFIGS[0], "f32")
-    with pytest.raises(mmatom.CompileError, match=r"a swapped-operand config \(128x32x8w1t\) reads A and B K-major; "
-                                                  r"got a_major 'k', b_major 'n'"):
+    with pytest.raises(mmatom.CompileError, match=r"an M-major A is loaded in boxes of 64 columns of M; config "
+                                                  r"128x32x8w1t covers 32 rows of A: a swapped config 64 wide"):
         check_majors("gemm", "k", "n", "bf16", SWAP_AB_CONFIGS[1])
+    with pytest.raises(mmatom.CompileError, match=r"an MN-major A takes 16-bit types"):
+        check_majors("gemm", "m", "k", "e4m3", SWAP_AB_CONFIGS[2])
 
 
 # operands realigned by the producer (rows off 16 bytes: kernel.build_gemm's `realigned`): swapped, cooperative,
