@@ -149,8 +149,8 @@ class GemmConfig:
     swap_ab: the kernel computes D^T = B . A^T -- the host hands it B as its A and A as its B -- so a small M
     lies on wgmma's N (block_n of 16, 32 or 64 rows of A per tile) instead of filling 64-row atoms with TMA's
     zeros; each warpgroup's 64 x block_n accumulator block is staged transposed (stmatrix.trans) into a box of
-    block_n rows of D and TMA-stored through D's own (row-major) tensor map. 16-bit D, K-major operands, no
-    cluster."""
+    block_n rows of D and TMA-stored through D's own (row-major) tensor map. 16-bit D, no cluster; B K-major or
+    N-major (the kernel's A), A K-major (M-major: the 64-wide config only, its N-major B in 64-column boxes)."""
 
     block_m: int = 128
     block_n: int = 256

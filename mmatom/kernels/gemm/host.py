@@ -208,7 +208,7 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     split-K in the same launch: the K slices' f32 partial sums added up in a fixed order by the tile's last slice
     (the same bits run to run), in a workspace of the stream's own (kernels/split_workspace.py). A swapped-operand
     config (`config=` one of SWAP_AB_CONFIGS, for M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; chosen
-    untuned once the prior's table has its measured terms) takes K-major operands and a 16-bit D. Inside
+    untuned once the prior's table has its measured terms) takes a K-major A, B either way, and a 16-bit D. Inside
     torch.compile, or when a or b requires grad, the call is the torch op torch.ops.mmatom.gemm (torch_op.py);
     otherwise there is no op dispatch."""
     torch = require_torch("mmatom.gemm")
