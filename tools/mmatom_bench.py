@@ -2,7 +2,7 @@
 persistent TMA matmul (the tutorial's kernel, written below), in one process, interleaved, on random inputs.
 
     mmatom-bench gemm [--shapes squares,llm,small,odd,decode,sweep] [--dtypes bf16,f16,e4m3] [--repeats 5]
-                      [--sweep-count 300] [--out records/] [--autotune] [--rowwise] [--dry-run]
+                      [--sweep-count 300] [--out records/] [--autotune] [--rowwise] [--b-major n] [--dry-run]
 
 The 19 shapes (squares, llm, small, odd): per shape and system the median of `repeats` timed runs (each the mean of
 a ~200 ms burst of launches between two CUDA events, after warm-up), TFLOP/s, the ratio to cuBLAS, the max relative
@@ -21,6 +21,8 @@ gemm_bench_<set>.json (rows, summary, the prior's rule) and gemm_bench_<set>.png
 The expected run time is printed before starting; `--dry-run` prints the plan and the prior's picks and exits.
 `--rowwise`: fp8 with rowwise scales (scale_a of M, scale_b of N floats) for mmatom.gemm and torch._scaled_mm
 alike, in the same process; the records get a `_rowwise` suffix (gemm_bench_rowwise.json, gemm_bench_<set>_rowwise).
+`--b-major n` (quick sets, 16-bit dtypes): B given K x N, as `a @ b` hands it over -- mmatom.gemm(a, b,
+b_major="n") against torch.matmul(a, b) on the same tensors; the records get a `_b_n_major` suffix.
 `--swap-ab` (quick sets): shapes with M <= 64 get a `mmatom_swap_ab` column too, the swapped-operand config whose
 tile covers M (config.SWAP_AB_CONFIGS: D^T = B . A^T), and its ratio to cuBLAS (`ratio_swap_ab`).
 """
@@ -131,13 +133,18 @@ class Operands:
     vendor_b: object
     vendor_d: object
     vendor_scales: dict
+    b_major: str = "k"  # "n": B stored K x N, as `a @ b` hands it over (16-bit types)
 
     @classmethod
-    def random(cls, m: int, n: int, k: int, dtype: str, device: str = "cuda", rowwise: bool = False) -> Operands:
+    def random(cls, m: int, n: int, k: int, dtype: str, device: str = "cuda", rowwise: bool = False,
+               b_major: str = "k") -> Operands:
         import torch
         t, t_out = (getattr(torch, TORCH_DTYPE_NAMES[x]) for x in (dtype, out_dtype_of(dtype)))
-        a, b = torch.randn(m, k, device=device).to(t), torch.randn(n, k, device=device).to(t)
         fp8 = dtype in FP8
+        if b_major == "n" and fp8:
+            raise ValueError(f"Operands: an N-major B (K x N) is for 16-bit types; fp8 wgmma reads B K-major ({dtype})")
+        a, b = torch.randn(m, k, device=device).to(t), torch.randn(*((k, n) if b_major == "n" else (n, k)),
+                                                                   device=device).to(t)
         va, vb = a, b
         if fp8 and (k % 16 or n % 16):
             va, vb = torch.zeros(m, -(-k // 16) * 16, device=device, dtype=t), torch.zeros(-(-n // 16) * 16, -(
@@ -146,7 +153,7 @@ class Operands:
         scales = _scales(torch, m, vb.shape[0], fp8, rowwise, device)
         ours = {**scales, "scale_b": scales["scale_b"][:, :n]} if rowwise and fp8 else scales  # N, not padded
         return cls(m, n, k, dtype, a, b, torch.empty(m, n, device=device, dtype=t_out), ours, va, vb,
-                   torch.empty(m, vb.shape[0], device=device, dtype=t_out), scales)
+                   torch.empty(m, n if b_major == "n" else vb.shape[0], device=device, dtype=t_out), scales, b_major)
 
     @property
     def padded_d(self) -> bool:
@@ -160,6 +167,8 @@ class Operands:
         columns returned): an `out` of contiguous odd rows is another task, which no vendor call does (its in-place
         stores: benchmarks/gemm_direct_store.py)."""
         out = None if self.padded_d else self.d
+        if self.b_major == "n":
+            return lambda: gemm(self.a, self.b, out=out, config=config, b_major="n")
         return lambda: gemm(self.a, self.b, out=out, config=config, **self.scales)
 
     def vendor_calls(self) -> dict[str, Callable]:
@@ -169,8 +178,8 @@ class Operands:
         call."""
         import torch
         a, b, va, vb, n = self.a, self.b, self.vendor_a, self.vendor_b, self.n
-        if self.dtype not in FP8:
-            return {"cublas": lambda: torch.matmul(a, b.T, out=self.vendor_d)}
+        if self.dtype not in FP8:  # B as stored: N x K (F.linear's weight) or K x N (`a @ b`)
+            return {"cublas": lambda: torch.matmul(a, b if self.b_major == "n" else b.T, out=self.vendor_d)}
         sa, sb = self.vendor_scales["scale_a"], self.vendor_scales["scale_b"]
         out = None if self.padded_d else self.vendor_d  # a padded D allocated by each call, as mmatom's
         calls = {"cublas": lambda: torch._scaled_mm(va, vb.T, scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16,
@@ -392,14 +401,16 @@ class QuickPlan:
     notes: list = field(default_factory=list)
     rowwise: bool = False  # fp8 with rowwise scales, ours and the vendor's
     swap_ab: bool = False  # M <= 64: a column for the swapped-operand config
+    b_major: str = "k"  # "n": B given K x N (`a @ b`), mmatom.gemm(b_major="n") against torch.matmul(a, b)
 
     @property
     def record_name(self) -> str:
-        return f"gemm_bench_{self.name}{'_rowwise' * self.rowwise}"
+        return f"gemm_bench_{self.name}{'_rowwise' * self.rowwise}{'_b_n_major' * (self.b_major == 'n')}"
 
     def estimate_s(self) -> float:
         systems = 2 + (self.autotune is not None)
-        configs = len({c for counts in prior_picks(self.shapes, self.dtypes).values() for c in counts})
+        configs = len({c for counts in prior_picks(self.shapes, self.dtypes, b_major=self.b_major).values()
+                       for c in counts})
         return estimate_seconds(self.shapes, self.dtypes, self.bursts, systems, self.autotune, configs=configs)
 
 
@@ -423,11 +434,13 @@ def quick_row(m: int, n: int, k: int, dtype: str, plan: QuickPlan, hooks: Hooks)
     """One shape's untuned (the prior's config) and autotuned times against cuBLAS's (microseconds per call), the
     configs and the max errors."""
     rowwise = plan.rowwise and dtype in FP8
-    ops = Operands.random(m, n, k, dtype, hooks.device, rowwise)
+    ops = Operands.random(m, n, k, dtype, hooks.device, rowwise, plan.b_major)
     # untuned: mmatom.gemm's own choice (config=None, as a user's call: the prior where nothing is stored -- with odd
     # rows, its realigning split-K variant where that pays, host._realigning_variant); the row names the prior's
     configs = {"mmatom": None}
-    row = {"m": m, "n": n, "k": k, "dtype": dtype, "rowwise": rowwise, "prior": hooks.prior(m, n, k, dtype).name}
+    majors = {"b_major": "n"} if plan.b_major == "n" else {}
+    row = {"m": m, "n": n, "k": k, "dtype": dtype, "rowwise": rowwise, "prior": hooks.prior(m, n, k, dtype, **majors).name,
+           **majors}
     if plan.autotune is not None:
         t0 = time.perf_counter()
         configs["mmatom_tuned"] = hooks.autotune(m, n, k, dtype=dtype, store=False, **plan.autotune.kwargs())
@@ -498,8 +511,10 @@ def quick_plan(name: str, args: argparse.Namespace) -> QuickPlan:
                      f"the choice not stored")
     if args.rowwise:
         notes.append("fp8 with rowwise scales (M, 1) and (1, N), mmatom.gemm and torch._scaled_mm alike")
+    if args.b_major == "n":
+        notes.append("B given K x N (`a @ b`): mmatom.gemm(a, b, b_major='n') against torch.matmul(a, b)")
     return QuickPlan(name, shapes_of(name, args.sweep_count), args.dtypes, bursts,
-                     SWEEP_AUTOTUNE if args.autotune else None, notes, args.rowwise, args.swap_ab)
+                     SWEEP_AUTOTUNE if args.autotune else None, notes, args.rowwise, args.swap_ab, args.b_major)
 
 
 def classic_estimate_s(shapes, args: argparse.Namespace) -> float:
@@ -541,6 +556,9 @@ def parser() -> argparse.ArgumentParser:
                                                          "ours and torch._scaled_mm's; 16-bit dtypes unchanged")
     g.add_argument("--swap-ab", action="store_true", help="sweep / decode: a column for the swapped-operand config "
                                                          "on shapes with M <= 64")
+    g.add_argument("--b-major", default="k", choices=("k", "n"),
+                   help="sweep / decode: B given N x K (k, F.linear's weight) or K x N (n, as `a @ b` passes it: "
+                        "against torch.matmul(a, b); 16-bit dtypes)")
     g.add_argument("--dry-run", action="store_true", help="print the plan, the expected time and the prior's picks "
                                                          f"(on {H100_SMS} SMs); no GPU")
     mmatom_bench_attention.add_parser(sub)
@@ -570,26 +588,32 @@ def plan_lines(args: argparse.Namespace) -> list[str]:
 H100_DRAM_BYTES_PER_US = 3.35e6  # HBM3 at its peak: what the dry run's prior assumes without a GPU to ask
 
 
-def prior_picks(shapes, dtypes, sms: int = H100_SMS) -> dict[str, dict[str, int]]:
-    """How often the prior picks each config over `shapes`, per dtype (on an H100's SMs and DRAM)."""
+def prior_picks(shapes, dtypes, sms: int = H100_SMS, b_major: str = "k") -> dict[str, dict[str, int]]:
+    """How often the prior picks each config over `shapes`, per dtype (on an H100's SMs and DRAM), B read
+    `b_major`."""
     picks: dict[str, dict[str, int]] = {}
     for dtype in dtypes:
         counts = picks.setdefault(dtype, {})
         for m, n, k in shapes:
-            name = choices.prior_config(m, n, k, dtype, sms=sms, bandwidth=H100_DRAM_BYTES_PER_US).name
+            name = choices.prior_config(m, n, k, dtype, b_major, sms=sms, bandwidth=H100_DRAM_BYTES_PER_US).name
             counts[name] = counts.get(name, 0) + 1
     return picks
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    cli = parser()
+    args = cli.parse_args(argv)
     if args.what == "attention":
         return mmatom_bench_attention.main(args)
+    if args.b_major == "n" and (set(args.dtypes) & set(FP8) or set(args.shapes) - set(QUICK_SETS)):
+        cli.error(f"--b-major n: the sweep / decode sets in 16-bit dtypes (fp8 wgmma reads B K-major); got shapes "
+                  f"{','.join(args.shapes)}, dtypes {','.join(args.dtypes)}")
     for line in plan_lines(args):
         print(line, flush=True)
     if args.dry_run:
         for name in args.shapes:
-            for dtype, counts in prior_picks(shapes_of(name, args.sweep_count), args.dtypes).items():
+            for dtype, counts in prior_picks(shapes_of(name, args.sweep_count), args.dtypes,
+                                             b_major=args.b_major).items():
                 ranked = sorted(counts.items(), key=lambda item: -item[1])
                 print(f"{name} {dtype} prior picks: " + ", ".join(f"{config} {times}" for config, times in ranked))
         return 0

@@ -181,11 +181,11 @@ def _wall_clock(fn, count):
 
 
 def _cpu_hooks(torch, calls):
-    def gemm(a, b, *, out, config=None, scale_a=None, scale_b=None):
+    def gemm(a, b, *, out, config=None, scale_a=None, scale_b=None, b_major="k"):
         calls.append((config or CONFIGS[0]).name)  # None: the untuned call, the prior's (the hooks' CONFIGS[0])
-        return out.copy_(a.float() @ b.float().T)
+        return out.copy_(a.float() @ (b.float() if b_major == "n" else b.float().T))
 
-    return bench.Hooks(gemm=gemm, prior=lambda m, n, k, dtype: CONFIGS[0],
+    return bench.Hooks(gemm=gemm, prior=lambda m, n, k, dtype, b_major="k": CONFIGS[0],
                        autotune=lambda m, n, k, dtype, store, **phases: CONFIGS[1], clock=_wall_clock, device="cpu",
                        describe=lambda: {"device": "cpu"}, sms=lambda: 132)
 
@@ -269,3 +269,25 @@ def test_the_swap_ab_column_on_small_m(tmp_path):
     assert small["ratio_swap_ab"] == pytest.approx(small["cublas_us"] / small["mmatom_swap_ab_us"], rel=1e-12)
     assert "swap_ab" not in large and "128x32x8w1t" in calls
     assert bench.parser().parse_args(["gemm", "--swap-ab"]).swap_ab
+
+
+def test_b_given_k_by_n_against_torch_matmul_on_the_same_tensors(tmp_path, capsys):
+    """--b-major n: B stored K x N, mmatom.gemm(b_major="n") against torch.matmul(a, b), a record of its own; fp8 and
+    the 19 shapes refused by name."""
+    torch = pytest.importorskip("torch")
+    ops = bench.Operands.random(5, 24, 40, "bf16", "cpu", b_major="n")
+    assert tuple(ops.b.shape) == (40, 24) and tuple(ops.vendor_d.shape) == (5, 24)
+    seen = []
+    ops.mmatom_call(lambda a, b, **kwargs: seen.append(kwargs["b_major"]))()
+    assert seen == ["n"]
+    assert torch.equal(ops.vendor_calls()["cublas"](), ops.a @ ops.b)
+    plan = bench.QuickPlan("sweep", [(5, 24, 40)], ("bf16",), Bursts(2, 0.5), b_major="n")
+    record = bench.bench_quick(plan, tmp_path, _cpu_hooks(torch, []), quiet=True)
+    assert record["rows"][0]["b_major"] == "n" and record["rows"][0]["mmatom_max_rel_err"] < 1e-2
+    assert (tmp_path / "gemm_bench_sweep_b_n_major.json").exists()
+    with pytest.raises(ValueError, match="an N-major B"):
+        bench.Operands.random(5, 24, 40, "e4m3", "cpu", b_major="n")
+    for argv in (["--shapes", "sweep", "--dtypes", "bf16,e4m3"], ["--shapes", "squares", "--dtypes", "bf16"]):
+        with pytest.raises(SystemExit) as exit_:
+            bench.main(["gemm", "--b-major", "n", *argv])
+        assert exit_.value.code == 2 and "--b-major n: the sweep / decode sets in 16-bit dtypes" in capsys.readouterr().err
