@@ -280,29 +280,31 @@ def test_m_major_a_assembles_clean():
 
 def test_swapped_configs_read_a_at_b_layouts_clean():
     """A swapped-operand config on `a @ b`'s N-major B (its kernel's A M-major: every swapped config and its split
-    variant) and on an M-major A (its kernel's B N-major: the 64-wide one): 0 spills, no warning, tnspA / tnspB as
-    the kernel's majors; a narrower swapped config refuses an M-major A by name."""
+    variant, also beside the call's A realigned -- an odd K -- as the kernel's B) and on an M-major A (its kernel's B
+    N-major: the 64-wide one): 0 spills, no warning, tnspA / tnspB as the kernel's majors; a narrower swapped config
+    refuses an M-major A by name."""
     from dataclasses import replace
 
     from mmatom.kernels.gemm import SWAP_AB_CONFIGS
     from mmatom.kernels.gemm.config import check_majors
-    wide = SWAP_AB_CONFIGS[-1]
-    cases = [(c, "m", "k") for c in SWAP_AB_CONFIGS] + [(replace(c, split_k=True), "m", "k") for c in SWAP_AB_CONFIGS] \
-        + [(wide, "k", "n"), (wide, "m", "n")]
+    wide, swapped = SWAP_AB_CONFIGS[-1], SWAP_AB_CONFIGS + tuple(replace(c, split_k=True) for c in SWAP_AB_CONFIGS)
+    cases = [(c, "m", "k", ()) for c in swapped] + [(c, "m", "k", ("b",)) for c in swapped] + \
+        [(wide, "k", "n", ()), (wide, "m", "n", ())]
 
     def compiled(case):
-        config, a_major, b_major = case
-        return mmatom.compile(build_gemm("bf16", "sm_90a", config, "bf16", None, b_major, a_major)[0],
-                              options={"cache": False})
+        config, a_major, b_major, realigned = case
+        return mmatom.compile(build_gemm("bf16", "sm_90a", config, "bf16", None, b_major, a_major,
+                                         realigned=realigned)[0], options={"cache": False})
 
     with ThreadPoolExecutor(4) as pool:
         kernels = list(pool.map(compiled, cases))
-    for (config, a_major, b_major), kernel in zip(cases, kernels):
-        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), config.name
+    for (config, a_major, b_major, realigned), kernel in zip(cases, kernels):
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), (config.name, realigned)
         mma = next(line for line in kernel.ptx.splitlines() if "wgmma.mma_async" in line)
         assert mma.rstrip().endswith(f"1, 1, 1, {int(a_major == 'm')}, {int(b_major == 'n')};"), mma
     with pytest.raises(mmatom.CompileError, match="a swapped-operand config's B is the call's A"):
         check_majors("gemm", "k", "n", "bf16", SWAP_AB_CONFIGS[0])
+
 
 def test_split_k_assembles_clean():
     """The split-K configs -- the shipped ones and each swapped-operand config's split variant -- 16-bit and fp8,
