@@ -439,8 +439,8 @@ def quick_row(m: int, n: int, k: int, dtype: str, plan: QuickPlan, hooks: Hooks)
     # rows, its realigning split-K variant where that pays, host._realigning_variant); the row names the prior's
     configs = {"mmatom": None}
     majors = {"b_major": "n"} if plan.b_major == "n" else {}
-    row = {"m": m, "n": n, "k": k, "dtype": dtype, "rowwise": rowwise, "prior": hooks.prior(m, n, k, dtype, **majors).name,
-           **majors}
+    row = {"m": m, "n": n, "k": k, "dtype": dtype, "rowwise": rowwise,
+           "prior": hooks.prior(m, n, k, dtype, **majors).name, **majors}
     if plan.autotune is not None:
         t0 = time.perf_counter()
         configs["mmatom_tuned"] = hooks.autotune(m, n, k, dtype=dtype, store=False, **plan.autotune.kwargs())

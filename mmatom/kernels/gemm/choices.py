@@ -159,7 +159,7 @@ def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
     if config.swap_ab:  # D^T = B . A^T: the call's B is the kernel's A (N-major: its M-major A, any width), its A
         # the kernel's B -- M-major, its N-major B in 64-column boxes, which build_gemm takes on the 64-wide config
         # but the prior leaves to the unswapped tiles: mixed on the H200 (8 x 4096 x 4096 1.36 -> 0.91x torch,
-        # 64 x 8192 x 8192 0.91 -> 1.02x; records/gemm-2026-11-28-h200-s30/majors_new.txt)
+        # 64 x 8192 x 8192 0.91 -> 1.02x; records/gemm-2026-11-28-h200-s30/majors_new_swap_m_major_a.txt)
         return a_major == "k"
     # an N-major B is loaded in boxes of 64 columns of N: no narrow tile (block_n an odd multiple of 32)
     return (a_major == "k" or config.cluster_n == 1) and (b_major == "k" or (config.cluster_m == 1 and
@@ -207,7 +207,7 @@ def _narrowest_streaming(pool: tuple, best: tuple, m: int, n: int, k: int, bandw
     fitted terms cannot order them (their c0 and c1 nearly collinear past one wave: COST_MODEL): on the H100
     sweep's 113 rows of M <= 64 the narrowest is within 2% of the fastest swapped config on 99 (16-bit) and 94
     (fp8), the rest odd pitches or problems of a few us; 1 x 28672 x 8192 bf16 ran 160.5 us on 128x16 against 167.8
-    on 128x64 (H100), and 13% faster on an H200 (records/gemm-2026-11-28-s30)."""
+    on 128x64 (H100), and 13% faster on an H200 (records/gemm-2026-11-28-h200-s30)."""
     if not pool[best[1]].config.swap_ab:
         return best
     i = min((y.m_block, j) for j, y in enumerate(pool) if y.config.swap_ab and not y.p.split and m <= y.m_most)[1]

@@ -290,4 +290,5 @@ def test_b_given_k_by_n_against_torch_matmul_on_the_same_tensors(tmp_path, capsy
     for argv in (["--shapes", "sweep", "--dtypes", "bf16,e4m3"], ["--shapes", "squares", "--dtypes", "bf16"]):
         with pytest.raises(SystemExit) as exit_:
             bench.main(["gemm", "--b-major", "n", *argv])
-        assert exit_.value.code == 2 and "--b-major n: the sweep / decode sets in 16-bit dtypes" in capsys.readouterr().err
+        said = capsys.readouterr().err
+        assert exit_.value.code == 2 and "--b-major n: the sweep / decode sets in 16-bit dtypes" in said
