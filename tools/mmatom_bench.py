@@ -605,9 +605,10 @@ def main(argv: list[str] | None = None) -> int:
     args = cli.parse_args(argv)
     if args.what == "attention":
         return mmatom_bench_attention.main(args)
-    if args.b_major == "n" and (set(args.dtypes) & set(FP8) or set(args.shapes) - set(QUICK_SETS)):
-        cli.error(f"--b-major n: the sweep / decode sets in 16-bit dtypes (fp8 wgmma reads B K-major); got shapes "
-                  f"{','.join(args.shapes)}, dtypes {','.join(args.dtypes)}")
+    if args.b_major == "n" and (set(args.dtypes) & set(FP8) or set(args.shapes) - set(QUICK_SETS) or args.autotune):
+        cli.error(f"--b-major n: the sweep / decode sets in 16-bit dtypes, untuned (fp8 wgmma reads B K-major; the "
+                  f"autotuner times K-major operands); got shapes {','.join(args.shapes)}, dtypes "
+                  f"{','.join(args.dtypes)}{', --autotune' * args.autotune}")
     for line in plan_lines(args):
         print(line, flush=True)
     if args.dry_run:

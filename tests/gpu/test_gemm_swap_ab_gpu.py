@@ -69,8 +69,9 @@ def test_swap_ab_fp8(m, n, k, rowwise):
 @pytest.mark.parametrize("m, n, k", [(8, 4096, 4096), (17, 1000, 520), (64, 2056, 1024), (3, 1035, 700)], ids=str)
 def test_swap_ab_reads_a_at_b_layouts(m, n, k):
     """`a @ b`'s B (K x N, N-major: the swapped kernel's M-major A) under every swapped config, and an M-major A
-    (a transposed view: the swapped kernel's N-major B, in 64-column boxes) under the 64-wide one; N = 1035 puts B's
-    rows an odd pitch apart (copied row for row, still N-major)."""
+    (a transposed view: the swapped kernel's N-major B, in 64-column boxes) under the 64-wide one -- read M-major at
+    M = 8 and 64; at M = 17 and 3 its rows are off 16 bytes and under 128, copied K-major; N = 1035 puts B's rows
+    an odd pitch apart (copied row for row, still N-major)."""
     import torch
 
     import mmatom
@@ -98,8 +99,8 @@ def test_swap_ab_refuses_what_it_cannot_take():
 
     import mmatom
     a, b = torch.randn(64, 8, device="cuda").to(torch.bfloat16), torch.randn(128, 64, device="cuda").to(torch.bfloat16)
-    with pytest.raises(mmatom.CompileError, match=r"an M-major A is loaded in boxes of 64 columns of M; config "
-                                                  r"128x16x8w1t covers 16 rows of A"):
+    with pytest.raises(mmatom.CompileError, match=r"an M-major A \(K x M storage\) is loaded in boxes of 64 "
+                                                  r"columns of M; config 128x16x8w1t covers 16 rows of A: 128x64x8w1t"):
         mmatom.gemm(a.T, b, config=_configs()[0])
     a, b = torch.randn(8, 64, device="cuda").to(torch.bfloat16), torch.randn(128, 64, device="cuda").to(torch.bfloat16)
     with pytest.raises(mmatom.CompileError, match=r"into a 16-bit D"):

@@ -57,7 +57,7 @@ def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | Non
         return out if out is not None else d.unflatten(0, (layers, m))
     if layers == 0:  # no layer to check the operands on: an empty D
         return out if out is not None else a.new_empty((0, m, n))
-    p = host._problem(torch, a[0], b[0], scale_a, scale_b, b_major)  # types, devices and scales, checked on layer 0
+    p = host._problem(torch, a[0], b[0], scale_a, scale_b, b_major, read=False)  # checked on layer 0
     fp8 = p.dtypes[0] in FP8
     (a3, a_major), (b3, b_major) = _as_read(torch, a, "m", fp8), _as_read(
         torch, b if b_major == "k" else b.transpose(1, 2), "n", fp8)
@@ -102,9 +102,9 @@ def _refuse_rowwise(a, scale_a, scale_b) -> None:
 
 
 def _as_read(torch, x, mn_major: str, fp8: bool) -> tuple:
-    """A 3-d operand (L, rows, K) as the kernel reads it, and its major (as host._as_stored, per layer): itself
-    (K-major), its per-layer transpose (L, K, rows: read MN-major, 16-bit types), or a K-major copy with rows
-    ROW_PITCH_BYTES apart and layers consecutive (host.padded_copy)."""
+    """A 3-d operand (L, rows, K) as the kernel reads it, and its major: itself (K-major), its per-layer transpose
+    (L, K, rows: read MN-major, 16-bit types), or a K-major copy with rows ROW_PITCH_BYTES apart and layers
+    consecutive (host.padded_copy; a 2-d operand's MN-major row copy, host._as_stored, is not made for a batch)."""
     if _addressable(x):
         return x, "k"
     if not fp8 and _addressable(x.transpose(1, 2)):

@@ -130,7 +130,7 @@ def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_majo
     """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else the prior: the
     shipped config the cost model (COST_MODEL) predicts fastest (`split_k=False`: among those without split-K;
     `swap_ab=False`: without swapped operands, which stage a 16-bit D). An MN-major operand takes no cluster
-    multicasting it, nor a swapped-operand config. `layers`: a batch of that many m x n x k problems in one launch
+    multicasting it; an M-major A no swapped-operand config (an N-major B does). `layers`: a batch of that many m x n x k problems in one launch
     (no split-K, no swapped operands); `odd_rows`: A's / B's rows an odd pitch apart (host.odd_pitch: the prior prices
     their repacking or slower loads, pitch_plan)."""
     found = stored(problem_key(gpu_name(), dtype, m, n, k, layers)) if _read() else None  # (none stored: no key)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields, replace
 
-from mmatom.errors import api_error
+from mmatom.errors import CompileError, api_error
 
 FP8 = ("e4m3", "e5m2")
 PRODUCER_REGISTERS, CONSUMER_REGISTERS = 40, 232  # CUTLASS's split below 208 accumulators per thread
@@ -56,12 +56,30 @@ def check_majors(who: str, a_major: str, b_major: str, dtype: str, config: GemmC
             raise api_error(f"{who}: an MN-major {operand} takes 16-bit types and no cluster multicasting it; got "
                             f"{dtype}, cluster {config.cluster_m}x{config.cluster_n}")
     if b_major != "k" and config.block_n % BOX and config.swap_ab:
-        raise api_error(f"{who}: a swapped-operand config's B is the call's A, and an M-major A is loaded in boxes "
-                        f"of {BOX} columns of M; config {config.name} covers {config.block_n} rows of A: a swapped "
-                        f"config {BOX} wide")
+        wide = next(c.name for c in SWAP_AB_CONFIGS if c.block_n % BOX == 0)
+        raise api_error(f"{who}: a swapped-operand config's B is the call's A, and an M-major A (K x M storage) is "
+                        f"loaded in boxes of {BOX} columns of M; config {config.name} covers {config.block_n} rows "
+                        f"of A: {wide}, a K-major A (a.contiguous()), or no config")
     if b_major != "k" and config.block_n % BOX:
         raise api_error(f"{who}: an N-major B is loaded in boxes of {BOX} columns of N; config {config.name} tiles "
                         f"N by {config.block_n}")
+
+
+def kernel_majors(swap_ab: bool, a_major: str, b_major: str) -> tuple[str, str]:
+    """A call's majors as a kernel reads its operands: a swapped-operand one's (`swap_ab`) A is the call's B (an
+    N-major B its M-major A) and its B the call's A (an M-major A its N-major B)."""
+    if not swap_ab:
+        return a_major, b_major
+    return {"n": "m"}.get(b_major, b_major), {"m": "n"}.get(a_major, a_major)
+
+
+def reads_majors(config: GemmConfig, a_major: str, b_major: str, dtype: str) -> bool:
+    """Whether `config`'s kernel takes a call's A and B in these majors (check_majors on its own operands)."""
+    try:
+        check_majors("gemm", *kernel_majors(config.swap_ab, a_major, b_major), dtype, config)
+    except CompileError:
+        return False
+    return True
 
 
 def output_shape(a_shape: tuple, b_shape: tuple, b_major: str) -> tuple:

@@ -29,7 +29,7 @@ from ..torch_launch import addresses, current_stream, tensor_map
 from .choices import (FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, realign_pays, realign_splits,
                       realigning_us, repacked_operands, sm_count, splits)
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, SPLIT_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes,
-                     box_row_bytes, operand_box, output_box, output_swizzle, widened)
+                     box_row_bytes, kernel_majors, operand_box, output_box, output_swizzle, reads_majors, widened)
 from .kernel import DIRECT_STREAM_K_ACCUMULATORS, build_gemm, realigned_ring
 from .repack import THREADS as REPACK_THREADS
 from .repack import repack_arguments, repack_kernel
@@ -208,7 +208,8 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     split-K in the same launch: the K slices' f32 partial sums added up in a fixed order by the tile's last slice
     (the same bits run to run), in a workspace of the stream's own (kernels/split_workspace.py). A swapped-operand
     config (`config=` one of SWAP_AB_CONFIGS, for M <= 64: D^T = B . A^T, M on wgmma's N, D staged transposed; chosen
-    untuned once the prior's table has its measured terms) takes a K-major A, B either way, and a 16-bit D. Inside
+    untuned once the prior's table has its measured terms) takes B either way, A K-major (M-major on the 64-wide
+    one), and a 16-bit D. Inside
     torch.compile, or when a or b requires grad, the call is the torch op torch.ops.mmatom.gemm (torch_op.py);
     otherwise there is no op dispatch."""
     torch = require_torch("mmatom.gemm")
@@ -219,7 +220,7 @@ def gemm(a, b, *, out=None, scale_a=None, scale_b=None, config: GemmConfig | Non
     if (known := _known_call(torch, rows_key, a, b, out, scale_a, scale_b)) is not None:
         return known
     key = _call_key(rows_key, a, out)
-    p = _problem(torch, a, b, scale_a, scale_b, b_major)
+    p = _problem(torch, a, b, scale_a, scale_b, b_major, config)
     out_dtype = _out_dtype(out, out_dtype, p.dtypes[0])
     d = _output(torch, out, out_dtype, p.m, p.n, a.device)
     if 0 in (p.m, p.n, p.k):  # nothing to compute, or a sum of no products
@@ -451,7 +452,7 @@ def _realigned_by(config: GemmConfig, p: Problem, sms: int) -> tuple[bool, bool]
                                 for one in (larger, 1 - larger))):
         realigned = tuple(sorted(name for name, odd in zip(names, keep) if odd))
         try:
-            realigned_ring(config, p.dtypes[0], realigned, False, p.majors[::-1] if config.swap_ab else p.majors)
+            realigned_ring(config, p.dtypes[0], realigned, False, kernel_majors(config.swap_ab, *p.majors))
         except mmatom.CompileError:
             continue
         return keep if REALIGN_UNALIGNED or _realign_pays(config, p, keep, sms) else (False, False)
@@ -482,7 +483,7 @@ def _realign_pays(config: GemmConfig, p: Problem, keep: tuple[bool, bool], sms: 
 
 def _swapped(p: Problem) -> Problem:
     """`p` as a swapped-operand config runs it: D^T = B . A^T, staged transposed into D."""
-    majors = tuple({"m": "n", "n": "m"}.get(x, x) for x in p.majors[::-1])  # B's N-major is its A's M-major
+    majors = kernel_majors(True, *p.majors)  # B's N-major is its A's M-major
     return p._replace(dtypes=p.dtypes[::-1], m=p.n, n=p.m, a=p.b, b=p.a, majors=majors, scale_a=p.scale_b,
                       scale_b=p.scale_a, unaligned=p.unaligned[::-1])
 
@@ -623,9 +624,12 @@ class Problem(NamedTuple):
         return "x".join(dict.fromkeys(self.dtypes))
 
 
-def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
+def _problem(torch, a, b, scale_a, scale_b, b_major: str, config: GemmConfig | None = None,
+             read: bool = True) -> Problem:
     """The call's Problem: types and shapes checked, each operand read in the major it is stored in where the
-    kernel reads that (16-bit types), else transposed or padded into a copy TMA can address."""
+    kernel reads that (16-bit types), else transposed or padded into a copy TMA can address -- an MN-major copy only
+    where `config` (given) reads it; `read=False`: the types, extents and scales alone, A and B as given (a batch
+    reads its 3-d operands itself)."""
     _check_tensors(torch, a=a, b=b)
     dtypes = (_dtype_name(a), _dtype_name(b))
     if not all(t in ELEM_BYTES for t in dtypes) or (dtypes[0] != dtypes[1] and not set(dtypes) <= set(FP8)):
@@ -639,8 +643,12 @@ def _problem(torch, a, b, scale_a, scale_b, b_major: str) -> Problem:
         raise api_error(f"gemm: A is {m}x{k} and B is {n}x{k_b} (N x K); the K extents differ")
     fp8 = dtypes[0] in FP8
     scales = check_scales(torch, fp8, a.device, m, n, scale_a, scale_b)
+    if not read:
+        return Problem(dtypes, m, n, k, a, b_nk, ("k", "k"), (), scales.a, scales.b, scales.rowwise)
+    mn_copies = [config is None or reads_majors(config, *majors, dtypes[0]) for majors in (("m", "k"), ("k", "n"))]
     (a_read, a_major, a_odd, a_from), (b_read, b_major, b_odd, b_from) = (
-        _as_stored(x, mn, ELEM_BYTES[t], fp8) for x, mn, t in ((a, "m", dtypes[0]), (b_nk, "n", dtypes[1])))
+        _as_stored(x, mn, ELEM_BYTES[t], fp8, ok) for x, mn, t, ok in ((a, "m", dtypes[0], mn_copies[0]),
+                                                                        (b_nk, "n", dtypes[1], mn_copies[1])))
     copies = tuple((new, old) for new, old in ((a_read, a_from), (b_read, b_from)) if new.data_ptr() != old.data_ptr())
     return Problem(dtypes, m, n, k, a_read, b_read, (a_major, b_major), None if scales.copied else copies,
                    scales.a, scales.b, scales.rowwise, unaligned=(a_odd, b_odd))
@@ -658,20 +666,21 @@ def _copied_unaligned(torch, p: Problem, keep: tuple[bool, bool]) -> Problem:
                       unaligned=tuple(odd and kept for odd, kept in zip(p.unaligned, keep)))
 
 
-def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool) -> tuple:
+def _as_stored(x, mn_major: str, elem_bytes: int, fp8: bool, mn_copy: bool = True) -> tuple:
     """An operand given as rows x K, as the kernel reads it: (the tensor, its major, whether TMA cannot address its
     rows, the matrix it is or was copied from) -- itself (K-major); its transpose (K x rows, read MN-major: a
     16-bit type stored that way), or where TMA cannot address that one's rows and they hold ROW_PITCH_BYTES or more, a
     copy of it row for row into rows ROW_PITCH_BYTES apart, still MN-major (the repack kernel's copy, where a
     transposing one ran at a fraction of it: 3 x 6596 x 10359 `a @ b` 534 us against torch's 121,
-    records/gemm-2026-11-28-h200-s30; shorter rows, a few columns of A, are transposed: a small copy); or itself,
+    records/gemm-2026-11-28-h200-s30; shorter rows, a few columns of A, are transposed: a small copy, as where the
+    call's config reads no MN-major operand, `mn_copy` False); or itself,
     K-major, with rows off 16 bytes (fp8 wgmma reads K-major operands only): the kernel realigns them, or the host
     copies them where the config cannot (_copied_unaligned). An operand whose elements are not contiguous along
     either dimension is copied here."""
     if _tma_addressable(x, elem_bytes):
         return x, "k", False, x
     if not fp8 and x.stride(0) == 1 and x.stride(1) >= x.shape[0] and (
-            _tma_addressable(x.t(), elem_bytes) or x.shape[0] * elem_bytes >= ROW_PITCH_BYTES):
+            _tma_addressable(x.t(), elem_bytes) or (mn_copy and x.shape[0] * elem_bytes >= ROW_PITCH_BYTES)):
         stored = x.t()  # its rows contiguous: as it is, or (rows of a row pitch or more) copied row for row
         return _aligned_columns(stored, elem_bytes), mn_major, False, stored
     if x.stride(1) == 1 and x.stride(0) >= x.shape[1] and x.data_ptr() % elem_bytes == 0:

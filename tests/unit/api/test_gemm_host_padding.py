@@ -166,3 +166,28 @@ def test_a_replay_without_out_launches_into_each_new_d_and_holds_none(monkeypatc
     assert [stream for stream, _ in made] == [7, 8]
     assert [address for _, address in made] == [first.data_ptr(), second.data_ptr()]
     assert all(split == 3 for _, split in packed)
+
+
+@pytest.mark.parametrize("n, k", [(203, 203), (203, 300)], ids=["square", "wide"])
+def test_an_n_major_b_off_16_bytes_is_copied_row_for_row_and_recorded_so(monkeypatch, n, k):
+    """`a @ b`'s B (K x N) with rows an odd pitch apart: copied row for row into 128-byte-pitched rows and read
+    N-major, the copy recorded against the K x N matrix it mirrors (a replay copies that again; at N == K the N x K
+    view would have passed a shape check and copied the transpose). A config that reads no N-major B (a narrow
+    tile) gets the K-major copy it reads."""
+    monkeypatch.setattr(host, "_check_tensors", lambda *_args, **_kwargs: None)  # CPU tensors stand in for CUDA's
+    a, b = _bf16(8, k), _bf16(k, n)
+    p = host._problem(torch, a, b, None, None, "n")
+    (copy, source), = p.copies
+    assert p.majors == ("k", "n") and p.b is copy and tuple(copy.shape) == (k, n) and copy.stride(0) == 256
+    assert source.data_ptr() == b.data_ptr() and source.stride() == b.stride() and torch.equal(copy, b)
+    narrow = host._problem(torch, a, b, None, None, "n", GemmConfig.from_name("128x96x6w1"))
+    assert narrow.majors == ("k", "k") and torch.equal(narrow.b, b.t())
+    assert narrow.copies[0][1].stride() == b.t().stride()
+
+
+def test_a_few_columns_of_a_m_major_are_transposed_not_row_copied(monkeypatch):
+    """A transposed view of K x M storage, M rows under 128 bytes and off 16 bytes: one small K-major copy."""
+    monkeypatch.setattr(host, "_check_tensors", lambda *_args, **_kwargs: None)
+    a_km = _bf16(300, 3)
+    p = host._problem(torch, a_km.t(), _bf16(64, 300), None, None, "k")
+    assert p.majors == ("k", "k") and tuple(p.a.shape) == (3, 300) and torch.equal(p.a, a_km.t())

@@ -424,8 +424,9 @@ def test_swap_ab_limits_are_compile_errors():
     with pytest.raises(mmatom.CompileError, match=r"a swapped-operand config \(128x16x8w1t\) stages D transposed with "
                                                   r"stmatrix.trans into a 16-bit D, not batched; out_dtype 'f32'"):
         build_gemm("bf16", "sm_90a", SWAP_AB_CONFIGS[0], "f32")
-    with pytest.raises(mmatom.CompileError, match=r"an M-major A is loaded in boxes of 64 columns of M; config "
-                                                  r"128x32x8w1t covers 32 rows of A: a swapped config 64 wide"):
+    with pytest.raises(mmatom.CompileError, match=r"an M-major A \(K x M storage\) is loaded in boxes of 64 columns of "
+                                                  r"M; config 128x32x8w1t covers 32 rows of A: 128x64x8w1t, a K-major "
+                                                  r"A \(a.contiguous\(\)\), or no config"):
         check_majors("gemm", "k", "n", "bf16", SWAP_AB_CONFIGS[1])
     with pytest.raises(mmatom.CompileError, match=r"an MN-major A takes 16-bit types"):
         check_majors("gemm", "m", "k", "e4m3", SWAP_AB_CONFIGS[2])

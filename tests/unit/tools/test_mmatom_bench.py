@@ -287,8 +287,9 @@ def test_b_given_k_by_n_against_torch_matmul_on_the_same_tensors(tmp_path, capsy
     assert (tmp_path / "gemm_bench_sweep_b_n_major.json").exists()
     with pytest.raises(ValueError, match="an N-major B"):
         bench.Operands.random(5, 24, 40, "e4m3", "cpu", b_major="n")
-    for argv in (["--shapes", "sweep", "--dtypes", "bf16,e4m3"], ["--shapes", "squares", "--dtypes", "bf16"]):
+    for argv in (["--shapes", "sweep", "--dtypes", "bf16,e4m3"], ["--shapes", "squares", "--dtypes", "bf16"],
+                 ["--shapes", "decode", "--dtypes", "bf16", "--autotune"]):
         with pytest.raises(SystemExit) as exit_:
             bench.main(["gemm", "--b-major", "n", *argv])
         said = capsys.readouterr().err
-        assert exit_.value.code == 2 and "--b-major n: the sweep / decode sets in 16-bit dtypes" in said
+        assert exit_.value.code == 2 and "--b-major n: the sweep / decode sets in 16-bit dtypes, untuned" in said
