@@ -18,7 +18,8 @@ import numpy as np
 import mmatom
 from mmatom.targets.cache_dir import atomic_write, cache_dir
 
-from .config import BOX, CONFIGS, ELEM_BYTES, FP8, REALIGNED_ACCUMULATORS, SPLIT_K_CONFIGS, SWAP_AB_CONFIGS, GemmConfig
+from .config import (CONFIGS, ELEM_BYTES, FP8, REALIGNED_ACCUMULATORS, SPLIT_K_CONFIGS, SWAP_AB_CONFIGS, GemmConfig,
+                     reads_majors)
 
 
 def tuning_file() -> Path:
@@ -156,14 +157,13 @@ def prior_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major
 
 
 def _takes_majors(config: GemmConfig, a_major: str, b_major: str) -> bool:
-    if config.swap_ab:  # D^T = B . A^T: the call's B is the kernel's A (N-major: its M-major A, any width), its A
-        # the kernel's B -- M-major, its N-major B in 64-column boxes, which build_gemm takes on the 64-wide config
-        # but the prior leaves to the unswapped tiles: mixed on the H200 (8 x 4096 x 4096 1.36 -> 0.91x torch,
-        # 64 x 8192 x 8192 0.91 -> 1.02x; records/gemm-2026-11-28-h200-s30/majors_new_swap_m_major_a.txt)
-        return a_major == "k"
-    # an N-major B is loaded in boxes of 64 columns of N: no narrow tile (block_n an odd multiple of 32)
-    return (a_major == "k" or config.cluster_n == 1) and (b_major == "k" or (config.cluster_m == 1 and
-                                                                            config.block_n % BOX == 0))
+    """Whether the prior may pick `config` for these majors: what its kernel reads (config.reads_majors: no cluster
+    multicasting an MN-major operand, N-major B in 64-column boxes, a swapped kernel's operands the call's swapped),
+    less the swapped configs on an M-major A -- built on request on the 64-wide one, but mixed on the H200 (8 x 4096
+    x 4096 1.36 -> 0.91x torch, 64 x 8192 x 8192 0.91 -> 1.02x; records/gemm-2026-11-28-h200-s30/
+    majors_new_swap_m_major_a.txt): left to the unswapped tiles. Read as for a 16-bit type: an fp8 operand reaches
+    the prior K-major (host._as_stored copies it so)."""
+    return reads_majors(config, a_major, b_major, "bf16") and not (config.swap_ab and a_major != "k")
 
 
 # remembered, and kept lean: a new shape's first call runs the model over every candidate in Python. What no M changes
