@@ -75,8 +75,9 @@ class Tma(_Unit):
     def load(self, tensor_map, row, col, dst: SmemTile, bar, multicast: Value | int | None = None,
              layer: Value | int | None = None) -> None:
         """The box of `tensor_map` whose first element is (row, col) into the SMEM tile `dst` (the verifier checks
-        that the box lands exactly as its layout says), completing bytes on `bar`; `multicast` a CTA mask: the box
-        lands at the same offset in each of those CTAs of the cluster; `layer` the layer of a batched map's 3-d
+        that the box lands exactly as its layout says), completing bytes on `bar`; `multicast` a CTA mask (a
+        constant, or an integer Value computed from the CTA's rank: its low 16 bits): the box lands at the same
+        offset in each of those CTAs of the cluster; `layer` the layer of a batched map's 3-d
         tensor (required there, refused for a 2-d map)."""
         kb = self.kb
         if not isinstance(dst, SmemTile) or dst.desc_type is None:
@@ -86,7 +87,8 @@ class Tma(_Unit):
         if not isinstance(tensor_map.type, TensorMapType):
             raise api_error(f"tma.load: {tensor_map.type} is not a tensor map (declare the parameter with "
                             f"mmatom.TensorMapType(...))")
-        mask = None if multicast is None else kb.ssa(multicast, IntegerType(16))
+        mask = None if multicast is None else kb.int_cast(multicast, "i16").ssa if isinstance(multicast, Value) \
+            else kb.ssa(multicast, IntegerType(16))
         self._insert(TmaLoadOp(tensor_map, kb.ssa(row), kb.ssa(col), dst.ptr.ssa, kb.ssa(bar), dst.desc_type, mask,
                                None if layer is None else kb.ssa(layer)))
 

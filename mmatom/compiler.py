@@ -168,6 +168,12 @@ class Kernel:
             run(stream if type(stream) is int else int(getattr(stream, "cuda_stream", stream) or 0))
         return launch
 
+    def max_active_clusters(self, device: int = 0, entry: str | None = None) -> int:
+        """How many clusters of this kernel (launched in the clusters it declares) GPU `device` runs at once: the
+        most a persistent grid of clusters should launch (a cluster's CTAs share a GPC, so clusters of 4 may fill
+        fewer SMs than the SM count)."""
+        return self._launcher(entry, None).max_active_clusters(device)
+
     def _launcher(self, entry: str | None, cluster: tuple[int, int, int] | None) -> runtime.AsyncLaunch:
         name = entry or self.name
         launcher = self._launchers.get((name, cluster))

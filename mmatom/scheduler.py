@@ -2,7 +2,7 @@
 
 The output is a grid of tiles_m x tiles_n tiles (Python ints, or runtime Values: one kernel for every shape). A
 cluster of cluster_m x cluster_n CTAs takes that many neighbouring tiles as one unit (each CTA its own tile of the
-unit, by its rank). The units are walked in grouped
+unit, by its rank: row rank_m = rank % cluster_m, column rank_n = rank // cluster_m). The units are walked in grouped
 raster order -- `group_m` rows of units at a time, down the rows then across -- so that a wave of CTAs shares
 rows of A and columns of B in L2. A persistent CTA (or cluster) takes units first, first + step, ... where first is
 its index in the grid and step the grid's size; `every=2` takes every other one (ping-pong consumers sharing a CTA).
@@ -55,6 +55,10 @@ class TileScheduler:
         self.layers = layers
         self.units = self.layer_units * layers  # units in the walk: the loop's end
         self.rank = kb.cluster.rank() if self.cluster_size > 1 else 0  # this CTA's tile within its unit
+        # its row and column of tiles within the unit: rank = rank_m + cluster_m * rank_n
+        both = cluster_m > 1 and cluster_n > 1
+        self.rank_m = self.rank % cluster_m if both else self.rank if cluster_m > 1 else 0
+        self.rank_n = self.rank // cluster_m if both else self.rank if cluster_n > 1 else 0
         self.snake = snake
 
     @property
@@ -108,8 +112,8 @@ class TileScheduler:
         rows = min_value(self.units_m - first_m, self.group_m)  # the last group may have fewer rows
         within = unit % group
         unit_m, unit_n = first_m + within % rows, within // rows
-        row_tile = unit_m * self.cluster_m + self.rank if self.cluster_m > 1 else unit_m
-        col_tile = unit_n * self.cluster_n + self.rank if self.cluster_n > 1 else unit_n
+        row_tile = unit_m * self.cluster_m + self.rank_m if self.cluster_m > 1 else unit_m
+        col_tile = unit_n * self.cluster_n + self.rank_n if self.cluster_n > 1 else unit_n
         return row_tile, col_tile
 
     def has_next(self, unit: Value, every: int = 1) -> Value:

@@ -826,6 +826,7 @@ class AsyncLaunch:
             shared_bytes, cluster
         self.block = pad3(block)
         self._functions: dict[int, Any] = {}  # device ordinal -> CUfunction
+        self._active_clusters: dict[int, int] = {}  # device ordinal -> max_active_clusters
         self.packer = ArgumentPacker(name, self.params)
 
     def function(self, dev: Device) -> Any:
@@ -842,6 +843,26 @@ class AsyncLaunch:
 
     def __call__(self, args: Sequence[Any], grid: tuple[int, ...], stream: int = 0) -> None:
         self.prepare(args, grid)(stream)
+
+    def max_active_clusters(self, device: int = 0) -> int:
+        """How many of this kernel's clusters the GPU holds at once (cuOccupancyMaxActiveClusters: a cluster's
+        CTAs share a GPC, so clusters of 4 fill fewer SMs than the SM count says -- what a persistent grid of
+        clusters may launch without a second wave). Asked once per GPU."""
+        dev = opened(device)
+        found = self._active_clusters.get(dev.ordinal)
+        if found is None:
+            if self.cluster is None:
+                raise LaunchError(f"kernel '{self.name}': max_active_clusters of a kernel launched without clusters")
+            drv, func = _driver(), self.function(dev)
+            cfg = drv.CUlaunchConfig()
+            cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = self.cluster
+            cfg.blockDimX, cfg.blockDimY, cfg.blockDimZ = self.block
+            cfg.sharedMemBytes, cfg.attrs, cfg.numAttrs = self.shared_bytes, [_cluster_attribute(self.cluster)], 1
+            with dev.current():
+                found = _check(drv.cuOccupancyMaxActiveClusters(func, cfg), "cuOccupancyMaxActiveClusters",
+                               self.name)
+            self._active_clusters[dev.ordinal] = found
+        return found
 
     def prepare(self, args: Sequence[Any], grid: tuple[int, ...], device: int | None = None) -> Callable[[int], None]:
         """The launch with these arguments packed once: calling it with a stream handle only launches (what a

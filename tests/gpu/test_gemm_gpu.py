@@ -131,6 +131,39 @@ def test_every_shipped_config(shape, dtype):
             assert torch.equal(d, outs[0]), f"{config} differs from {CONFIGS[0]}"
 
 
+@pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
+@pytest.mark.parametrize("shape", [(300, 520, 200), (2304, 2048, 320), (4096, 4096, 192)], ids=str)
+def test_two_by_two_clusters(shape, dtype):
+    """The 2x2-cluster configs (A multicast along a row of CTAs, B down a column; masks from the CTA's rank) compute
+    what their unclustered tiles do, bit for bit -- on tails, partial clusters (300 x 520: units past M and N), and
+    a persistent walk of several units a cluster (4096^2: 256 units of 128x128 over at most the resident clusters)."""
+    import dataclasses
+
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import CLUSTER_2X2_CONFIGS, gemm_kernel
+    m, n, k = shape
+    tdtype = torch.bfloat16 if dtype == "bf16" else torch.float8_e4m3fn
+    a = torch.randn(m, k, device="cuda").to(tdtype)
+    b = torch.randn(n, k, device="cuda").to(tdtype)
+    scales = {} if dtype == "bf16" else {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")}
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    for config in CLUSTER_2X2_CONFIGS:
+        resident = gemm_kernel(dtype=dtype, config=config).max_active_clusters(0)
+        assert 0 < resident <= sms // 4, (config, resident)
+        outs = []
+        for c in (config, dataclasses.replace(config, cluster_m=1, cluster_n=1)):
+            d = torch.full((m, n), float("nan"), device="cuda", dtype=torch.bfloat16)
+            mmatom.gemm(a, b, out=d, config=c, **scales)
+            torch.cuda.synchronize()
+            assert torch.isfinite(d).all(), f"{c}: some of D was never written"
+            outs.append(d)
+        if dtype == "bf16":
+            _check(outs[0], a, b, 1.0, k)
+        assert torch.equal(outs[0], outs[1]), f"{config} differs from its tile unclustered"
+
+
 def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
     import json
 
@@ -138,14 +171,14 @@ def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
 
     import mmatom
     from mmatom.kernels.gemm import choices as gemm_choices
-    from mmatom.kernels.gemm import CONFIGS, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, choose_config
+    from mmatom.kernels.gemm import CLUSTER_2X2_CONFIGS, CONFIGS, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, choose_config
     monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
     gemm_choices.forget()
     best = mmatom.gemm_autotune(512, 768, 256, rounds=3, burst_ms=2.0)
     stored = json.loads(gemm_choices.tuning_file().read_text())
     assert gemm_choices.tuning_file().is_relative_to(tmp_path)
     (entry,) = stored.values()
-    candidates = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS
+    candidates = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS + CLUSTER_2X2_CONFIGS
     assert set(entry["timings_us"]) == {c.name for c in candidates}
     assert best in candidates and choose_config(512, 768, 256, "bf16") == best
     gemm_choices.forget()

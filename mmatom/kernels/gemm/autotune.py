@@ -22,18 +22,20 @@ from mmatom.optional import require_torch
 
 from . import choices
 from .choices import gpu_name
-from .config import CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
+from .config import CLUSTER_2X2_CONFIGS, CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
 from .batched import gemm
 from .host import forget_prepared_calls
 
 
 
 def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16",
-                  candidates: tuple[GemmConfig, ...] = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS,
+                  candidates: tuple[GemmConfig, ...] = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS +
+                  CLUSTER_2X2_CONFIGS,
                   rounds: int = 5, burst_ms: float = 20.0, finalists: int = 3, final_rounds: int = 5,
                   final_burst_ms: float = 100.0, store: bool = True, layers: int = 1) -> GemmConfig:
     """The fastest of `candidates` (the split-K ones with the K slices the cost model picks for them; the
-    stream-K ones, which the prior does not choose -- measured: benchmarks/gemm_stream_k.py) for
+    stream-K ones and the 2x2 clusters, which the prior does not choose -- measured: benchmarks/gemm_stream_k.py,
+    config.CLUSTER_2X2_CONFIGS) for
     D (m x n) = A (m x k) . B (n x k)^T on the current GPU -- `layers` > 1: a batch of them, (L, m, k) x (L, n, k),
     split-K and stream-K candidates left out -- (stored as the choice for this problem unless store=False): `rounds` bursts of
     ~`burst_ms` each screen them all, then `final_rounds` of ~`final_burst_ms` decide between the `finalists`

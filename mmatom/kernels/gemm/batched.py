@@ -73,7 +73,8 @@ def batched_gemm(torch, a, b, *, out, scale_a, scale_b, config: GemmConfig | Non
             tensor_map(b3, *operand_box(config, p.dtypes[0], "b", b_major)),
             tensor_map(d, *output_box(config, out_dtype), output_swizzle(config, out_dtype))]
     scales = [scale_a, scale_b] if fp8 else []
-    grid = host.persistent_ctas(config, p.m, p.n, sm_count(), layers)
+    grid = host.persistent_ctas(config, p.m, p.n, host.resident_sms(kernel, config, sm_count(), d.get_device()),
+                                layers)
     kernel.prepare(*maps, p.m, p.n, p.k, layers, *scales, grid=(grid,))(current_stream(torch, a.device))
     return d if out is None or d is out else out.copy_(d)
 

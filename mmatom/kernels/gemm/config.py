@@ -153,7 +153,8 @@ class GemmConfig:
     other's wgmmas do, CUTLASS's ping-pong kernel). A warpgroup covering more than 64 rows repeats its wgmma
     down M. Cluster: `cluster_m` CTAs on consecutive row tiles of one column tile (each loads 1/cluster_m of
     the B tile they share and multicasts it: B read from L2 once per cluster), or `cluster_n` CTAs on
-    consecutive column tiles of one row tile (sharing A the same way).
+    consecutive column tiles of one row tile (sharing A the same way), or both: a 2x2 cluster's CTAs each share
+    A with the CTA beside and B with the one below (every operand read from L2 once per two CTAs).
 
     split_k: the kernel takes a `splits` argument and walks that many layers of tiles, each over its slice of K;
     every slice writes its f32 partial sums to a workspace, and the last of a tile's slices to finish adds them up
@@ -276,8 +277,8 @@ class GemmConfig:
             raise api_error(f"GemmConfig: {self.name} with stream_k; stream-K runs cooperative consumers on "
                             f"unswapped, unclustered tiles, without split-K")
         cm, cn = self.cluster_m, self.cluster_n
-        if (cm, cn) not in ((1, 1), (2, 1), (1, 2)):
-            raise api_error(f"GemmConfig: cluster {cm}x{cn}; 1x1, 2x1 (sharing B) or 1x2 (sharing A)")
+        if (cm, cn) not in ((1, 1), (2, 1), (1, 2), (2, 2)):
+            raise api_error(f"GemmConfig: cluster {cm}x{cn}; 1x1, 2x1 (sharing B), 1x2 (sharing A) or 2x2 (both)")
         if self.cluster_size > 1 and (self.block_n // cm % BOX or self.block_m // cn % BOX):
             raise api_error((
                 f"GemmConfig: cluster {cm}x{cn} with a {self.block_m}x{self.block_n} tile; each CTA multicasts a "
@@ -314,6 +315,16 @@ SPLIT_K_CONFIGS = (replace(ROW64_TILE, split_k=True), GemmConfig(128, 128, 6, wg
 # deep rings (a stage is 16 KiB of B and 2-8 KiB of A). Among the prior's candidates (M <= 64) once choices.COST_MODEL
 # has their measured terms (benchmarks/gemm_sweep.py --swap-ab, fit_gemm_prior.py); until then `config=` picks one
 SWAP_AB_CONFIGS = tuple(GemmConfig(128, n, 8, wgmma_in_flight=1, swap_ab=True) for n in SWAP_AB_BLOCK_N)
+# 2x2 clusters (each CTA shares A with the CTA beside it and B with the one below: half of each operand's L2 reads)
+# -- mmatom.gemm_autotune's candidates and config= choices; the prior does not pick them. On the H100 sweep
+# (records/gemm-2026-11-28-h100-s31/c2x2_sweep.json, the 300 shapes x bf16 / e4m3) they are slower than their
+# unclustered tiles on most rows (geomean 0.85-0.91x): a cluster's CTAs wait on each other every K step, and 30
+# clusters of four fit on an H100 at once, 120 of its 132 SMs (host.resident_sms); faster by > 5% on 28 bf16 rows
+# (128x128), long-K problems of about a wave among them: 2496 x 704 x 6528 1.22x, 3000 x 5000 x 7000 1.23x (128x256,
+# midsize_c2x2.txt; autotuned there 1.04x / 1.27x cuBLAS, autotune_c2x2.txt). The fitted prior would pick them on 9
+# fp8 rows of short K only (c2x2_prior_eval.py).
+CLUSTER_2X2_CONFIGS = (GemmConfig(128, 128, 6, wgmma_in_flight=1, cluster_m=2, cluster_n=2),
+                       GemmConfig(128, 256, 4, cluster_m=2, cluster_n=2))
 # stream-K variants (a last, partial wave's K steps in runs over the SMs: no idle last wave; scheduler.StreamKWalk)
 # of the cooperative, unclustered tiles -- mmatom.gemm_autotune's candidates and config= choices; the prior does not
 # pick them (benchmarks/gemm_stream_k.py: they pay only for a long K with a sparse last wave)
@@ -333,7 +344,7 @@ def widened(config: GemmConfig) -> GemmConfig:
                 (config.block_m, block_n, config.pingpong, 1))
 
 
-__all__ = ["BOX", "NARROW_N", "NARROW_TILES", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS",
+__all__ = ["BOX", "CLUSTER_2X2_CONFIGS", "NARROW_N", "NARROW_TILES", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS",
            "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE",
            "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns",
            "box_row_bytes", "operand_box", "output_box", "output_shape", "output_swizzle", "widened"]

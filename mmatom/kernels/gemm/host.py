@@ -50,6 +50,15 @@ def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int, splits: int = 
     return min(units, sms // cluster) * cluster
 
 
+def resident_sms(kernel: mmatom.Kernel, config: GemmConfig, sms: int, device: int) -> int:
+    """The SMs a persistent grid of `config`'s kernel fills: all `sms`, or for clusters of more than two CTAs (a
+    cluster's CTAs share a GPC, whose SMs need not divide by 4) as many as the GPU runs of its clusters at once --
+    a grid past that would run its last clusters as a second wave."""
+    if config.cluster_size <= 2:
+        return sms
+    return kernel.max_active_clusters(device) * config.cluster_size
+
+
 _KERNELS: dict[tuple, mmatom.Kernel] = {}
 OUR_NAMES = {torch_name: name for name, torch_name in TORCH_DTYPE_NAMES.items()}
 
@@ -398,8 +407,8 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
     sizes = [p.m, p.n, p.k] + ([d.stride(0), d.data_ptr() % 16] if direct else [])
     sizes += [v for x in (getattr(p, name) for name in realigned) for v in (x.stride(0), x.data_ptr() % 16)]
     scales = [p.scale_a, p.scale_b] if p.dtypes[0] in FP8 else []  # pointers: one float each, or M and N
-    grid = (persistent_ctas(config, p.m, p.n, sms, split, p.k, p.dtypes[0]),)
     device = d.get_device()  # every operand's (the full path checked them; a template's key names them)
+    grid = (persistent_ctas(config, p.m, p.n, resident_sms(kernel, config, sms, device), split, p.k, p.dtypes[0]),)
     if not (config.split_k or config.stream_k):
         return kernel.prepare(*maps, *sizes, *scales, grid=grid, device=device)
     tiles = -(-p.m // config.block_m) * -(-p.n // config.block_n)
@@ -572,7 +581,7 @@ class _Bound:
         """The packed launch of A (m x K, the caller's: its row pitch the template's) into D (m x N, D's pitch the
         template's): the first call's maps moved to their rows (TensorMap.over)."""
         a_map, d_map = self.a_map.over(a.data_ptr(), m), self.d_map.over(d.data_ptr(), m)
-        config, n = self.config, self.n
+        config, n, sms = self.config, self.n, resident_sms(self.kernel, self.config, sms, self.device)
         if self.swap:
             grid = (persistent_ctas(config, n, m, sms),)
             return self.kernel.prepare(self.fixed_map, a_map, d_map, n, m, self.k, *self.scales, grid=grid,

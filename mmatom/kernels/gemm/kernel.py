@@ -292,9 +292,22 @@ class HopperGemm:
         if not self.sliced[operand]:
             kb.tma.load(kb.param(operand), origin, k0, tile, stage.full, layer=layer)
             return
-        rank, rows = self.scheduler.rank, self.slice_rows[operand]
+        # A's tile is shared along the cluster's row of tiles (the CTAs of its rank_m), B's down its column
+        rank = self.scheduler.rank_n if operand == "a" else self.scheduler.rank_m
+        rows = self.slice_rows[operand]
         kb.tma.load(kb.param(operand), origin + rank * rows, k0, tile.row_block(rank, rows, self.box_types[operand]),
-                    stage.full, multicast=(1 << self.config.cluster_size) - 1, layer=layer)
+                    stage.full, multicast=self.sharers(operand), layer=layer)
+
+    def sharers(self, operand: str):
+        """The CTA mask of the cluster's CTAs that share this CTA's tile of `operand` (rank = rank_m + cluster_m *
+        rank_n): A's, the CTAs of its row rank_m; B's, those of its column rank_n. A constant where the cluster is
+        a row or a column of CTAs."""
+        cm, cn = self.config.cluster_m, self.config.cluster_n
+        if operand == "a":
+            row = sum(1 << (cm * j) for j in range(cn))
+            return row << self.scheduler.rank_m if cm > 1 else row
+        column = (1 << cm) - 1
+        return column << (cm * self.scheduler.rank_n) if cn > 1 else column
 
     # -- consumers -------------------------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 import mmatom
-from mmatom.kernels.gemm import CONFIGS, STREAM_K_CONFIGS, GemmConfig, build_gemm
+from mmatom.kernels.gemm import CLUSTER_2X2_CONFIGS, CONFIGS, STREAM_K_CONFIGS, GemmConfig, build_gemm
 from mmatom.kernels.gemm.kernel import realigned_ring
 
 pytestmark = pytest.mark.ptxas
@@ -15,7 +15,8 @@ pytestmark = pytest.mark.ptxas
 CASES = [(config, dtypes, out) for config in CONFIGS for dtypes, outs in ((("bf16",) * 2, ("bf16", "f32")),
                                                                          (("e4m3",) * 2, ("bf16", "f32")),
                                                                          (("f16",) * 2, ("f16",)))
-         for out in outs] + [(CONFIGS[0], ("e4m3", "e5m2"), "f16"), (CONFIGS[1], ("e5m2", "e4m3"), "bf16")]
+         for out in outs] + [(CONFIGS[0], ("e4m3", "e5m2"), "f16"), (CONFIGS[1], ("e5m2", "e4m3"), "bf16")] + [
+    (config, (dtype,) * 2, out) for config in CLUSTER_2X2_CONFIGS for dtype, out in (("bf16", "bf16"), ("e4m3", "f32"))]
 
 
 def _metadata(case):
@@ -53,6 +54,10 @@ def test_every_shipped_config_assembles_clean():
         assert turns == (["bar.sync", "bar.arrive"] if config.pingpong else []), what
         if config.cluster_size > 1:
             assert f".reqnctapercluster {config.cluster_size}, 1, 1" in ptx and ".multicast::cluster" in ptx, what
+            # each operand the cluster shares is one multicast load a K step: B down a column of CTAs, A along
+            # a row, both in a 2x2 cluster
+            shared = (config.cluster_m > 1) + (config.cluster_n > 1)
+            assert ptx.count(".multicast::cluster [") == shared, what
             assert "mbarrier.arrive.shared::cluster.b64" in ptx and "arrive.release.cluster" not in ptx, what
         else:
             assert ".explicitcluster" not in ptx and "mapa" not in ptx, what
@@ -210,8 +215,8 @@ def test_config_limits_are_compile_errors():
         mmatom.gemm_kernel(config=mmatom.GemmConfig(wgmma_in_flight=2))
     with pytest.raises(mmatom.CompileError, match="cluster 4x1"):
         mmatom.gemm_kernel(config=mmatom.GemmConfig(cluster_m=4))
-    with pytest.raises(mmatom.CompileError, match="cluster 2x2"):
-        mmatom.gemm_kernel(config=mmatom.GemmConfig(cluster_m=2, cluster_n=2))
+    with pytest.raises(mmatom.CompileError, match=r"cluster 1x4; 1x1, 2x1 \(sharing B\), 1x2 \(sharing A\) or 2x2"):
+        mmatom.gemm_kernel(config=mmatom.GemmConfig(cluster_n=4))
     # ping-pong: one warpgroup holds the whole tile's accumulators
     with pytest.raises(mmatom.CompileError, match="a 128x256 tile is 256 f32 accumulators per consumer thread"):
         mmatom.gemm_kernel(config=mmatom.GemmConfig(128, 256, pingpong=True))
