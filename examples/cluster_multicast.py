@@ -4,6 +4,9 @@ the box to its own 64 rows of a 128x64 output, and CTA 1 tells CTA 0 it is done 
 (mapa) before the cluster's last barrier -- the pieces a cluster GEMM multicasts its A or B tiles with.
 
     kernel = build_cluster_multicast()       # -> (module, launch); tests/gpu/test_cluster_gpu.py runs it
+
+`mask(kb, rank)` gives the CTA mask from the CTA's rank instead of the constant 0b11 (a 2x2 cluster's GEMM computes
+each operand's mask so: the CTAs of its row for A, of its column for B).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ BOX_ROWS, BOX_COLS = 64, 64
 HALF_BYTES = BOX_ROWS // 2 * BOX_COLS * 2
 
 
-def build_cluster_multicast():
+def build_cluster_multicast(mask=None):
     half = mmatom.TiledMma(mmatom.atom("sm_90a", "wgmma", m=64, n=BOX_ROWS // 2, k=16, a="bf16", b="bf16", d="f32"),
                            atom_layout_mnk=(1, 1, 1), permutation=(64, BOX_ROWS // 2, BOX_COLS)).smem_desc_type("B")
     kb = mmatom.KernelBuilder("cluster_multicast", [("x", mmatom.TensorMapType("bf16", BOX_ROWS // 2, BOX_COLS)),
@@ -32,7 +35,7 @@ def build_cluster_multicast():
     with kb.if_(leader):
         kb.mbarrier.arrive_expect_tx(full, 2 * HALF_BYTES)  # this CTA's half and the peer's
         kb.tma.load(kb.param("x"), rank * (BOX_ROWS // 2), 0, halves[rank], full,
-                    multicast=0b11)  # CTA mask: both CTAs of the cluster
+                    multicast=0b11 if mask is None else mask(kb, rank))  # CTA mask: both CTAs of the cluster
     kb.mbarrier.wait(full, 0)
     with kb.if_(leader):
         kb.tma.store(halves[0], kb.param("d"), rank * BOX_ROWS, 0)

@@ -87,6 +87,9 @@ class Tma(_Unit):
         if not isinstance(tensor_map.type, TensorMapType):
             raise api_error(f"tma.load: {tensor_map.type} is not a tensor map (declare the parameter with "
                             f"mmatom.TensorMapType(...))")
+        if isinstance(multicast, Value) and not isinstance(multicast.type, IntegerType):
+            raise api_error(f"tma.load: the multicast mask is {multicast.type}; a CTA mask is an integer (a "
+                            f"constant, or an integer Value such as one computed from the CTA's cluster rank)")
         mask = None if multicast is None else kb.int_cast(multicast, "i16").ssa if isinstance(multicast, Value) \
             else kb.ssa(multicast, IntegerType(16))
         self._insert(TmaLoadOp(tensor_map, kb.ssa(row), kb.ssa(col), dst.ptr.ssa, kb.ssa(bar), dst.desc_type, mask,

@@ -848,11 +848,12 @@ class AsyncLaunch:
         """How many of this kernel's clusters the GPU holds at once (cuOccupancyMaxActiveClusters: a cluster's
         CTAs share a GPC, so clusters of 4 fill fewer SMs than the SM count says -- what a persistent grid of
         clusters may launch without a second wave). Asked once per GPU."""
+        if self.cluster is None:
+            raise LaunchError(f"kernel '{self.name}': max_active_clusters of a kernel launched without clusters "
+                              f"(it declares no nvvm.cluster_dim)")
         dev = opened(device)
         found = self._active_clusters.get(dev.ordinal)
         if found is None:
-            if self.cluster is None:
-                raise LaunchError(f"kernel '{self.name}': max_active_clusters of a kernel launched without clusters")
             drv, func = _driver(), self.function(dev)
             cfg = drv.CUlaunchConfig()
             cfg.gridDimX, cfg.gridDimY, cfg.gridDimZ = self.cluster

@@ -33,3 +33,29 @@ def test_cluster_dim_limits():
                                                   r"portable cluster has at most 8"):
         kb = mmatom.KernelBuilder("k", [], "sm_90a", threads=32, cluster=(4, 4))
         kb.finish()
+
+
+def test_a_mask_computed_from_the_rank():
+    """A multicast mask may be an integer Value (the 2x2-cluster GEMM's come from the CTA's rank): cast to the
+    16 bits the instruction takes; verify-pipeline leaves its bytes unchecked (a mask known at run time)."""
+    from cluster_multicast import build_cluster_multicast
+    module, _ = build_cluster_multicast(mask=lambda kb, rank: (1 << rank) | (1 << (1 - rank)))
+    ptx = mmatom.compile(module, options={"cache": False}).ptx
+    (load,) = [line for line in ptx.splitlines() if ".multicast::cluster [" in line]
+    mask = load.rsplit(",", 1)[1].strip(" ;")
+    assert mask.startswith("%rs") and f"cvt.u16.u32 {mask}," in ptx, load
+
+
+def test_a_mask_that_is_not_an_integer_is_refused():
+    from cluster_multicast import build_cluster_multicast
+    with pytest.raises(mmatom.CompileError, match=r"tma.load: the multicast mask is f32; a CTA mask is an integer"):
+        build_cluster_multicast(mask=lambda kb, rank: kb.const(3.0))
+
+
+def test_max_active_clusters_of_a_kernel_without_clusters():
+    kernel = mmatom.compile(mmatom.KernelBuilder("k", [], "sm_90a", threads=32).finish()[0],
+                            options={"cache": False})
+    from mmatom.targets.runtime import LaunchError
+    with pytest.raises(LaunchError, match=r"kernel 'k': max_active_clusters of a kernel launched without "
+                                                 r"clusters"):
+        kernel.max_active_clusters()
