@@ -29,6 +29,7 @@ follow (computed otherwise than as a loop's induction variable or carried value)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from xdsl.dialects import arith, llvm, scf
 from xdsl.ir import Block, BlockArgument, Operation, OpResult, SSAValue
@@ -47,7 +48,9 @@ def check_ring_phases(func: llvm.FuncOp, body: Block,
     (barrier 0, bytes per stage)); each ring's waits are followed on their own counter."""
     fulls = [full for full, _ in rings]
     empties = [empty for _, empty in rings if empty is not None]
-    for wait in (op for op in body.walk() if isinstance(op, nvvm.MBarrierTryWaitParityOp)):
+    waits = [op for op in body.walk() if isinstance(op, nvvm.MBarrierTryWaitParityOp)]
+    followed: dict[tuple, _Ring] = {}  # each ring's barriers and the ops that hold waits on them, found once
+    for wait in waits:
         bar = affine(wait.addr)
         consumer = _on_ring(bar, fulls)
         if not consumer and not _on_ring(bar, empties):
@@ -55,7 +58,9 @@ def check_ring_phases(func: llvm.FuncOp, body: Block,
         counter = _counter(bar)
         if counter is None:
             continue
-        ring = next([f] if consumer else [e] for f, e in rings if _on_ring(bar, [f] if consumer else [e] if e else []))
+        barriers = next((f,) if consumer else (e,) for f, e in rings
+                        if _on_ring(bar, [f] if consumer else [e] if e else []))
+        ring = followed.get(barriers) or followed.setdefault(barriers, _Ring.of(barriers, waits))
         skip = _skip(counter, wait, ring)
         if skip is None:
             continue
@@ -68,6 +73,25 @@ def check_ring_phases(func: llvm.FuncOp, body: Block,
         raise LifecycleError(wait, (
             f"{wait.name}: the ring counter of barrier {bar.describe()} {reason}; a parity wait cannot tell a phase "
             f"from the one two before it, so this wait may pass on a fill two behind the one it wants -- {fix}"))
+
+
+class _Ring(NamedTuple):
+    """One ring's barriers as the walk follows them ((barrier 0, bytes per stage)), and the ops whose regions hold a
+    wait on them (found once: asking each op's subtree again at every step of every walk was most of the pass)."""
+    barriers: tuple[tuple[Affine, int], ...]
+    holders: frozenset
+
+    @classmethod
+    def of(cls, barriers: tuple[tuple[Affine, int], ...], waits: Sequence[Operation]) -> _Ring:
+        holders = set()
+        for wait in waits:
+            bar = affine(wait.addr)
+            if not _on_ring(bar, barriers) or _counter(bar) is None:
+                continue
+            op = wait
+            while (op := op.parent_op()) is not None and op not in holders:
+                holders.add(op)
+        return cls(barriers, frozenset(holders))
 
 
 def _on_ring(bar: Affine, rings: Sequence[tuple[Affine, int]]) -> bool:
@@ -92,12 +116,12 @@ def _loop_of(op: Operation) -> scf.ForOp | None:
     return None
 
 
-def _waited(op: Operation, ring: Sequence[tuple[Affine, int]]) -> Affine | None:
+def _waited(op: Operation, ring: _Ring) -> Affine | None:
     """The counter (affine) of `op` if it is a parity wait on `ring`'s barriers."""
     if not isinstance(op, nvvm.MBarrierTryWaitParityOp):
         return None
     bar = affine(op.addr)
-    if not _on_ring(bar, ring) or (it := _counter(bar)) is None:
+    if not _on_ring(bar, ring.barriers) or (it := _counter(bar)) is None:
         return None
     return affine(it)
 
@@ -105,7 +129,7 @@ def _waited(op: Operation, ring: Sequence[tuple[Affine, int]]) -> Affine | None:
 ONE = Affine(None, 1, ())
 
 
-def _walk(block: Block, start: Affine, ring: Sequence[tuple[Affine, int]], seen: set | None = None) -> Affine | str:
+def _walk(block: Block, start: Affine, ring: _Ring, seen: set | None = None) -> Affine | str:
     """Where the count stands after `block`'s waits, entered at `start` (each wait on the fill the count reached
     moves it on by one; a loop that carries the count takes it where its body walks it -- added to `seen`), or why
     it cannot tell."""
@@ -129,18 +153,16 @@ def _walk(block: Block, start: Affine, ring: Sequence[tuple[Affine, int]], seen:
             if isinstance(j, str):
                 return j
             current = affine(op.results[j])
-        elif any(_waited(inner, ring) is not None for region in op.regions for inner in region.walk()):
+        elif op in ring.holders:
             return f"advances on paths that do not wait (a wait under {op.name} that does not carry the count)"
     return current
 
 
-def _if_carrying(op: scf.IfOp, current: Affine, ring: Sequence[tuple[Affine, int]],
-                 seen: set | None = None) -> int | str | None:
+def _if_carrying(op: scf.IfOp, current: Affine, ring: _Ring, seen: set | None = None) -> int | str | None:
     """The result of `op` that carries the count on both branches (each branch entered at `current` yields, as that
     result, the count its waits walked it to), why a branch's waits cannot be followed, or None (no such result).
     The loops its branches carry the count through are added to `seen` (as _walk's)."""
-    if not op.results or not op.false_region.blocks or not any(
-            _waited(inner, ring) is not None for region in op.regions for inner in region.walk()):
+    if not op.results or not op.false_region.blocks or op not in ring.holders:
         return None  # (an if without waits on this ring leaves its count where it was, whatever it yields)
     ends = []
     for region in (op.true_region, op.false_region):
@@ -151,7 +173,7 @@ def _if_carrying(op: scf.IfOp, current: Affine, ring: Sequence[tuple[Affine, int
     return next((j for j in range(len(op.results)) if all(end == affine(yielded[j]) for end, yielded in ends)), None)
 
 
-def _carrier(outer: scf.ForOp, inner: scf.ForOp, ring: Sequence[tuple[Affine, int]]) -> BlockArgument | None:
+def _carrier(outer: scf.ForOp, inner: scf.ForOp, ring: _Ring) -> BlockArgument | None:
     """The counter `outer` carries whose walk through its body takes `inner` in order and comes back round as the
     value the body yields (None if no carried value does)."""
     for arg in outer.body.block.args[1:]:
@@ -167,7 +189,7 @@ def _carrying(loop: scf.ForOp, current: Affine) -> int | None:
     return next((j for j, v in enumerate(loop.iter_args) if affine(v) == current), None)
 
 
-def _skip(it: SSAValue, wait: Operation, ring: Sequence[tuple[Affine, int]]) -> tuple[scf.ForOp, str] | None:
+def _skip(it: SSAValue, wait: Operation, ring: _Ring) -> tuple[scf.ForOp, str] | None:
     """(the loop, why) when the counter `it` of `wait` may skip or repeat iterations; None when it visits each
     once, in order, from 0 (or cannot be followed)."""
     if not isinstance(it, BlockArgument) or not isinstance(loop := it.block.parent_op(), scf.ForOp):
