@@ -16,7 +16,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -99,10 +99,21 @@ def family_module(name: str):
 
 
 def lowered_functions(fam, cases: list[Case], jobs: int | None = None):
-    """name -> (PTX function text, atoms): each kernel lowered once at its first claimed target. Lowering is
-    pure Python and takes most of a family's time, so chunks of cases are lowered in parallel (forked worker
-    processes, one per core, forked, or from a fork server once threads exist; `jobs=1` in-process); each
-    function's PTX does not depend on its chunk."""
+    """name -> (PTX function text, atoms): each kernel lowered once at its first claimed target, and once per
+    process (the assembly check and the PTX manifest both read a family's whole set: the wgmma family's lowering
+    is ~3 minutes of a CI run). Lowering is pure Python and takes most of a family's time, so chunks of cases are
+    lowered in parallel (forked worker processes, one per core, forked, or from a fork server once threads exist;
+    `jobs=1` in-process); each function's PTX does not depend on its chunk."""
+    key = (fam.__name__, tuple(cases))
+    if key not in _LOWERED:
+        _LOWERED[key] = _lowered(fam, cases, jobs)
+    return dict(_LOWERED[key])
+
+
+_LOWERED: dict[tuple, dict] = {}  # (family, its cases) -> lowered_functions' answer, this process's
+
+
+def _lowered(fam, cases: list[Case], jobs: int | None) -> dict:
     chunks = []
     by_target: dict[str, list[Case]] = {}
     for c in cases:
@@ -138,6 +149,21 @@ def _lower_chunk(module_name: str, group: list[Case], target: str) -> list[tuple
 
 
 def _assemble_group(fam, group: list[Case], functions: dict, target: str, version) -> dict[str, list[str]]:
+    """ptxas `group` for `target` (a module per core's share of the kernels, assembled side by side: one ptxas of
+    the wgmma family's ~2000 kernels runs ~90 s on one core): case name -> the error lines that fall in its kernel."""
+    share = -(-len(group) // max(1, min(os.cpu_count() or 1, -(-len(group) // ASSEMBLY_CHUNK_MIN))))
+    parts = [group[i:i + share] for i in range(0, len(group), share)]
+    if len(parts) == 1:
+        return _assemble_module(fam, group, functions, target, version)
+    with ThreadPoolExecutor(len(parts)) as pool:  # each a ptxas process: threads run them at once
+        found = list(pool.map(lambda part: _assemble_module(fam, part, functions, target, version), parts))
+    return {name: errs for errors in found for name, errs in errors.items()}
+
+
+ASSEMBLY_CHUNK_MIN = 100  # kernels a module at least: fewer do not repay a ptxas start
+
+
+def _assemble_module(fam, group: list[Case], functions: dict, target: str, version) -> dict[str, list[str]]:
     """ptxas one module of `group` for `target`: case name -> the error lines that fall in its kernel."""
     text = ptx_header(target, version) + getattr(fam, "PREAMBLE", "")
     starts = []

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import ast
 import re
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from compile_pool import compile_pool
 
 import mmatom
 from mmatom.kernels.attention.config import (DECODE_CONFIGS, DEFAULT_CONFIGS, PACKED_CONFIGS, SHIPPED_CONFIGS,
@@ -39,7 +39,7 @@ def _assemble(case):
 
 @pytest.mark.ptxas
 def test_every_shipped_config_assembles_clean():
-    with ThreadPoolExecutor(4) as pool:  # ptxas runs as a subprocess: threads overlap its runs
+    with compile_pool() as pool:
         results = list(pool.map(_assemble, CASES))
     for case, (launch, meta, ptx) in zip(CASES, results):
         assert meta.spill_bytes == 0, f"{case}: {meta.spill_bytes} spill bytes"

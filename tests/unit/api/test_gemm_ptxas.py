@@ -2,9 +2,10 @@
 0 spill bytes and without any ptxas warning -- in particular no C75xx line ("wgmma.mma_async instructions are
 serialized ...", "'setmaxnreg' ignored ..."), which would mean a silent loss of speed."""
 
-from concurrent.futures import ThreadPoolExecutor
+from typing import NamedTuple
 
 import pytest
+from compile_pool import compile_pool
 
 import mmatom
 from mmatom.kernels.gemm import CLUSTER_2X2_CONFIGS, CONFIGS, STREAM_K_CONFIGS, GemmConfig, build_gemm
@@ -19,6 +20,20 @@ CASES = [(config, dtypes, out) for config in CONFIGS for dtypes, outs in ((("bf1
     (config, (dtype,) * 2, out) for config in CLUSTER_2X2_CONFIGS for dtype, out in (("bf16", "bf16"), ("e4m3", "f32"))]
 
 
+class Compiled(NamedTuple):
+    """What a gate reads of a compiled kernel, made in a pool's worker (its ptxas run there)."""
+    launch: object
+    metadata: object
+    ptx: str
+
+
+def _compiled(kwargs: dict) -> Compiled:
+    """build_gemm(**kwargs), compiled and assembled."""
+    module, launch = build_gemm(**kwargs)
+    kernel = mmatom.compile(module, options={"cache": False})
+    return Compiled(launch, kernel.metadata, kernel.ptx)
+
+
 def _metadata(case):
     config, (dtype, b_dtype), out = case
     module, launch = build_gemm(dtype, "sm_90a", config, out, b_dtype)  # one kernel per config: every shape
@@ -27,7 +42,7 @@ def _metadata(case):
 
 
 def test_every_shipped_config_assembles_clean():
-    with ThreadPoolExecutor(4) as pool:  # ptxas runs as a subprocess: threads overlap its runs
+    with compile_pool() as pool:
         results = list(pool.map(_metadata, CASES))
     for (config, dtype, out), (launch, meta, ptx) in zip(CASES, results):
         what = f"{config} {dtype} -> {out}"
@@ -78,7 +93,7 @@ def _direct_metadata(case):
 
 
 def test_direct_d_variants_assemble_clean_and_store_d_in_chunks():
-    with ThreadPoolExecutor(4) as pool:
+    with compile_pool() as pool:
         results = list(pool.map(_direct_metadata, DIRECT_D))
     for (config, dtype, out), (meta, ptx) in zip(DIRECT_D, results):
         what = f"{config} {dtype} -> {out} direct_d"
@@ -140,7 +155,7 @@ def test_stream_k_variants_assemble_clean_with_the_fixup():
     """Each stream-K config: 0 spills, no ptxas warning; the epilogue twice (a tile computed whole, and the sum of
     a split tile's segments), the partial sums' publication (a gpu-scope fence, the tile counter's atomic add, the
     reducing barrier that hands the finding on)."""
-    with ThreadPoolExecutor(4) as pool:
+    with compile_pool() as pool:
         results = list(pool.map(_stream_k_metadata, STREAM_K))
     for (config, dtype), (meta, ptx) in zip(STREAM_K, results):
         what = f"{config} {dtype}"
@@ -165,7 +180,7 @@ def _summed_metadata(case):
 
 
 def test_split_and_stream_k_sums_beside_a_direct_or_f32_d_assemble_clean():
-    with ThreadPoolExecutor(4) as pool:
+    with compile_pool() as pool:
         results = list(pool.map(_summed_metadata, SUMMED))
     for (config, dtype, out, direct), meta in zip(SUMMED, results):
         assert meta.spill_bytes == 0 and meta.warnings == (), f"{config} {dtype} -> {out} direct_d={direct}: {meta}"
@@ -244,12 +259,9 @@ def test_n_major_b_assembles_clean():
     from mmatom.kernels.gemm.config import BOX, check_majors
     configs = [c for c in CONFIGS if c.cluster_m == 1 and c.block_n % BOX == 0]
 
-    def compiled(case):
-        config, dtype = case
-        return mmatom.compile(build_gemm(dtype, "sm_90a", config, dtype, None, "n")[0], options={"cache": False})
-
-    with ThreadPoolExecutor(4) as pool:
-        kernels = list(pool.map(compiled, [(c, t) for c in configs for t in ("bf16", "f16")]))
+    cases = [dict(dtype=t, config=c, out_dtype=t, b_major="n") for c in configs for t in ("bf16", "f16")]
+    with compile_pool() as pool:
+        kernels = list(pool.map(_compiled, cases))
     for kernel in kernels:
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == ()
         mma = next(line for line in kernel.ptx.splitlines() if "wgmma.mma_async" in line)
@@ -266,13 +278,9 @@ def test_m_major_a_assembles_clean():
     cases = [(c, "bf16", "k") for c in configs] + [(c, "f16", "n") for c in configs[:2]] + \
         [(c, "bf16", "n") for c in configs if c.cluster_m == 1][:3]
 
-    def compiled(case):
-        config, dtype, b_major = case
-        return mmatom.compile(build_gemm(dtype, "sm_90a", config, dtype, None, b_major, "m")[0],
-                              options={"cache": False})
-
-    with ThreadPoolExecutor(4) as pool:
-        kernels = list(pool.map(compiled, cases))
+    with compile_pool() as pool:
+        kernels = list(pool.map(_compiled, [dict(dtype=t, config=c, out_dtype=t, b_major=b, a_major="m")
+                                            for c, t, b in cases]))
     for (config, _, b_major), kernel in zip(cases, kernels):
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), config.name
         mma = next(line for line in kernel.ptx.splitlines() if "wgmma.mma_async" in line)
@@ -296,13 +304,8 @@ def test_swapped_configs_read_a_at_b_layouts_clean():
     cases = [(c, "m", "k", ()) for c in swapped] + [(c, "m", "k", ("b",)) for c in swapped] + \
         [(wide, "k", "n", ()), (wide, "m", "n", ())]
 
-    def compiled(case):
-        config, a_major, b_major, realigned = case
-        return mmatom.compile(build_gemm("bf16", "sm_90a", config, "bf16", None, b_major, a_major,
-                                         realigned=realigned)[0], options={"cache": False})
-
-    with ThreadPoolExecutor(4) as pool:
-        kernels = list(pool.map(compiled, cases))
+    with compile_pool() as pool:
+        kernels = list(pool.map(_compiled, [dict(config=c, b_major=b, a_major=a, realigned=r) for c, a, b, r in cases]))
     for (config, a_major, b_major, realigned), kernel in zip(cases, kernels):
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), (config.name, realigned)
         mma = next(line for line in kernel.ptx.splitlines() if "wgmma.mma_async" in line)
@@ -324,12 +327,9 @@ def test_split_k_assembles_clean():
         [(replace(c, split_k=True), t, "bf16", False) for c in SWAP_AB_CONFIGS for t in ("bf16", "e4m3")] + \
         [(SPLIT_K_CONFIGS[1], "bf16", "bf16", True)]
 
-    def compiled(case):
-        config, dtype, out, direct = case
-        return mmatom.compile(build_gemm(dtype, "sm_90a", config, out, direct_d=direct)[0], options={"cache": False})
-
-    with ThreadPoolExecutor(4) as pool:
-        kernels = list(pool.map(compiled, cases))
+    with compile_pool() as pool:
+        kernels = list(pool.map(_compiled, [dict(dtype=t, config=c, out_dtype=out, direct_d=direct)
+                                            for c, t, out, direct in cases]))
     for (config, dtype, out, direct), kernel in zip(cases, kernels):
         what = f"{config.name} {dtype} -> {out}{' direct' * direct}"
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), what
@@ -349,13 +349,8 @@ def test_batched_assembles_clean():
     cases = [(CONFIGS[0], "k", "k"), (GemmConfig(128, 256, 4, cluster_m=2), "k", "k"),
              (GemmConfig(64, 128, 8, wgmma_in_flight=1, pingpong=True), "m", "n")]
 
-    def compiled(case):
-        config, a_major, b_major = case
-        return mmatom.compile(build_gemm("bf16", "sm_90a", config, "bf16", None, b_major, a_major, True)[0],
-                              options={"cache": False})
-
-    with ThreadPoolExecutor(3) as pool:
-        kernels = list(pool.map(compiled, cases))
+    with compile_pool() as pool:
+        kernels = list(pool.map(_compiled, [dict(config=c, b_major=b, a_major=a, batched=True) for c, a, b in cases]))
     for (config, _, _), kernel in zip(cases, kernels):
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), config.name
         assert "cp.async.bulk.tensor.3d" in kernel.ptx and "cp.async.bulk.tensor.2d" not in kernel.ptx
@@ -370,13 +365,9 @@ def test_rowwise_scaled_fp8_assembles_clean():
     cases = [(c, ("e4m3",) * 2, "bf16") for c in CONFIGS] + [(c, ("e4m3",) * 2, "f32") for c in SPLIT_K_CONFIGS] + \
         [(CONFIGS[0], ("e4m3", "e5m2"), "f16"), (CONFIGS[-1], ("e5m2", "e4m3"), "f32")]
 
-    def compiled(case):
-        config, (dtype, b_dtype), out = case
-        return mmatom.compile(build_gemm(dtype, "sm_90a", config, out, b_dtype, rowwise=True)[0],
-                              options={"cache": False})
-
-    with ThreadPoolExecutor(4) as pool:
-        kernels = list(pool.map(compiled, cases))
+    with compile_pool() as pool:
+        kernels = list(pool.map(_compiled, [dict(dtype=a, config=c, out_dtype=out, b_dtype=b, rowwise=True)
+                                            for c, (a, b), out in cases]))
     for (config, dtypes, out), kernel in zip(cases, kernels):
         what = f"{config.name} {dtypes} -> {out}"
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), what
@@ -403,12 +394,9 @@ def test_swap_ab_assembles_clean():
     cases = [(c, t, out, rowwise) for c in SWAP_AB_CONFIGS
              for t, out, rowwise in (("bf16", "bf16", False), ("f16", "f16", False), ("e4m3", "bf16", True))]
 
-    def compiled(case):
-        config, dtype, out, rowwise = case
-        return mmatom.compile(build_gemm(dtype, "sm_90a", config, out, rowwise=rowwise)[0], options={"cache": False})
-
-    with ThreadPoolExecutor(4) as pool:
-        kernels = list(pool.map(compiled, cases))
+    with compile_pool() as pool:
+        kernels = list(pool.map(_compiled, [dict(dtype=t, config=c, out_dtype=out, rowwise=rowwise)
+                                            for c, t, out, rowwise in cases]))
     for (config, dtype, out, rowwise), kernel in zip(cases, kernels):
         what = f"{config.name} {dtype} -> {out}"
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), what
@@ -468,7 +456,7 @@ def test_realigning_limits_are_compile_errors():
 def test_realigned_variants_assemble_clean_and_copy_rows_with_cp_async():
     """0 spills, no warning; each realigned operand's rows come by cp.async (16-byte copies, zero-filled past K)
     and the other's by one TMA box; no realigned operand has a tensor map."""
-    with ThreadPoolExecutor(4) as pool:
+    with compile_pool() as pool:
         results = list(pool.map(_realigned_metadata, REALIGNED))
     for (name, dtype, realigned), (meta, ptx) in zip(REALIGNED, results):
         what = f"{name} {dtype} realigning {realigned}"
