@@ -124,15 +124,18 @@ def _lowered(fam, cases: list[Case], jobs: int | None) -> dict:
     if jobs <= 1 or multiprocessing.current_process().daemon:
         results = [_lower_chunk(*chunk) for chunk in chunks]
     else:
-        # fork is cheapest, but not from a process that already has threads (CUDA's, torch's): a lock held by
-        # another thread would stay held in the child
-        start = "fork" if _single_threaded() else "forkserver"
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(start)) as pool:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context(worker_start_method())) as pool:
             results = list(pool.map(_lower_chunk, *zip(*chunks)))
     return {name: (text, atoms) for result in results for name, text, atoms in result}
 
 
 LOWERING_CHUNK = 64
+
+
+def worker_start_method() -> str:
+    """How to start worker processes from this one: fork is cheapest, but not from a process that already has
+    threads (CUDA's, torch's): a lock held by another thread would stay held in the child -- then a fork server."""
+    return "fork" if _single_threaded() else "forkserver"
 
 
 def _single_threaded() -> bool:
