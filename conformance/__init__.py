@@ -154,9 +154,9 @@ def _lower_chunk(module_name: str, group: list[Case], target: str) -> list[tuple
 def _assemble_group(fam, group: list[Case], functions: dict, target: str, version) -> dict[str, list[str]]:
     """ptxas `group` for `target` (a module per core's share of the kernels, assembled side by side: one ptxas of
     the wgmma family's ~2000 kernels runs ~90 s on one core): case name -> the error lines that fall in its kernel."""
-    share = -(-len(group) // max(1, min(os.cpu_count() or 1, -(-len(group) // ASSEMBLY_CHUNK_MIN))))
+    share = max(1, -(-len(group) // max(1, min(os.cpu_count() or 1, -(-len(group) // ASSEMBLY_CHUNK_MIN)))))
     parts = [group[i:i + share] for i in range(0, len(group), share)]
-    if len(parts) == 1:
+    if len(parts) <= 1:
         return _assemble_module(fam, group, functions, target, version)
     with ThreadPoolExecutor(len(parts)) as pool:  # each a ptxas process: threads run them at once
         found = list(pool.map(lambda part: _assemble_module(fam, part, functions, target, version), parts))
