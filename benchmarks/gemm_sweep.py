@@ -71,7 +71,7 @@ def main() -> None:
             print(f"{dtype} {m}x{n}x{k}: best {best[1]} {best[0]:.1f} us, prior {row['prior']} "
                   f"{row['times_us'][row['prior']] / best[0]:.3f}x best, cublas {row['times_us']['cublas']:.1f}",
                   flush=True)
-        (args.out / "gemm_sweep.json").write_text(json.dumps(rows, indent=1))
+            (args.out / "gemm_sweep.json").write_text(json.dumps(rows, indent=1))  # each row: a run cut off keeps its rows
 
 
 if __name__ == "__main__":
