@@ -5,10 +5,13 @@ cluster-sized groups of output tiles -- of D^T for a swapped-operand config; slo
 k_steps = ceil(K / block_k) -- a fixed cost, a per-tile cost (prologue, epilogue) and a per-K-step cost, all per
 wave of tiles over the SMs. Fitted by least squares on relative error, per operand class (16-bit, fp8), for every
 config the sweep timed (on the rows that timed it: the swapped-operand configs on M <= 64, `gemm_sweep.py
---swap-ab`). Prints the table for choices.COST_MODEL and, for each class, how far the model's pick is from the
-sweep's fastest config (in-sample and on a held-out half).
+--swap-ab`). Prints the table for choices.COST_MODEL and judges it as the prior uses it: choices.prior_config under
+the table (its memory and host floors, split-K's slices, the narrowest swapped tile, odd row pitches priced), each
+pick's time in the sweep against the row's fastest config -- the committed table and the refit on the same rows, and
+on held-out halves (refit on one half of three shuffles, both judged on the other): adopt a refit only where it wins
+there. A pick the sweep did not time (a split-K config other than the row's prior) is counted apart.
 
-    python -P benchmarks/fit_gemm_prior.py records/sweep-2026-11-26-h200/gemm_sweep.json
+    python -P benchmarks/fit_gemm_prior.py records/sweep-2026-11-26-h100/gemm_sweep.json
     python -P benchmarks/fit_gemm_prior.py FULL/gemm_sweep.json SMALL_M/gemm_sweep.json   # merged by shape
 
 Several files are merged row by row (a shape's timings joined); they must come from one GPU model.
@@ -17,6 +20,7 @@ Several files are merged row by row (a shape's timings joined); they must come f
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
 import statistics
@@ -24,11 +28,14 @@ from pathlib import Path
 
 import numpy as np
 
-from mmatom.kernels.gemm import GemmConfig
-from mmatom.kernels.gemm.choices import candidates, model_terms, operand_class, predicted_us
+from mmatom.kernels.gemm import GemmConfig, choices
+from mmatom.kernels.gemm.choices import FULL_SPEED_PITCH_BYTES, model_terms, operand_class
+from mmatom.kernels.gemm.config import ELEM_BYTES
 
 H100_DRAM_BYTES_PER_US = 3.35e6  # the floor's bandwidth when judging without a GPU to ask (the prior's on an H100)
 MIN_ROWS = 6  # fewer timed shapes than this leave a config's three terms unfitted
+SMS = 132  # the H100 SXM's and the H200's
+HELD_OUT_SHUFFLES = 3
 
 
 def merge(paths: list[Path]) -> list[dict]:
@@ -61,26 +68,54 @@ def fit(rows: list[dict]) -> dict[str, tuple[float, float, float]]:
     return table
 
 
-def pick(table: dict, row: dict, bandwidth: float) -> str:
-    """The prior's choice for a row under `table`: the candidates it has terms for and the row timed."""
-    cls = operand_class(row["dtype"])
-    pool = [c for c in candidates(row["m"], split_k=False, swap_ab=True, dtype=row["dtype"], table={cls: table})
-            if c.name in table and c.name in row["times_us"]]
-    shape = (row["m"], row["n"], row["k"], row["dtype"], 132)
-    # as choices._prior: ties under the floors (memory, host time) go to the fitted model's order
-    return min(pool, key=lambda c: (predicted_us({cls: table}, c, *shape, bandwidth=bandwidth),
-                                    predicted_us({cls: table}, c, *shape, bounded=False))).name
+@contextlib.contextmanager
+def _prior_under(table: dict):
+    """choices.prior_config as it would choose with `table` (per operand class) as COST_MODEL."""
+    committed = choices.COST_MODEL
+    choices.COST_MODEL = table
+    choices.forget()  # the prior's pools are priced from COST_MODEL once
+    try:
+        yield
+    finally:
+        choices.COST_MODEL = committed
+        choices.forget()
+
+
+def odd_rows(row: dict) -> tuple[bool, bool]:
+    """A's and B's rows an odd multiple of 16 bytes apart in the sweep's contiguous operands (host.odd_pitch: not
+    rows TMA cannot address, which are copied or realigned, and not a single row)."""
+    pitch = row["k"] * ELEM_BYTES[row["dtype"].split("x")[0]]
+    odd = pitch % 16 == 0 and pitch % FULL_SPEED_PITCH_BYTES != 0
+    return odd and row["m"] > 1, odd and row["n"] > 1
+
+
+def picks(table: dict, rows: list[dict], bandwidth: float) -> list[str]:
+    """The prior's choice for each row under `table` (a whole COST_MODEL: both classes)."""
+    with _prior_under(table):
+        return [choices.prior_config(r["m"], r["n"], r["k"], r["dtype"], sms=SMS, bandwidth=bandwidth,
+                                     odd_rows=odd_rows(r)).name for r in rows]
 
 
 def judge(table: dict, rows: list[dict], bandwidth: float) -> str:
-    ratios = []
-    for r in rows:
-        times = {k: v for k, v in r["times_us"].items() if k != "cublas"}
-        ratios.append(times[pick(table, r, bandwidth)] / min(times.values()))
+    """How far the prior's picks under `table` are from each row's fastest timed config."""
+    ratios, untimed = [], 0
+    for r, name in zip(rows, picks(table, rows, bandwidth)):
+        if name not in r["times_us"]:
+            untimed += 1
+            continue
+        ratios.append(r["times_us"][name] / min(t for k, t in r["times_us"].items() if k != "cublas"))
+    if not ratios:
+        return f"no pick timed ({untimed} untimed)"
     ratios.sort()
     within = sum(x <= 1.05 for x in ratios)
-    return (f"median {statistics.median(ratios):.3f}, p90 {ratios[int(0.9 * len(ratios))]:.3f}, max {ratios[-1]:.3f}; "
-            f"within 5% of the fastest on {within}/{len(ratios)}")
+    return (f"geomean {statistics.geometric_mean(ratios):.4f}, median {statistics.median(ratios):.3f}, "
+            f"p90 {ratios[int(0.9 * len(ratios))]:.3f}, max {ratios[-1]:.3f}; within 5% of the fastest on "
+            f"{within}/{len(ratios)}" + (f" ({untimed} picks untimed)" if untimed else ""))
+
+
+def refit(committed: dict, cls: str, rows: list[dict]) -> dict:
+    """`committed` with class `cls`'s terms refitted on `rows` (configs they do not time keep theirs)."""
+    return {**committed, cls: {**committed.get(cls, {}), **fit(rows)}}
 
 
 def main() -> None:
@@ -89,18 +124,22 @@ def main() -> None:
     parser.add_argument("--bandwidth", type=float, default=H100_DRAM_BYTES_PER_US,
                         help="DRAM bytes/us for the prior's memory floor when judging (default: an H100's)")
     args = parser.parse_args()
-    rows = merge(args.sweeps)
+    rows, committed = merge(args.sweeps), choices.COST_MODEL
     for cls in ("16-bit", "fp8"):
         sample = [r for r in rows if operand_class(r["dtype"]) == cls]
         if not sample:
             continue
-        table = fit(sample)
-        order = list(range(len(sample)))
-        random.Random(0).shuffle(order)
-        train, held = [sample[i] for i in order[::2]], [sample[i] for i in order[1::2]]
-        print(f"# {cls}: in-sample {judge(table, sample, args.bandwidth)}; held-out half "
-              f"{judge(fit(train), held, args.bandwidth)}")
-        print(f'"{cls}": {{' + ", ".join(f'"{n}": ({a:.3f}, {b:.3f}, {c:.4f})' for n, (a, b, c) in table.items()) + "},")
+        table = refit(committed, cls, sample)
+        print(f"# {cls}, {len(sample)} rows: committed {judge(committed, sample, args.bandwidth)}")
+        print(f"# {cls}: refit in-sample {judge(table, sample, args.bandwidth)}")
+        for seed in range(HELD_OUT_SHUFFLES):
+            order = list(range(len(sample)))
+            random.Random(seed).shuffle(order)
+            train, held = [sample[i] for i in order[::2]], [sample[i] for i in order[1::2]]
+            print(f"# {cls}: held-out half {seed}: refit {judge(refit(committed, cls, train), held, args.bandwidth)}"
+                  f" | committed {judge(committed, held, args.bandwidth)}")
+        print(f'"{cls}": {{' + ", ".join(f'"{n}": ({a:.3f}, {b:.3f}, {c:.4f})' for n, (a, b, c) in table[cls].items())
+              + "},")
 
 
 if __name__ == "__main__":

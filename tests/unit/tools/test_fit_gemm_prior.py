@@ -1,7 +1,7 @@
 """benchmarks/fit_gemm_prior.py without a GPU: sweeps merged by shape (a full sweep and a small-M one with the
 swapped-operand configs, `gemm_sweep.py --swap-ab --max-m 64`), every timed config fitted on the rows that timed it,
-its picks judged, sweeps of two GPU models refused. The timings are synthetic: made from known terms, to be found
-again."""
+the prior's own picks under the fitted table judged (untimed picks counted apart), sweeps of two GPU models refused.
+The timings are synthetic: made from known terms, to be found again."""
 
 import importlib.util
 import json
@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("numpy")
 
 from mmatom.kernels.gemm import CONFIGS, SWAP_AB_CONFIGS  # noqa: E402
+from mmatom.kernels.gemm import choices  # noqa: E402
 from mmatom.kernels.gemm.choices import model_terms  # noqa: E402
 
 SCRIPT = Path(__file__).resolve().parents[3] / "benchmarks" / "fit_gemm_prior.py"
@@ -57,9 +58,33 @@ def test_merged_sweeps_fit_every_timed_config_and_the_swapped_ones_win_small_m(s
     table = fit.fit(rows)
     for name, terms in {**TERMS, **SWAP_TERMS}.items():
         assert table[name] == pytest.approx(terms, rel=1e-6, abs=1e-6), name
-    small = next(r for r in rows if (r["m"], r["n"], r["k"]) == (8, 4096, 4096))
-    assert fit.pick(table, small, 3.35e6) in SWAP_TERMS
-    assert "within 5% of the fastest on 28/28" in fit.judge(table, rows, 3.35e6)
+    whole = {**choices.COST_MODEL, "16-bit": {**choices.COST_MODEL["16-bit"], **table}}
+    small = next(i for i, r in enumerate(rows) if (r["m"], r["n"], r["k"]) == (8, 4096, 4096))
+    assert fit.picks(whole, rows, 3.35e6)[small] in SWAP_TERMS  # the prior itself, under the fitted table
+    assert fit.judge(whole, rows, 3.35e6).endswith("within 5% of the fastest on 28/28")
+    assert choices.COST_MODEL is not whole  # the committed table is back once judged
+
+
+def test_a_pick_the_sweep_did_not_time_is_counted_apart(sweeps):
+    fit = _fit_script()
+    rows = fit.merge(list(sweeps))
+    whole = {**choices.COST_MODEL, "16-bit": {**choices.COST_MODEL["16-bit"], **fit.fit(rows)}}
+    for r, name in zip(rows, fit.picks(whole, rows, 3.35e6)):
+        if r["m"] <= 64:  # as a split-K pick the sweep did not time
+            del r["times_us"][name]
+    assert fit.judge(whole, rows, 3.35e6).endswith("within 5% of the fastest on 4/4 (24 picks untimed)")
+    for r in rows:
+        r["times_us"] = {}
+    assert fit.judge(whole, rows, 3.35e6) == "no pick timed (28 untimed)"
+
+
+def test_odd_rows_are_the_hosts_slow_pitches_only():
+    odd_rows = _fit_script().odd_rows
+    assert odd_rows({"m": 64, "n": 4096, "k": 4104, "dtype": "bf16"}) == (True, True)  # 8208-byte rows: 16 x odd
+    assert odd_rows({"m": 1, "n": 4096, "k": 4104, "dtype": "bf16"}) == (False, True)  # one row has no pitch
+    assert odd_rows({"m": 64, "n": 4096, "k": 4096, "dtype": "bf16"}) == (False, False)
+    assert odd_rows({"m": 64, "n": 4096, "k": 4095, "dtype": "e4m3"}) == (False, False)  # not TMA's: copied/realigned
+    assert odd_rows({"m": 64, "n": 4096, "k": 4112, "dtype": "e4m3"}) == (True, True)
 
 
 def test_sweeps_of_two_gpu_models_are_refused(tmp_path, sweeps):
