@@ -171,14 +171,15 @@ def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
 
     import mmatom
     from mmatom.kernels.gemm import choices as gemm_choices
-    from mmatom.kernels.gemm import CLUSTER_2X2_CONFIGS, CONFIGS, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, choose_config
+    from mmatom.kernels.gemm import choose_config
+    from mmatom.kernels.gemm.autotune import autotune_candidates
     monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
     gemm_choices.forget()
     best = mmatom.gemm_autotune(512, 768, 256, rounds=3, burst_ms=2.0)
     stored = json.loads(gemm_choices.tuning_file().read_text())
     assert gemm_choices.tuning_file().is_relative_to(tmp_path)
     (entry,) = stored.values()
-    candidates = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS + CLUSTER_2X2_CONFIGS
+    candidates = autotune_candidates(512, 768, 256, "bf16")
     assert set(entry["timings_us"]) == {c.name for c in candidates}
     assert best in candidates and choose_config(512, 768, 256, "bf16") == best
     gemm_choices.forget()
@@ -186,6 +187,33 @@ def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
     a = torch.randn(512, 256, device="cuda").to(torch.bfloat16)
     b = torch.randn(768, 256, device="cuda").to(torch.bfloat16)
     _check(mmatom.gemm(a, b), a, b, 1.0, 256)
+    gemm_choices.forget()
+
+
+@pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
+def test_autotuning_a_decode_shape_times_the_swapped_tiles(tmp_path, monkeypatch, dtype):
+    """M <= 64: the swapped-operand tiles (and their split-K variants) the prior picks there are among the tuner's
+    candidates, the prior's pick with them; the stored choice computes D."""
+    import json
+
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import choices as gemm_choices
+    from mmatom.kernels.gemm import SWAP_AB_CONFIGS, choose_config
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))
+    gemm_choices.forget()
+    prior = choose_config(8, 4096, 4096, dtype)
+    best = mmatom.gemm_autotune(8, 4096, 4096, dtype=dtype, rounds=2, burst_ms=2.0, final_rounds=2,
+                                final_burst_ms=5.0)
+    (entry,) = json.loads(gemm_choices.tuning_file().read_text()).values()
+    timed = {mmatom.GemmConfig.from_name(name) for name in entry["timings_us"]}
+    assert prior in timed and {c for c in timed if c.swap_ab} >= {c for c in SWAP_AB_CONFIGS}
+    assert choose_config(8, 4096, 4096, dtype) == best
+    a = torch.randn(8, 4096, device="cuda").to(torch.bfloat16)
+    b = torch.randn(4096, 4096, device="cuda").to(torch.bfloat16)
+    if dtype == "bf16":
+        _check(mmatom.gemm(a, b), a, b, 1.0, 4096)
     gemm_choices.forget()
 
 

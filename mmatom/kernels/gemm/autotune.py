@@ -22,20 +22,19 @@ from mmatom.optional import require_torch
 
 from . import choices
 from .choices import gpu_name
-from .config import CLUSTER_2X2_CONFIGS, CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
+from .config import (CLUSTER_2X2_CONFIGS, CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, SWAP_AB_CONFIGS,
+                     TORCH_DTYPE_NAMES, GemmConfig)
 from .batched import gemm
 from .host import forget_prepared_calls
 
 
 
-def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16",
-                  candidates: tuple[GemmConfig, ...] = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS +
-                  CLUSTER_2X2_CONFIGS,
+def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tuple[GemmConfig, ...] | None = None,
                   rounds: int = 5, burst_ms: float = 20.0, finalists: int = 3, final_rounds: int = 5,
                   final_burst_ms: float = 100.0, store: bool = True, layers: int = 1) -> GemmConfig:
-    """The fastest of `candidates` (the split-K ones with the K slices the cost model picks for them; the
-    stream-K ones and the 2x2 clusters, which the prior does not choose -- measured: benchmarks/gemm_stream_k.py,
-    config.CLUSTER_2X2_CONFIGS) for
+    """The fastest of `candidates` (default: autotune_candidates -- every config the prior may pick for this problem,
+    its own pick among them, and the stream-K ones and the 2x2 clusters, which it does not choose; the split-K ones
+    run with the K slices the cost model picks for them) for
     D (m x n) = A (m x k) . B (n x k)^T on the current GPU -- `layers` > 1: a batch of them, (L, m, k) x (L, n, k),
     split-K and stream-K candidates left out -- (stored as the choice for this problem unless store=False): `rounds` bursts of
     ~`burst_ms` each screen them all, then `final_rounds` of ~`final_burst_ms` decide between the `finalists`
@@ -44,6 +43,8 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16",
         raise api_error(f"gemm_autotune: dtype {dtype!r}; one of {', '.join(ELEM_BYTES)}")
     if layers < 1:
         raise api_error(f"gemm_autotune: layers={layers}; the batch's size, 1 or more")
+    if candidates is None:
+        candidates = autotune_candidates(m, n, k, dtype, layers)
     candidates = tuple(c for c in candidates if layers == 1 or not (c.split_k or c.stream_k))  # a batch: neither
     if not candidates:
         raise api_error("gemm_autotune: no candidate configs")
@@ -63,6 +64,21 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16",
         choices.store(choices.problem_key(gpu_name(), dtype, m, n, k, layers), best, screen, final)
         forget_prepared_calls()  # calls packed with the earlier choice
     return replace(best)
+
+
+def autotune_candidates(m: int, n: int, k: int, dtype: str = "bf16", layers: int = 1) -> tuple[GemmConfig, ...]:
+    """gemm_autotune's default pool for a problem: every shipped config, the split-K variants, the stream-K ones and
+    the 2x2 clusters; for M <= SWAP_AB_MAX_M the swapped-operand configs whose tile covers M and their split-K
+    variants (what the prior picks there: without them, autotuning a decode shape could only make it slower --
+    H200, 1 x 4096 x 14336 bf16, the prior's 128x16x8w1st 0.93x cuBLAS, the tuner's 64x128x8w1ps 0.74x); and the
+    prior's own pick, so that a tuned problem is the untuned one or faster, but for the timing's noise. A batch
+    (`layers` > 1): neither split-K, stream-K nor swapped operands."""
+    pool = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS + CLUSTER_2X2_CONFIGS
+    if layers == 1 and m <= choices.SWAP_AB_MAX_M:
+        swapped = tuple(c for c in SWAP_AB_CONFIGS if m <= c.block_n)
+        pool += swapped + tuple(replace(c, split_k=True) for c in swapped)
+    pool += (choices.prior_config(m, n, k, dtype, layers=layers),)
+    return tuple(c for c in dict.fromkeys(pool) if layers == 1 or not (c.split_k or c.stream_k or c.swap_ab))
 
 
 def _candidate_calls(m: int, n: int, k: int, dtype: str, candidates, layers: int = 1) -> dict:
@@ -108,4 +124,4 @@ class _BurstTimer:
         return {name: statistics.median(self.samples[name, ms]) for name in names}
 
 
-__all__ = ["gemm_autotune"]
+__all__ = ["autotune_candidates", "gemm_autotune"]
