@@ -9,10 +9,11 @@ config the sweep timed (on the rows that timed it: the swapped-operand configs o
 the table (its memory and host floors, split-K's slices, the narrowest swapped tile, odd row pitches priced), each
 pick's time in the sweep against the row's fastest config -- the committed table and the refit on the same rows, and
 on held-out halves (refit on one half of three shuffles, both judged on the other): adopt a refit only where it wins
-there. A pick the sweep did not time (a split-K config other than the row's prior) is counted apart.
+there. A pick the sweep did not time (a split-K config other than the row's prior) is counted as a miss.
 
     python -P benchmarks/fit_gemm_prior.py records/sweep-2026-11-26-h100/gemm_sweep.json
     python -P benchmarks/fit_gemm_prior.py FULL/gemm_sweep.json SMALL_M/gemm_sweep.json   # merged by shape
+    python -P benchmarks/fit_gemm_prior.py records/gemm-2026-12-06-h200-s32/gemm_sweep.json --bandwidth 4.8e6  # H200
 
 Several files are merged row by row (a shape's timings joined); they must come from one GPU model.
 """
@@ -107,10 +108,10 @@ def judge(table: dict, rows: list[dict], bandwidth: float) -> str:
     if not ratios:
         return f"no pick timed ({untimed} untimed)"
     ratios.sort()
-    within = sum(x <= 1.05 for x in ratios)
+    within = sum(x <= 1.05 for x in ratios)  # out of every row: two tables' counts compare on one denominator
     return (f"geomean {statistics.geometric_mean(ratios):.4f}, median {statistics.median(ratios):.3f}, "
-            f"p90 {ratios[int(0.9 * len(ratios))]:.3f}, max {ratios[-1]:.3f}; within 5% of the fastest on "
-            f"{within}/{len(ratios)}" + (f" ({untimed} picks untimed)" if untimed else ""))
+            f"p90 {ratios[int(0.9 * len(ratios))]:.3f}, max {ratios[-1]:.3f} (timed picks); within 5% of the fastest "
+            f"on {within}/{len(rows)}" + (f" ({untimed} picks untimed, counted as misses)" if untimed else ""))
 
 
 def refit(committed: dict, cls: str, rows: list[dict]) -> dict:

@@ -193,7 +193,7 @@ def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
 @pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
 def test_autotuning_a_decode_shape_times_the_swapped_tiles(tmp_path, monkeypatch, dtype):
     """M <= 64: the swapped-operand tiles (and their split-K variants) the prior picks there are among the tuner's
-    candidates, the prior's pick with them; the stored choice computes D."""
+    candidates, the prior's pick with them; the stored choice is what a later call takes, and (bf16) computes D."""
     import json
 
     import torch
@@ -210,9 +210,9 @@ def test_autotuning_a_decode_shape_times_the_swapped_tiles(tmp_path, monkeypatch
     timed = {mmatom.GemmConfig.from_name(name) for name in entry["timings_us"]}
     assert prior in timed and {c for c in timed if c.swap_ab} >= {c for c in SWAP_AB_CONFIGS}
     assert choose_config(8, 4096, 4096, dtype) == best
-    a = torch.randn(8, 4096, device="cuda").to(torch.bfloat16)
-    b = torch.randn(4096, 4096, device="cuda").to(torch.bfloat16)
     if dtype == "bf16":
+        a = torch.randn(8, 4096, device="cuda").to(torch.bfloat16)
+        b = torch.randn(4096, 4096, device="cuda").to(torch.bfloat16)
         _check(mmatom.gemm(a, b), a, b, 1.0, 4096)
     gemm_choices.forget()
 

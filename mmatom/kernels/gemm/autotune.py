@@ -22,7 +22,7 @@ from mmatom.optional import require_torch
 
 from . import choices
 from .choices import gpu_name
-from .config import (CLUSTER_2X2_CONFIGS, CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, SWAP_AB_CONFIGS,
+from .config import (CLUSTER_2X2_CONFIGS, CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, STREAM_K_CONFIGS,
                      TORCH_DTYPE_NAMES, GemmConfig)
 from .batched import gemm
 from .host import forget_prepared_calls
@@ -33,24 +33,25 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tu
                   rounds: int = 5, burst_ms: float = 20.0, finalists: int = 3, final_rounds: int = 5,
                   final_burst_ms: float = 100.0, store: bool = True, layers: int = 1) -> GemmConfig:
     """The fastest of `candidates` (default: autotune_candidates -- every config the prior may pick for this problem,
-    its own pick among them, and the stream-K ones and the 2x2 clusters, which it does not choose; the split-K ones
-    run with the K slices the cost model picks for them) for
+    and the stream-K ones and the 2x2 clusters, which it does not choose; the split-K ones run with the K slices the
+    cost model picks for them) for
     D (m x n) = A (m x k) . B (n x k)^T on the current GPU -- `layers` > 1: a batch of them, (L, m, k) x (L, n, k),
-    split-K and stream-K candidates left out -- (stored as the choice for this problem unless store=False): `rounds` bursts of
+    split-K, stream-K and swapped candidates left out -- (stored as the choice for this problem unless store=False): `rounds` bursts of
     ~`burst_ms` each screen them all, then `final_rounds` of ~`final_burst_ms` decide between the `finalists`
     fastest."""
     if dtype not in ELEM_BYTES:
         raise api_error(f"gemm_autotune: dtype {dtype!r}; one of {', '.join(ELEM_BYTES)}")
     if layers < 1:
         raise api_error(f"gemm_autotune: layers={layers}; the batch's size, 1 or more")
-    if candidates is None:
-        candidates = autotune_candidates(m, n, k, dtype, layers)
-    candidates = tuple(c for c in candidates if layers == 1 or not (c.split_k or c.stream_k))  # a batch: neither
-    if not candidates:
-        raise api_error("gemm_autotune: no candidate configs")
     if min(rounds, finalists, final_rounds) < 1 or min(burst_ms, final_burst_ms) <= 0:
         raise api_error(f"gemm_autotune: rounds={rounds}, finalists={finalists}, final_rounds={final_rounds}, "
                         f"burst_ms={burst_ms}, final_burst_ms={final_burst_ms}; each must be positive")
+    if candidates is None:
+        candidates = autotune_candidates(m, n, k, dtype, layers)
+    # a batch: no split-K, stream-K or swapped operands (its kernel takes none of them)
+    candidates = tuple(c for c in candidates if layers == 1 or not (c.split_k or c.stream_k or c.swap_ab))
+    if not candidates:
+        raise api_error("gemm_autotune: no candidate configs")
     timer = _BurstTimer(_candidate_calls(m, n, k, dtype, candidates, layers))
     screen = timer.medians(list(timer.calls), rounds, burst_ms, 1000)
     final = timer.medians(sorted(screen, key=screen.get)[:finalists], final_rounds, final_burst_ms, 5000)
@@ -68,17 +69,15 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tu
 
 def autotune_candidates(m: int, n: int, k: int, dtype: str = "bf16", layers: int = 1) -> tuple[GemmConfig, ...]:
     """gemm_autotune's default pool for a problem: every shipped config, the split-K variants, the stream-K ones and
-    the 2x2 clusters; for M <= SWAP_AB_MAX_M the swapped-operand configs whose tile covers M and their split-K
-    variants (what the prior picks there: without them, autotuning a decode shape could only make it slower --
-    H200, 1 x 4096 x 14336 bf16, the prior's 128x16x8w1st 0.93x cuBLAS, the tuner's 64x128x8w1ps 0.74x); and the
-    prior's own pick, so that a tuned problem is the untuned one or faster, but for the timing's noise. A batch
-    (`layers` > 1): neither split-K, stream-K nor swapped operands."""
-    pool = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS + CLUSTER_2X2_CONFIGS
-    if layers == 1 and m <= choices.SWAP_AB_MAX_M:
-        swapped = tuple(c for c in SWAP_AB_CONFIGS if m <= c.block_n)
-        pool += swapped + tuple(replace(c, split_k=True) for c in swapped)
-    pool += (choices.prior_config(m, n, k, dtype, layers=layers),)
-    return tuple(c for c in dict.fromkeys(pool) if layers == 1 or not (c.split_k or c.stream_k or c.swap_ab))
+    the 2x2 clusters, and the prior's whole pool for M rows (choices.candidates: for M <= SWAP_AB_MAX_M the
+    swapped-operand tiles covering M and their split-K variants) -- so the prior's pick is always timed. Without the
+    swapped tiles, autotuning a decode shape could only make it slower (H200, 1 x 4096 x 14336 bf16: the prior's
+    128x16x8w1st 0.93x cuBLAS, the tuner's 64x128x8w1ps 0.74x). A batch (`layers` > 1): neither split-K, stream-K
+    nor swapped operands. No GPU is asked (`n`, `k`: the problem's, for callers; the pool reads M alone)."""
+    whole = layers == 1
+    pool = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS + CLUSTER_2X2_CONFIGS + \
+        choices.candidates(m, split_k=whole, swap_ab=whole, dtype=dtype)
+    return tuple(c for c in dict.fromkeys(pool) if whole or not (c.split_k or c.stream_k or c.swap_ab))
 
 
 def _candidate_calls(m: int, n: int, k: int, dtype: str, candidates, layers: int = 1) -> dict:

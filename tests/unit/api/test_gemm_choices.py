@@ -78,7 +78,7 @@ def test_the_prior_as_it_picks_on_todays_kernels(h100, monkeypatch, dtype, withi
     swapped tiles, odd pitches priced, the H200's bandwidth -- picks a config within 5% of the fastest timed one on
     most shapes (247 / 253 at the committed table) and never pathologically far; a pick the sweep did not time (a
     split-K config other than the row's recorded prior) is left out."""
-    monkeypatch.setattr(gemm_choices, "dram_bytes_per_us", lambda: 4.8e6)  # HBM3e, 6144 bits at 3.2 GHz DDR
+    monkeypatch.setattr(gemm_choices, "dram_bytes_per_us", lambda: 4.8e6)  # the H200's 4.8 TB/s (its data sheet)
     gemm_choices.forget()
     ratios = []
     for row in (r for r in json.loads(H200_SWEEP.read_text()) if r["dtype"] == dtype):
@@ -92,9 +92,9 @@ def test_the_prior_as_it_picks_on_todays_kernels(h100, monkeypatch, dtype, withi
 
 
 def test_the_autotuners_pool_holds_every_config_the_prior_may_pick(h100):
-    """mmatom.gemm_autotune's default candidates: for M <= 64 the swapped-operand tiles covering M and their split-K
-    variants too (without them a tuned decode shape could only be slower than the prior's swapped pick), always the
-    prior's own pick; a batch neither splits K nor swaps operands."""
+    """mmatom.gemm_autotune's default candidates: the prior's whole pool -- for M <= 64 the swapped-operand tiles
+    covering M and their split-K variants too (without them a tuned decode shape could only be slower than the
+    prior's swapped pick) --, so the prior's pick is among them; a batch neither splits K nor swaps operands."""
     from mmatom.kernels.gemm import CLUSTER_2X2_CONFIGS, SPLIT_K_CONFIGS, STREAM_K_CONFIGS
     from mmatom.kernels.gemm.autotune import autotune_candidates
     everywhere = set(CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS + CLUSTER_2X2_CONFIGS)
@@ -105,7 +105,9 @@ def test_the_autotuners_pool_holds_every_config_the_prior_may_pick(h100):
         assert swapped and all(m <= c.block_n for c in swapped), (m, sorted(c.name for c in swapped))
         assert {replace(c, split_k=True) for c in swapped if not c.split_k} <= swapped
         assert {c for c in SWAP_AB_CONFIGS if m <= c.block_n} <= swapped
+        assert set(gemm_choices.candidates(m, split_k=True, swap_ab=True, dtype=dtype)) <= set(pool)
         assert choose_config(m, 4096, 14336, dtype) in pool and len(set(pool)) == len(pool)
+    assert autotune_candidates(8, 4096, 0, "bf16")  # no K: a pool all the same (the prior is not asked)
     batch = autotune_candidates(8, 4096, 4096, "bf16", layers=4)
     assert batch and not any(c.split_k or c.stream_k or c.swap_ab for c in batch)
     assert choose_config(8, 4096, 4096, "bf16", layers=4) in batch

@@ -1,6 +1,6 @@
 """benchmarks/fit_gemm_prior.py without a GPU: sweeps merged by shape (a full sweep and a small-M one with the
 swapped-operand configs, `gemm_sweep.py --swap-ab --max-m 64`), every timed config fitted on the rows that timed it,
-the prior's own picks under the fitted table judged (untimed picks counted apart), sweeps of two GPU models refused.
+the prior's own picks under the fitted table judged (untimed picks counted as misses), sweeps of two GPU models refused.
 The timings are synthetic: made from known terms, to be found again."""
 
 import importlib.util
@@ -58,11 +58,14 @@ def test_merged_sweeps_fit_every_timed_config_and_the_swapped_ones_win_small_m(s
     table = fit.fit(rows)
     for name, terms in {**TERMS, **SWAP_TERMS}.items():
         assert table[name] == pytest.approx(terms, rel=1e-6, abs=1e-6), name
-    whole = {**choices.COST_MODEL, "16-bit": {**choices.COST_MODEL["16-bit"], **table}}
+    committed = choices.COST_MODEL
+    whole = {**committed, "16-bit": {**committed["16-bit"], **table}}
     small = next(i for i, r in enumerate(rows) if (r["m"], r["n"], r["k"]) == (8, 4096, 4096))
+    before = choices.prior_config(8, 4096, 4096, "bf16", sms=132, bandwidth=3.35e6)
     assert fit.picks(whole, rows, 3.35e6)[small] in SWAP_TERMS  # the prior itself, under the fitted table
     assert fit.judge(whole, rows, 3.35e6).endswith("within 5% of the fastest on 28/28")
-    assert choices.COST_MODEL is not whole  # the committed table is back once judged
+    assert choices.COST_MODEL is committed  # the committed table is back once judged, the prior's pools with it
+    assert choices.prior_config(8, 4096, 4096, "bf16", sms=132, bandwidth=3.35e6) == before
 
 
 def test_a_pick_the_sweep_did_not_time_is_counted_apart(sweeps):
@@ -72,7 +75,8 @@ def test_a_pick_the_sweep_did_not_time_is_counted_apart(sweeps):
     for r, name in zip(rows, fit.picks(whole, rows, 3.35e6)):
         if r["m"] <= 64:  # as a split-K pick the sweep did not time
             del r["times_us"][name]
-    assert fit.judge(whole, rows, 3.35e6).endswith("within 5% of the fastest on 4/4 (24 picks untimed)")
+    assert fit.judge(whole, rows, 3.35e6).endswith("within 5% of the fastest on 4/28 (24 picks untimed, counted "
+                                                    "as misses)")
     for r in rows:
         r["times_us"] = {}
     assert fit.judge(whole, rows, 3.35e6) == "no pick timed (28 untimed)"
