@@ -13,7 +13,7 @@ there. A pick the sweep did not time (a split-K config other than the row's prio
 
     python -P benchmarks/fit_gemm_prior.py records/sweep-2026-11-26-h100/gemm_sweep.json
     python -P benchmarks/fit_gemm_prior.py FULL/gemm_sweep.json SMALL_M/gemm_sweep.json   # merged by shape
-    python -P benchmarks/fit_gemm_prior.py records/gemm-2026-12-06-h200-s32/gemm_sweep.json --bandwidth 4.8e6  # H200
+    python -P benchmarks/fit_gemm_prior.py records/gemm-2026-12-06-h200-s32/gemm_sweep.json --bandwidth 4.8e6  # an H200
 
 Several files are merged row by row (a shape's timings joined); they must come from one GPU model.
 """
@@ -34,6 +34,7 @@ from mmatom.kernels.gemm.choices import FULL_SPEED_PITCH_BYTES, model_terms, ope
 from mmatom.kernels.gemm.config import ELEM_BYTES
 
 H100_DRAM_BYTES_PER_US = 3.35e6  # the floor's bandwidth when judging without a GPU to ask (the prior's on an H100)
+H200_DRAM_BYTES_PER_US = 4.8e6
 MIN_ROWS = 6  # fewer timed shapes than this leave a config's three terms unfitted
 SMS = 132  # the H100 SXM's and the H200's
 HELD_OUT_SHUFFLES = 3
@@ -97,14 +98,21 @@ def picks(table: dict, rows: list[dict], bandwidth: float) -> list[str]:
                                      odd_rows=odd_rows(r)).name for r in rows]
 
 
-def judge(table: dict, rows: list[dict], bandwidth: float) -> str:
-    """How far the prior's picks under `table` are from each row's fastest timed config."""
+def pick_ratios(table: dict, rows: list[dict], bandwidth: float) -> tuple[list[float], int]:
+    """Each timed pick's time over its row's fastest timed config, under `table`; and how many picks the sweep did
+    not time."""
     ratios, untimed = [], 0
     for r, name in zip(rows, picks(table, rows, bandwidth)):
         if name not in r["times_us"]:
             untimed += 1
             continue
         ratios.append(r["times_us"][name] / min(t for k, t in r["times_us"].items() if k != "cublas"))
+    return ratios, untimed
+
+
+def judge(table: dict, rows: list[dict], bandwidth: float) -> str:
+    """How far the prior's picks under `table` are from each row's fastest timed config."""
+    ratios, untimed = pick_ratios(table, rows, bandwidth)
     if not ratios:
         return f"no pick timed ({untimed} untimed)"
     ratios.sort()

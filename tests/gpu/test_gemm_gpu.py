@@ -179,7 +179,7 @@ def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
     stored = json.loads(gemm_choices.tuning_file().read_text())
     assert gemm_choices.tuning_file().is_relative_to(tmp_path)
     (entry,) = stored.values()
-    candidates = autotune_candidates(512, 768, 256, "bf16")
+    candidates = autotune_candidates(512, "bf16")
     assert set(entry["timings_us"]) == {c.name for c in candidates}
     assert best in candidates and choose_config(512, 768, 256, "bf16") == best
     gemm_choices.forget()

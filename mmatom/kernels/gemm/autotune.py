@@ -47,9 +47,8 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tu
         raise api_error(f"gemm_autotune: rounds={rounds}, finalists={finalists}, final_rounds={final_rounds}, "
                         f"burst_ms={burst_ms}, final_burst_ms={final_burst_ms}; each must be positive")
     if candidates is None:
-        candidates = autotune_candidates(m, n, k, dtype, layers)
-    # a batch: no split-K, stream-K or swapped operands (its kernel takes none of them)
-    candidates = tuple(c for c in candidates if layers == 1 or not (c.split_k or c.stream_k or c.swap_ab))
+        candidates = autotune_candidates(m, dtype, layers)
+    candidates = tuple(c for c in candidates if layers == 1 or _runs_batched(c))
     if not candidates:
         raise api_error("gemm_autotune: no candidate configs")
     timer = _BurstTimer(_candidate_calls(m, n, k, dtype, candidates, layers))
@@ -67,17 +66,21 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tu
     return replace(best)
 
 
-def autotune_candidates(m: int, n: int, k: int, dtype: str = "bf16", layers: int = 1) -> tuple[GemmConfig, ...]:
-    """gemm_autotune's default pool for a problem: every shipped config, the split-K variants, the stream-K ones and
+def autotune_candidates(m: int, dtype: str = "bf16", layers: int = 1) -> tuple[GemmConfig, ...]:
+    """gemm_autotune's default pool for M rows: every shipped config, the split-K variants, the stream-K ones and
     the 2x2 clusters, and the prior's whole pool for M rows (choices.candidates: for M <= SWAP_AB_MAX_M the
     swapped-operand tiles covering M and their split-K variants) -- so the prior's pick is always timed. Without the
     swapped tiles, autotuning a decode shape could only make it slower (H200, 1 x 4096 x 14336 bf16: the prior's
-    128x16x8w1st 0.93x cuBLAS, the tuner's 64x128x8w1ps 0.74x). A batch (`layers` > 1): neither split-K, stream-K
-    nor swapped operands. No GPU is asked (`n`, `k`: the problem's, for callers; the pool reads M alone)."""
+    128x16x8w1st 0.93x cuBLAS, the tuner's 64x128x8w1ps 0.74x). A batch (`layers` > 1): the configs that run one."""
     whole = layers == 1
     pool = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS + CLUSTER_2X2_CONFIGS + \
         choices.candidates(m, split_k=whole, swap_ab=whole, dtype=dtype)
-    return tuple(c for c in dict.fromkeys(pool) if whole or not (c.split_k or c.stream_k or c.swap_ab))
+    return tuple(c for c in dict.fromkeys(pool) if whole or _runs_batched(c))
+
+
+def _runs_batched(config: GemmConfig) -> bool:
+    """A batch's kernel takes no split-K, stream-K or swapped operands."""
+    return not (config.split_k or config.stream_k or config.swap_ab)
 
 
 def _candidate_calls(m: int, n: int, k: int, dtype: str, candidates, layers: int = 1) -> dict:

@@ -96,3 +96,19 @@ def test_sweeps_of_two_gpu_models_are_refused(tmp_path, sweeps):
     other.write_text(json.dumps([_row(8, 4096, 4096, TERMS, device="H200")]))
     with pytest.raises(SystemExit, match="the sweeps come from .*H100.*H200.*; fit one GPU's at a time"):
         _fit_script().merge([sweeps[0], other])
+
+
+H200_SWEEP = SCRIPT.parents[1] / "records" / "gemm-2026-12-06-h200-s32" / "gemm_sweep.json"
+
+
+@pytest.mark.parametrize("dtype, within", [("bf16", 240), ("e4m3", 245)])
+def test_the_committed_prior_as_it_picks_on_todays_kernels(dtype, within):
+    """On session 32's H200 sweep of every shipped config at today's kernels (300 shapes), the prior -- split-K slices,
+    swapped tiles, odd pitches priced, the H200's bandwidth -- picks a config within 5% of the fastest timed one on
+    most shapes (247 / 253 at the committed table) and never pathologically far; a pick the sweep did not time (a
+    split-K config other than the row's recorded prior) is left out."""
+    fit = _fit_script()
+    rows = [r for r in json.loads(H200_SWEEP.read_text()) if r["dtype"] == dtype]
+    ratios, _ = fit.pick_ratios(choices.COST_MODEL, rows, fit.H200_DRAM_BYTES_PER_US)
+    assert len(ratios) >= 298
+    assert sum(r <= 1.05 for r in ratios) >= within and max(ratios) < 1.7, sorted(ratios)[-5:]
