@@ -24,7 +24,7 @@ from xdsl.dialects.builtin import (
     NameLoc,
     StringAttr,
 )
-from xdsl.ir import Attribute, Operation, TypeAttribute
+from xdsl.ir import Attribute, ErasedSSAValue, Operation, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.parser.generic_parser import ParserState
@@ -34,6 +34,7 @@ from xdsl.utils.lexer import Input, Position, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from mmatom.dialects.launch_bounds import launch_bounds
+from mmatom.dialects.verified_shapes import known_valid, remember_valid, shape_of
 
 
 @dataclass(frozen=True)
@@ -432,6 +433,11 @@ def _position(op: Operation, positions: dict[Operation, int] | None) -> int:
     return positions[op]
 
 
+def _has_erased_operand(op: Operation) -> bool:
+    """What Operation.verify refuses whatever the op's shape (an operand the rewriter erased)."""
+    return any(isinstance(v, ErasedSSAValue) for v in op.operands)
+
+
 def _value_name(v) -> str:
     return f"%{v.name_hint}" if v.name_hint else "a value"
 
@@ -459,9 +465,13 @@ def verify_located(module: ModuleOp) -> list[Diagnostic]:
         if undominated is not None:
             diags.append(op_diagnostic(op, f"'{op.name}' op {undominated}"))
             continue
+        shape = shape_of(op)
+        if known_valid(shape) and not _has_erased_operand(op):
+            continue  # an op of this class with these types and attributes verified before
         try:
             op.verify(verify_nested_ops=False)
             launch_bounds(op)
+            remember_valid(shape)
         except VerifyException as err:
             diags.append(op_diagnostic(op, f"'{op.name}' op {str(err).splitlines()[0]}"))
     if not diags:
