@@ -16,6 +16,7 @@ turns its results into Values, `value.ssa` is a Value's xDSL value).
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -527,7 +528,14 @@ def _param_types(params: Sequence[tuple[str, str | Attribute]]) -> tuple[list[At
 
 def _dsl_location() -> FileLineColLoc:
     d = caller_diagnostic("", kernels_are_dsl=True)
-    return FileLineColLoc(StringAttr(d.file or "<python>"), IntAttr(d.line), IntAttr(d.col))
+    return _location(d.file or "<python>", d.line, d.col)
+
+
+@functools.lru_cache(maxsize=4096)
+def _location(file: str, line: int, col: int) -> FileLineColLoc:
+    """One location attribute per DSL position, shared by the ops made there (attributes are immutable values): a
+    kernel makes thousands of ops from a few hundred lines, and each new attribute is three verified ones."""
+    return FileLineColLoc(StringAttr(file), IntAttr(line), IntAttr(col))
 
 
 def _locate_at_dsl_line(op: Operation) -> None:
