@@ -16,6 +16,7 @@ pays for the thread part once and for one add per coordinate it reads:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -67,22 +68,29 @@ class Placement:
         """The lane-index bits whose flip keeps a thread on the same rows: the shfl.bfly masks that reduce a row
         across the threads that share it. A CompileError where threads sharing a row are not such a group of
         lanes of one warp."""
-        holders: dict[frozenset[int], list[int]] = {}
-        for t in range(self.threads):
-            holders.setdefault(frozenset(self.rows(t) + dr for dr in self.row_offsets), []).append(t)
-        _check_disjoint(self, holders)
-        masks = tuple(1 << b for b in range(5) if all(self.rows(t) == self.rows(t ^ (1 << b))
-                                                        for t in range(self.threads) if t ^ (1 << b) < self.threads))
-        span = _span(masks)
-        for group in holders.values():
-            if len({t // WARP for t in group}) > 1:
-                raise api_error(f"reduce_rows: threads {group[0]} and {next(t for t in group if t // WARP != group[0] // WARP)} "
-                                f"of {self.what} hold the same row in different warps; a row reduction across warps "
-                                f"needs shared memory (reduce within each warp, then combine)")
-            if sorted(t ^ group[0] for t in group) != span:
-                raise api_error(f"reduce_rows: threads {group} of {self.what} share their rows, which is no "
-                                f"butterfly group of lanes (shfl.bfly reaches lane ^ mask)")
-        return masks
+        return _row_lane_masks(self)
+
+
+@functools.lru_cache(maxsize=64)
+def _row_lane_masks(placement: Placement) -> tuple[int, ...]:
+    """Placement.row_lane_masks, once per placement (a pure function of it, and placements are shared per process:
+    TiledMma.placement): every reduce_rows asks, and each answer reads every thread's rows. Errors are not cached."""
+    holders: dict[frozenset[int], list[int]] = {}
+    for t in range(placement.threads):
+        holders.setdefault(frozenset(placement.rows(t) + dr for dr in placement.row_offsets), []).append(t)
+    _check_disjoint(placement, holders)
+    masks = tuple(1 << b for b in range(5) if all(placement.rows(t) == placement.rows(t ^ (1 << b))
+                                                    for t in range(placement.threads) if t ^ (1 << b) < placement.threads))
+    span = _span(masks)
+    for group in holders.values():
+        if len({t // WARP for t in group}) > 1:
+            raise api_error(f"reduce_rows: threads {group[0]} and {next(t for t in group if t // WARP != group[0] // WARP)} "
+                            f"of {placement.what} hold the same row in different warps; a row reduction across warps "
+                            f"needs shared memory (reduce within each warp, then combine)")
+        if sorted(t ^ group[0] for t in group) != span:
+            raise api_error(f"reduce_rows: threads {group} of {placement.what} share their rows, which is no "
+                            f"butterfly group of lanes (shfl.bfly reaches lane ^ mask)")
+    return masks
 
 
 def _check_disjoint(placement: Placement, holders: dict[frozenset[int], list[int]]) -> None:
