@@ -10,6 +10,10 @@ A checker describes its protocol as a `Dataflow[S]` over a state S (compared wit
 - optionally `assume(if_op)`  True / False when the checker follows one role of thread through the kernel
                               and knows which branch of this scf.if that thread takes (else None: both).
 
+Each is a pure function of its arguments (and of the checker's own fixed configuration): a region op's outcome is
+then one of the op and the state entering it, and is remembered per checker (`run_op`) -- an outer loop's second
+trip meets its inner loops in the state of its first, and does not iterate them to their fixed points again.
+
 How regions run (`run_block`):
 - ops in order; a region op's regions inherit the state at the op, and after it the state joins what
   its regions can leave;
@@ -23,6 +27,7 @@ How regions run (`run_block`):
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
@@ -60,6 +65,21 @@ def run_block(flow: Dataflow[S], block: Block, state: S) -> S:
 
 
 def run_op(flow: Dataflow[S], op: Operation, state: S) -> S:
+    """The state after a region op entered in `state`: remembered per checker (see the module docstring)."""
+    outcomes = _OUTCOMES.setdefault(flow, {}).setdefault(op, [])
+    for entry, outcome in outcomes:
+        if entry == state:
+            return outcome
+    outcome = _run_regions(flow, op, state)
+    outcomes.append((state, outcome))
+    return outcome
+
+
+# checker -> region op -> [(entry state, outcome)]: what run_op found (a failed run raises, and is not remembered)
+_OUTCOMES: "weakref.WeakKeyDictionary[Dataflow, dict[Operation, list[tuple]]]" = weakref.WeakKeyDictionary()
+
+
+def _run_regions(flow: Dataflow[S], op: Operation, state: S) -> S:
     if isinstance(op, scf.IfOp):
         return _run_if(flow, op, state)
     if isinstance(op, scf.ForOp):
