@@ -89,9 +89,9 @@ def _trips(load: mma.TmaLoadOp, outer: Block) -> int | None:
     return trips
 
 
-def _check_bytes(body: Block) -> None:
+def _check_bytes(body: Block, walked: Sequence[Operation], loads: Sequence[mma.TmaLoadOp]) -> None:
     covered: set[mma.TmaLoadOp] = set()
-    for block in _blocks(body):
+    for block in _blocks(body, walked):
         ops = list(block.ops)
         for i, op in enumerate(ops):
             if not isinstance(op, nvvm_hopper.MBarrierArriveExpectTxOp):
@@ -115,7 +115,7 @@ def _check_bytes(body: Block) -> None:
                     f"{op.name}: posts {posted.const} bytes on barrier {bar.describe()}, but the mma.tma_load ops "
                     f"that complete on it after it land {sum(sizes)}: {landed}; the phase "
                     f"{'never completes (a hang)' if posted.const > sum(sizes) else 'completes before the data lands (a race)'}"))
-    for load in (op for op in body.walk() if isinstance(op, mma.TmaLoadOp)):
+    for load in loads:
         if load not in covered:
             raise LifecycleError(load, (
                 f"mma.tma_load: no nvvm.mbarrier.arrive.expect_tx on its barrier {affine(load.bar).describe()} "
@@ -123,18 +123,18 @@ def _check_bytes(body: Block) -> None:
                 f"stage's bytes with expect_tx first"))
 
 
-def _blocks(body: Block) -> Iterator[Block]:
+def _blocks(body: Block, walked: Sequence[Operation]) -> Iterator[Block]:
     yield body
-    for op in body.walk():
+    for op in walked:
         for region in op.regions:
             yield from region.blocks
 
 
 # -- 2. placement -----------------------------------------------------------------------------------------------
 
-def _check_placement(func: llvm.FuncOp, body: Block) -> None:
+def _check_placement(func: llvm.FuncOp, loads: Sequence[mma.TmaLoadOp]) -> None:
     shared = launch_bounds(func).shared_bytes
-    for load in (op for op in body.walk() if isinstance(op, mma.TmaLoadOp)):
+    for load in loads:
         box = load.map.type.box
         dst = affine(load.dst)
         if not isinstance(dst.base, str):
@@ -194,10 +194,10 @@ def _one_leaf(form: Affine) -> tuple[SSAValue | None, int]:
     return (form.terms[0][0], form.terms[0][1]) if len(form.terms) == 1 else (form, 0)
 
 
-def _stages(body: Block) -> list[Stage]:
+def _stages(loads: Sequence[mma.TmaLoadOp]) -> list[Stage]:
     """The producer's stages, from its loads (and the try_wait before each load in its block: the empty)."""
     out: list[Stage] = []
-    for load in (op for op in body.walk() if isinstance(op, mma.TmaLoadOp)):
+    for load in loads:
         dst, bar = affine(load.dst), affine(load.bar)
         leaf, k = _one_leaf(dst)
         bar_leaf, c = _one_leaf(bar)
@@ -347,8 +347,8 @@ class PipelineProtocol:
 
 # -- 4. registers -------------------------------------------------------------------------------------------------
 
-def _check_registers(func: llvm.FuncOp, body: Block) -> None:
-    setters = [op for op in body.walk() if isinstance(op, nvvm_hopper.SetMaxRegisterOp)]
+def _check_registers(func: llvm.FuncOp, walked: Sequence[Operation]) -> None:
+    setters = [op for op in walked if isinstance(op, nvvm_hopper.SetMaxRegisterOp)]
     if not setters:
         return
     bounds = launch_bounds(func)
@@ -410,14 +410,16 @@ WATCHED = ("mma.tma_load", "nvvm.mbarrier", "nvvm.setmaxregister")
 
 
 def check_function(func: llvm.FuncOp, body: Block) -> None:
-    _check_bytes(body)
-    _check_placement(func, body)
-    stages = _stages(body)
+    walked = list(body.walk())  # once: each check below picks its ops from it
+    loads = [op for op in walked if isinstance(op, mma.TmaLoadOp)]
+    _check_bytes(body, walked, loads)
+    _check_placement(func, loads)
+    stages = _stages(loads)
     if stages:
         run_block(PipelineProtocol(stages), body, State())
-        check_ring_phases(func, body, [((s.full, s.c), (s.empty, s.e) if s.empty is not None else None)
-                                       for s in stages])
-    _check_registers(func, body)
+        check_ring_phases(func, [op for op in walked if isinstance(op, nvvm.MBarrierTryWaitParityOp)],
+                          [((s.full, s.c), (s.empty, s.e) if s.empty is not None else None) for s in stages])
+    _check_registers(func, walked)
 
 
 class VerifyPipeline(ModulePass):

@@ -42,13 +42,13 @@ from .errors import LifecycleError
 from .thread_eval import WARPGROUP, ThreadEval
 
 
-def check_ring_phases(func: llvm.FuncOp, body: Block,
+def check_ring_phases(func: llvm.FuncOp, waits: Sequence[nvvm.MBarrierTryWaitParityOp],
                       rings: Sequence[tuple[tuple[Affine, int], tuple[Affine, int] | None]]) -> None:
-    """Check every parity wait on a ring barrier (`rings`: each ring's full and, if it has them, empty barriers, as
-    (barrier 0, bytes per stage)); each ring's waits are followed on their own counter."""
+    """Check every parity wait on a ring barrier (`waits`: the function's, in order; `rings`: each ring's full and,
+    if it has them, empty barriers, as (barrier 0, bytes per stage)); each ring's waits are followed on their own
+    counter."""
     fulls = [full for full, _ in rings]
     empties = [empty for _, empty in rings if empty is not None]
-    waits = [op for op in body.walk() if isinstance(op, nvvm.MBarrierTryWaitParityOp)]
     followed: dict[tuple, _Ring] = {}  # each ring's barriers and the ops that hold waits on them, found once
     for wait in waits:
         bar = affine(wait.addr)
@@ -77,9 +77,12 @@ def check_ring_phases(func: llvm.FuncOp, body: Block,
 
 class _Ring(NamedTuple):
     """One ring's barriers as the walk follows them ((barrier 0, bytes per stage)), and the ops whose regions hold a
-    wait on them (found once: asking each op's subtree again at every step of every walk was most of the pass)."""
+    wait on them (found once: asking each op's subtree again at every step of every walk was most of the pass);
+    `walks`: the block walks done on this ring, (block, start) -> (where the count ends, the loops that carried it)
+    -- a walk is a pure function of those, and each wait of a loop, and each carried value tried, asks again."""
     barriers: tuple[tuple[Affine, int], ...]
     holders: frozenset
+    walks: dict
 
     @classmethod
     def of(cls, barriers: tuple[tuple[Affine, int], ...], waits: Sequence[Operation]) -> _Ring:
@@ -91,7 +94,7 @@ class _Ring(NamedTuple):
             op = wait
             while (op := op.parent_op()) is not None and op not in holders:
                 holders.add(op)
-        return cls(barriers, frozenset(holders))
+        return cls(barriers, frozenset(holders), {})
 
 
 def _on_ring(bar: Affine, rings: Sequence[tuple[Affine, int]]) -> bool:
@@ -132,7 +135,17 @@ ONE = Affine(None, 1, ())
 def _walk(block: Block, start: Affine, ring: _Ring, seen: set | None = None) -> Affine | str:
     """Where the count stands after `block`'s waits, entered at `start` (each wait on the fill the count reached
     moves it on by one; a loop that carries the count takes it where its body walks it -- added to `seen`), or why
-    it cannot tell."""
+    it cannot tell. Walked once per ring, block and start (ring.walks)."""
+    if (block, start) not in ring.walks:
+        carried: set = set()
+        ring.walks[block, start] = (_walk_block(block, start, ring, carried), frozenset(carried))
+    walked, carried = ring.walks[block, start]
+    if seen is not None:
+        seen.update(carried)
+    return walked
+
+
+def _walk_block(block: Block, start: Affine, ring: _Ring, seen: set) -> Affine | str:
     current = start
     for op in block.ops:
         if (waited := _waited(op, ring)) is not None:
@@ -140,8 +153,7 @@ def _walk(block: Block, start: Affine, ring: _Ring, seen: set | None = None) -> 
                 return f"waits on fill {waited.describe()} where the thread's waits reached {current.describe()}"
             current = current.plus(ONE)
         elif isinstance(op, scf.ForOp) and (j := _carrying(op, current)) is not None:
-            if seen is not None:
-                seen.add(op)
+            seen.add(op)
             body = _walk(op.body.block, affine(op.body.block.args[j + 1]), ring)
             if isinstance(body, str):
                 return body
