@@ -52,14 +52,13 @@ from xdsl.dialects.builtin import ModuleOp, UnknownLoc
 from xdsl.ir import Block, Operation, Region
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 from xdsl.passes import ModulePass
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
-from mmatom.passes.typed_patterns import TypedPatternApplier
+from mmatom.passes.typed_patterns import TypedPatternApplier, TypedPatternWalker
 
 STRUCTURED = (scf.ForOp, scf.IfOp, scf.WhileOp)
 
@@ -168,7 +167,7 @@ class WhileToBranches(RewritePattern):
 def scf_to_branches(func: llvm.FuncOp) -> None:
     """Lower every scf.for / scf.if / scf.while in `func` to blocks and cf branches, in place."""
     patterns = TypedPatternApplier([ForToBranches(), IfToBranches(), WhileToBranches()], {"dce_enabled": False})
-    PatternRewriteWalker(patterns, apply_recursively=True).rewrite_region(func.body)
+    TypedPatternWalker(patterns, apply_recursively=True).rewrite_region(func.body)
 
 
 def has_structured_control_flow(func: llvm.FuncOp) -> bool:

@@ -6,6 +6,9 @@ conversion patterns, nine walks over the worklist) those calls and their isinsta
 lowering. `TypedPatternApplier` reads each pattern's op type from the decorator once, and per op type keeps an
 xDSL applier over the patterns that can match it -- the same patterns in the same order, with xDSL's own dead-code
 and folding steps -- so an op meets only its own. A pattern whose type it cannot read is tried on every op.
+
+`TypedPatternWalker` goes one step further where the applier does nothing else (dead-code elimination and folding
+off): only the ops some pattern is written for enter its worklist -- on any other op the applier would do nothing.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from types import UnionType
 from typing import Union, get_args, get_origin
 
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, RewritePattern
+from xdsl.ir import Block, Region
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker, RewritePattern
 
 
 def op_types(pattern: RewritePattern) -> tuple[type[Operation], ...] | None:
@@ -52,5 +56,31 @@ class TypedPatternApplier(RewritePattern):
             applier = self._appliers[type(op)] = GreedyRewritePatternApplier(mine, **self.options)
         applier.match_and_rewrite(op, rewriter)
 
+    def acting_on(self) -> tuple[type[Operation], ...] | None:
+        """The op types this applier can change, or None when it may change any op (a pattern of unknown type, or
+        xDSL's dead-code elimination or folding, which visit every op: both on unless the options say otherwise)."""
+        if any(t is None for t in self._types) or self.options.get("dce_enabled", True) \
+                or self.options.get("folding_enabled", False):
+            return None
+        return tuple({t: None for types in self._types for t in types})
 
-__all__ = ["TypedPatternApplier", "op_types"]
+
+@dataclass(eq=False, repr=False)
+class TypedPatternWalker(PatternRewriteWalker):
+    """xDSL's PatternRewriteWalker over a TypedPatternApplier, whose worklist (filled at the start of each sweep)
+    holds only the ops the applier can act on, in the same order: the others' visits did nothing. Ops that
+    rewrites insert or touch still enter through the rewriter's listener, as in xDSL's walker."""
+
+    pattern: TypedPatternApplier
+
+    def _populate_worklist(self, op: Operation | Region | Block) -> None:
+        acting_on = self.pattern.acting_on()
+        if acting_on is None:
+            super()._populate_worklist(op)
+            return
+        for sub_op in op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first):
+            if isinstance(sub_op, acting_on):
+                self._worklist.push(sub_op)
+
+
+__all__ = ["TypedPatternApplier", "TypedPatternWalker", "op_types"]

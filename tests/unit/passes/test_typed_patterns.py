@@ -10,7 +10,7 @@ from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, Rewrite
 from mmatom.lowering import convert_mma_to_nvvm as convert
 from mmatom.lowering import fragment_boundaries, reconcile, scf_to_branches
 from mmatom.passes import strength_reduce
-from mmatom.passes.typed_patterns import TypedPatternApplier, op_types
+from mmatom.passes.typed_patterns import TypedPatternApplier, TypedPatternWalker, op_types
 
 SHIPPED = [*convert.FRAGMENT_PATTERNS, *convert.CONVERT_PATTERNS, *convert.MMA_SYNC_PATTERNS, *convert.WGMMA_PATTERNS,
            *convert.TCGEN05_PATTERNS, *convert.TMA_PATTERNS, convert.LowerCopyToSmem(),
@@ -59,3 +59,22 @@ def test_typed_patterns_meet_their_ops_and_untyped_ones_every_op():
     # the untyped pattern met every op the typed one did not rewrite first (the pattern listed before it): the
     # constants and the mul
     assert sorted(seen.names) == ["arith.constant", "arith.constant", "arith.muli"]
+
+
+def test_the_typed_walker_queues_only_ops_a_pattern_acts_on():
+    """With dead-code elimination and folding off, only the typed patterns' ops enter the worklist (the rewrite is
+    the same); with either on, or a pattern of unknown type, every op does."""
+    assert TypedPatternApplier([AddToSub()]).acting_on() is None  # xDSL's dead-code elimination visits every op
+    assert TypedPatternApplier([AddToSub(), Seen()], {"dce_enabled": False}).acting_on() is None
+    applier = TypedPatternApplier([AddToSub()], {"dce_enabled": False})
+    assert applier.acting_on() == (arith.AddiOp,)
+    a = arith.ConstantOp(IntegerAttr(3, i32))
+    module = ModuleOp([a, add := arith.AddiOp(a, a), arith.MuliOp(add, add), arith.AddiOp(a, a)])
+    walker = TypedPatternWalker(applier, apply_recursively=True)
+    walker._populate_worklist(module.body)
+    queued = []
+    while walker._worklist:
+        queued.append(walker._worklist.pop().name)
+    assert queued == ["arith.addi", "arith.addi"]
+    walker.rewrite_module(module)
+    assert [op.name for op in module.ops] == ["arith.constant", "arith.subi", "arith.muli", "arith.subi"]
