@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import FileLineColLoc
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import PatternRewriterListener, PatternRewriteWalker, RewritePattern
+from xdsl.pattern_rewriter import PatternRewriterListener
+
+from mmatom.passes.typed_patterns import TypedPatternApplier, TypedPatternWalker
 
 
 def inherit_location(op: Operation) -> None:
@@ -39,10 +41,10 @@ def _locate_nested(op: Operation, location: FileLineColLoc) -> None:
                 inner.location = location
 
 
-def located_walker(pattern: RewritePattern, **options) -> PatternRewriteWalker:
-    """xDSL's PatternRewriteWalker whose inserted ops inherit their location."""
-    return PatternRewriteWalker(pattern, listener=PatternRewriterListener(operation_insertion_handler=[inherit_location]),
-                                **options)
+def located_walker(pattern: TypedPatternApplier, **options) -> TypedPatternWalker:
+    """A walker (xDSL's, visiting only the ops the applier can act on) whose inserted ops inherit their location."""
+    return TypedPatternWalker(pattern, listener=PatternRewriterListener(operation_insertion_handler=[inherit_location]),
+                              **options)
 
 
 __all__ = ["inherit_location", "located_walker"]

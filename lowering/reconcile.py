@@ -5,8 +5,8 @@ the original values, and a cast nobody uses is erased.
 
 xDSL 0.74's `reconcile-unrealized-casts` handles 1:1 chains only (it asserts that a cast has as many
 results as the chain's first cast has inputs, xdsl/transforms/reconcile_unrealized_casts.py:71), and a
-fragment is N registers, so the N:1 / 1:N pairs are folded here first; xDSL's pass then runs on what is
-left (1:1 casts from elsewhere)."""
+fragment is N registers, so the N:1 / 1:N pairs are folded here first; xDSL's pattern then runs on what is
+left (1:1 casts from elsewhere), as its pass runs it (no dead-code elimination) but walking only the casts."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
     op_type_rewrite_pattern,
 )
-from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
+from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsPattern
 
-from mmatom.passes.typed_patterns import TypedPatternApplier
+from mmatom.passes.typed_patterns import TypedPatternApplier, TypedPatternWalker
 
 from .locations import located_walker
 
@@ -53,7 +53,9 @@ class ReconcileFragmentCasts(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         located_walker(TypedPatternApplier([FoldRoundTrip(), EraseUnused()])).rewrite_module(op)
-        reconcile_unrealized_casts(op)
+        # xDSL's reconcile_unrealized_casts(op), whose walker would visit every op for the casts' pattern
+        TypedPatternWalker(TypedPatternApplier([ReconcileUnrealizedCastsPattern(warn_on_failure=True)],
+                                               {"dce_enabled": False})).rewrite_module(op)
 
 
 __all__ = ["ReconcileFragmentCasts"]

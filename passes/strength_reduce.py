@@ -18,12 +18,11 @@ from xdsl.dialects.builtin import IntegerAttr, ModuleOp
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
 
-from .typed_patterns import TypedPatternApplier
+from .typed_patterns import TypedPatternApplier, TypedPatternWalker
 
 
 def _constant(value) -> int | None:
@@ -78,8 +77,7 @@ class DivStrengthReduce(ModulePass):
     name = "arith-div-strength-reduce"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(TypedPatternApplier([UnsignedByConstant()]),
-                             apply_recursively=False).rewrite_module(op)
+        TypedPatternWalker(TypedPatternApplier([UnsignedByConstant()]), apply_recursively=False).rewrite_module(op)
 
 
 __all__ = ["DivStrengthReduce", "unsigned_magic"]

@@ -78,3 +78,26 @@ def test_the_typed_walker_queues_only_ops_a_pattern_acts_on():
     assert queued == ["arith.addi", "arith.addi"]
     walker.rewrite_module(module)
     assert [op.name for op in module.ops] == ["arith.constant", "arith.subi", "arith.muli", "arith.subi"]
+
+
+def test_with_dead_code_elimination_the_walker_passes_over_only_idle_ops():
+    """An op is idle -- passed over when its turn comes -- only where a visit would do nothing: no pattern for its
+    type and a result in use. An op whose last use goes away before its turn is visited, and erased, as xDSL's
+    walker would."""
+    applier = TypedPatternApplier([AddToSub()])
+    a, b = arith.ConstantOp(IntegerAttr(3, i32)), arith.ConstantOp(IntegerAttr(4, i32))
+    add, unused = arith.AddiOp(a, b), arith.MuliOp(a, a)
+    ModuleOp([a, b, add, unused])
+    assert applier.idle(a) and not applier.idle(add) and not applier.idle(unused)
+    assert not TypedPatternApplier([AddToSub()], {"folding_enabled": True}).idle(a)
+    assert not TypedPatternApplier([Seen()]).idle(a)
+
+    def module_with_dead_chain():
+        c = arith.ConstantOp(IntegerAttr(3, i32))
+        mul = arith.MuliOp(c, c)
+        return ModuleOp([c, mul, arith.MuliOp(mul, mul), arith.AddiOp(c, c)])
+
+    ours, theirs = module_with_dead_chain(), module_with_dead_chain()
+    TypedPatternWalker(TypedPatternApplier([AddToSub()])).rewrite_module(ours)
+    PatternRewriteWalker(TypedPatternApplier([AddToSub()])).rewrite_module(theirs)
+    assert [op.name for op in ours.ops] == [op.name for op in theirs.ops] == []
