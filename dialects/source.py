@@ -34,6 +34,7 @@ from xdsl.utils.lexer import Input, Position, Span, Token
 from xdsl.utils.mlir_lexer import MLIRLexer, MLIRTokenKind, StringLiteral
 
 from mmatom.dialects.launch_bounds import launch_bounds
+from mmatom.dialects.op_walk import nested_ops
 from mmatom.dialects.verified_shapes import known_valid, remember_valid, shape_of
 
 
@@ -451,7 +452,7 @@ _VERIFIED: "weakref.WeakKeyDictionary[ModuleOp, int]" = weakref.WeakKeyDictionar
 def verified_as_is(module: ModuleOp) -> bool:
     """Whether verify_located found `module` valid and it has as many ops as then (its ops not added or removed)."""
     count = _VERIFIED.get(module)
-    return count is not None and count == sum(1 for _ in module.walk())
+    return count is not None and count == len(nested_ops(module))
 
 
 def verify_located(module: ModuleOp) -> list[Diagnostic]:
@@ -459,7 +460,7 @@ def verify_located(module: ModuleOp) -> list[Diagnostic]:
     diags: list[Diagnostic] = []
     positions: dict[Operation, int] = {}
     count = 0
-    for op in module.walk(reverse=False):
+    for op in nested_ops(module):
         count += 1
         undominated = _used_before_defined(op, positions)
         if undominated is not None:

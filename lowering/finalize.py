@@ -11,6 +11,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 from mmatom.dialects.mma_types import FragmentType
+from mmatom.dialects.op_walk import nested_ops
 
 from .fragments import LoweringError
 
@@ -20,7 +21,7 @@ class FinalizeNvvm(ModulePass):
     name = "mma-finalize-nvvm"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for inner in op.walk():
+        for inner in nested_ops(op):
             if inner.name.startswith("mma."):
                 raise LoweringError(inner, f"{inner.name}: no lowering to nvvm yet for this op")
             for v in inner.results:

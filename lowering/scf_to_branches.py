@@ -58,6 +58,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.passes import ModulePass
 from xdsl.rewriter import BlockInsertPoint, InsertPoint, Rewriter
 
+from mmatom.dialects.op_walk import nested_ops
 from mmatom.passes.typed_patterns import TypedPatternApplier, TypedPatternWalker
 
 STRUCTURED = (scf.ForOp, scf.IfOp, scf.WhileOp)
@@ -181,7 +182,7 @@ class ScfToBranches(ModulePass):
     name = "mma-scf-to-branches"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in [f for f in op.walk() if isinstance(f, llvm.FuncOp)]:
+        for func in [f for f in nested_ops(op) if isinstance(f, llvm.FuncOp)]:
             if has_structured_control_flow(func):
                 scf_to_branches(func)
 

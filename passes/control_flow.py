@@ -34,6 +34,8 @@ from typing import Protocol, TypeVar
 from xdsl.dialects import llvm, scf
 from xdsl.ir import Block, Operation, SSAValue
 
+from mmatom.dialects.op_walk import nested_ops
+
 from .errors import LifecycleError
 
 S = TypeVar("S")
@@ -170,7 +172,7 @@ def function_bodies(module: Operation, checker: str, watched: tuple[str, ...]):
     """The body block of every llvm.func in `module`. This model follows structured control flow (scf) only: a
     function of several blocks (branches) that holds a watched op (by name prefix) is a LifecycleError at the
     function; one without any is skipped (nothing to check)."""
-    for op in module.walk():
+    for op in nested_ops(module):
         if not isinstance(op, llvm.FuncOp) or not op.body.blocks:
             continue
         if len(op.body.blocks) == 1:

@@ -47,6 +47,7 @@ from xdsl.passes import ModulePass
 from mmatom.atoms.limits import REGISTER_FILE as REGISTERS_PER_SM
 from mmatom.dialects import mma, nvvm, nvvm_hopper
 from mmatom.dialects.launch_bounds import MINCTASM, launch_bounds
+from mmatom.dialects.op_walk import nested_ops
 
 from .addresses import Affine, affine
 from .control_flow import function_bodies, run_block
@@ -410,7 +411,7 @@ WATCHED = ("mma.tma_load", "nvvm.mbarrier", "nvvm.setmaxregister")
 
 
 def check_function(func: llvm.FuncOp, body: Block) -> None:
-    walked = list(body.walk())  # once: each check below picks its ops from it
+    walked = nested_ops(body)  # once: each check below picks its ops from it
     loads = [op for op in walked if isinstance(op, mma.TmaLoadOp)]
     _check_bytes(body, walked, loads)
     _check_placement(func, loads)

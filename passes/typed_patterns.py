@@ -27,6 +27,8 @@ from xdsl.ir import Block, Region
 from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, PatternRewriteWalker, RewritePattern
 from xdsl.utils.worklist import Worklist
 
+from mmatom.dialects.op_walk import nested_ops
+
 
 def op_types(pattern: RewritePattern) -> tuple[type[Operation], ...] | None:
     """The op types `pattern` rewrites, as its `op_type_rewrite_pattern` decorator checks them; None when the
@@ -120,12 +122,15 @@ class TypedPatternWalker(PatternRewriteWalker):
 
     def _populate_worklist(self, op: Operation | Region | Block) -> None:
         acting_on = self.pattern.acting_on()
-        if acting_on is None:
-            super()._populate_worklist(op)
-            return
-        for sub_op in op.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first):
-            if isinstance(sub_op, acting_on):
+        for sub_op in self._sweep_order(op):
+            if acting_on is None or isinstance(sub_op, acting_on):
                 self._worklist.push(sub_op)
+
+    def _sweep_order(self, root: Operation | Region | Block):
+        """The ops under `root` in the order xDSL's walker pushes them at the start of a sweep."""
+        if self.walk_reverse or self.walk_regions_first:
+            return root.walk(reverse=not self.walk_reverse, region_first=not self.walk_regions_first)
+        return reversed(nested_ops(root))  # walk(reverse=True, region_first=True): the pre-order walk, backwards
 
 
 __all__ = ["IdleSkippingWorklist", "TypedPatternApplier", "TypedPatternWalker", "op_types"]

@@ -30,6 +30,7 @@ from mmatom.atoms.tma import MAP_BYTES
 from mmatom.dialects.mma_tma import tensor_map_param
 from mmatom.dialects.mma_types import TARGET_ATTR, module_target
 from mmatom.dialects.launch_bounds import launch_bounds
+from mmatom.dialects.op_walk import nested_ops
 from mmatom.lowering.scf_to_branches import STRUCTURED, ScfToBranches
 from mmatom.lowering.pipeline import LowerMmaToPtx
 
@@ -53,7 +54,7 @@ class PTXEmitter:
     def shared_globals(self) -> str:
         """`llvm.mlir.global` in address space 3: a zero-length array is the dynamic SMEM (`.extern`)."""
         lines = []
-        for op in self.module.walk():
+        for op in nested_ops(self.module):
             if not isinstance(op, llvm.GlobalOp):
                 continue
             space = op.addr_space.value.data if op.addr_space else 0
@@ -72,7 +73,7 @@ class PTXEmitter:
 
     def functions(self) -> list[tuple[str, str, list[Atom]]]:
         """(name, PTX text, MMA atoms used) of every function, independent of .target/.version."""
-        funcs = [op for op in self.module.walk() if isinstance(op, llvm.FuncOp)]
+        funcs = [op for op in nested_ops(self.module) if isinstance(op, llvm.FuncOp)]
         if not funcs:
             raise PTXEmissionError(self.module, "the module has no llvm.func kernels to emit")
         out = []
@@ -140,7 +141,7 @@ def chip_of(module: ModuleOp) -> str:
 
 def refuse_structured_control_flow(func: llvm.FuncOp) -> None:
     """PTX has branches, not regions: structured control flow is lowered before the target, not by it."""
-    for op in func.walk():
+    for op in nested_ops(func):
         if isinstance(op, STRUCTURED):
             raise PTXEmissionError(op, f"{op.name}: the PTX target prints blocks and branches, not structured "
                                        f"control flow; run {ScfToBranches.name} first (the last step of "
