@@ -9,6 +9,7 @@ and tensor-memory ops. Every atom verifier reads the catalogue (`mmatom.atoms.ca
 
 from __future__ import annotations
 
+import functools
 from typing import ClassVar
 
 from collections.abc import Sequence
@@ -645,6 +646,7 @@ class ConvertOp(IRDLOperation):
 # which tile coordinate it is from the layout, e.g. TiledMma.partition_C) as a scalar, and back.
 ELEMENT_SCALAR = {"f16": Float16Type(), "bf16": BFloat16Type(), "f32": Float32Type(), "f64": Float64Type(),
                   "s32": IntegerType(32)}
+_F32 = ELEMENT_SCALAR["f32"]  # what mma.extract of an element without a scalar gives (its verifier then says why)
 
 
 def _element_index(op_name: str, frag: FragmentType, index: IntegerAttr, scalar: Attribute) -> None:
@@ -664,6 +666,14 @@ def _element_index(op_name: str, frag: FragmentType, index: IntegerAttr, scalar:
         raise VerifyException(f"{op_name}: a {elem} fragment's element is {ELEMENT_SCALAR[elem]}, not {scalar}")
 
 
+@functools.lru_cache(maxsize=1024, typed=True)
+def _value_index(index: int) -> IntegerAttr:
+    """The `index` property of mma.extract / mma.insert, one attribute per index: attributes are immutable values,
+    and a kernel makes ~1400 of these ops (kb.map) over a few dozen indices, each new IntegerAttr checking its range.
+    An index that does not fit i32 raises here each time (a raised call is not remembered)."""
+    return IntegerAttr(index, i32)
+
+
 @irdl_op_definition
 class ExtractOp(IRDLOperation):
     """`mma.extract %frag[v]`: this thread's value v of a fragment, as a scalar (an epilogue reads it)."""
@@ -678,8 +688,8 @@ class ExtractOp(IRDLOperation):
 
     def __init__(self, source: SSAValue, index: int):
         frag = source.type
-        super().__init__(operands=[source], result_types=[ELEMENT_SCALAR.get(frag.elem.data, Float32Type())],
-                         properties={"index": IntegerAttr(index, i32)})
+        super().__init__(operands=[source], result_types=[ELEMENT_SCALAR.get(frag.elem.data, _F32)],
+                         properties={"index": _value_index(index)})
 
     def verify_(self) -> None:
         _element_index(self.name, self.source.type, self.index, self.res.type)
@@ -701,7 +711,7 @@ class InsertOp(IRDLOperation):
 
     def __init__(self, value: SSAValue, dest: SSAValue, index: int):
         super().__init__(operands=[value, dest], result_types=[dest.type],
-                         properties={"index": IntegerAttr(index, i32)})
+                         properties={"index": _value_index(index)})
 
     def verify_(self) -> None:
         _element_index(self.name, self.dest.type, self.index, self.value.type)

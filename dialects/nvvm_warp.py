@@ -93,6 +93,9 @@ class _FastMathOp(IRDLOperation):
                 raise VerifyException(f"{self.name}: {what} type {t} is not legal; it takes f32")
 
 
+_FTZ = IntegerAttr(1, i1)  # the ftz flag, one (immutable) attribute for every nvvm.ex2 that sets it
+
+
 @irdl_op_definition
 class Ex2Op(_FastMathOp):
     """`nvvm.ex2 %x {ftz = true} : f32`: 2^x, ex2.approx(.ftz).f32 (2 ulp; ftz flushes subnormal inputs and results
@@ -107,7 +110,7 @@ class Ex2Op(_FastMathOp):
     assembly_format = "$src attr-dict `:` type($src)"
 
     def __init__(self, src: SSAValue, ftz: bool = True):
-        props = {"ftz": IntegerAttr(1, i1)} if ftz else {}
+        props = {"ftz": _FTZ} if ftz else {}
         super().__init__(operands=[src], result_types=[src.type], properties=props)
 
     @property

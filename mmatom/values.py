@@ -17,7 +17,9 @@ the wider (arith.extui). Operations whose operands are all constants fold to a c
 
 from __future__ import annotations
 
+import functools
 import operator
+import struct
 from typing import TYPE_CHECKING
 
 from xdsl.dialects import arith, llvm
@@ -294,7 +296,7 @@ def funnel_shift_right(lo: Value | int, hi: Value | int, amount: Value | int) ->
 
 def constant_attr(value: Number, type_: Attribute) -> IntegerAttr | FloatAttr:
     if is_float(type_):
-        return FloatAttr(float(value), type_)
+        return _float_attr(struct.pack("<d", float(value)), type_)
     if isinstance(value, float):
         raise api_error(f"constant {value!r} of integer type {type_}")
     width = type_.width.data
@@ -302,6 +304,19 @@ def constant_attr(value: Number, type_: Attribute) -> IntegerAttr | FloatAttr:
         raise api_error(f"constant {value} does not fit {type_}")
     if value >= 1 << (width - 1):
         value -= 1 << width  # an unsigned index past the signed range: the same bits
+    return _integer_attr(value, type_)
+
+
+# One attribute per constant: attributes are immutable values, and a kernel makes hundreds of constants from a few
+# dozen values, each new attribute checking its range. Floats are keyed by their exact bits (0.0 and -0.0 are equal
+# numbers but print differently; a NaN is not even equal to itself), integers by value and Python type (True is 1).
+@functools.lru_cache(maxsize=4096)
+def _float_attr(bits: bytes, type_: Attribute) -> FloatAttr:
+    return FloatAttr(struct.unpack("<d", bits)[0], type_)
+
+
+@functools.lru_cache(maxsize=4096, typed=True)
+def _integer_attr(value: int, type_: Attribute) -> IntegerAttr:
     return IntegerAttr(value, type_)
 
 

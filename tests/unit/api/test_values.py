@@ -88,3 +88,16 @@ def test_the_builder_has_no_integer_methods(kb):
                  "tma_load", "mbarrier_wait", "named_barrier", "cluster_sync", "barrier"):
         assert not hasattr(kb, gone), gone
     assert callable(kb.tma.load) and callable(kb.mbarrier.wait) and callable(kb.sync.named_barrier)
+
+
+def test_constants_share_attributes_but_keep_their_bits():
+    """kb.const's attributes are shared per value and type (values.constant_attr), a float's keyed by its exact bits:
+    0.0 and -0.0 stay two constants, while 1 and 1.0 of f32 are one."""
+    from xdsl.dialects.builtin import f32, i32
+
+    from mmatom.values import constant_attr
+
+    assert constant_attr(3, i32) is constant_attr(3, i32)
+    assert constant_attr(-0.0, f32) != constant_attr(0.0, f32)
+    assert constant_attr(1, f32) is constant_attr(1.0, f32)
+    assert constant_attr(2**31, i32) == constant_attr(-(2**31), i32)
