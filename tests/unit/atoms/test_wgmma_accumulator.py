@@ -39,3 +39,20 @@ def test_refused():
         wgmma_accumulator_layout(192, 64, 2)
     # a register-atom layout is no wgmma accumulator
     assert wgmma_accumulator_tile(wgmma_accumulator_layout(64, 64).__class__((32, 4), (1, 32))) is None
+
+
+def test_the_rule_is_checked_on_arrays_and_a_disagreement_named_pair_by_pair(monkeypatch):
+    """_fit checks a layout against its rule on arrays of every (thread, value) at once; where they disagree, the
+    pair-by-pair loop names the first pair, as it always did."""
+    from mmatom.atoms.catalogue import fragments
+
+    on_arrays = []
+    check = fragments._rule_gives_everywhere
+    monkeypatch.setattr(fragments, "_rule_gives_everywhere", lambda *a: on_arrays.append(check(*a)) or on_arrays[-1])
+    wgmma_accumulator_layout.cache_clear()
+    wgmma_accumulator_layout(128, 96, 2)
+    assert on_arrays == [True]
+    off_by_one_at_thread_5 = lambda t, v: (t // 4, 2 * (t % 4) + v + (t == 5))  # noqa: E731
+    with pytest.raises(FragmentError, match="at thread 5, value 0"):
+        fragments._fit((4, 8), (2,), off_by_one_at_thread_5, 8, lambda row, col: row + 8 * col)
+    assert on_arrays[-1] is False
