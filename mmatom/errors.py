@@ -30,14 +30,20 @@ def caller_diagnostic(message: str, kernels_are_dsl: bool = False) -> Diagnostic
     raw frames (inspect.stack would read every frame's source: ~1 ms a call, and the builder locates every op)."""
     frame = sys._getframe(1)
     while frame is not None:
-        module = frame.f_globals.get("__name__", "")
-        if module.split(".")[0] not in _LIBRARIES or (kernels_are_dsl and module.startswith(_APPLICATIONS)):
+        if _is_dsl(frame.f_globals.get("__name__", ""), kernels_are_dsl):
             columns = _columns(frame.f_code)
             at = frame.f_lasti // 2
             col = columns[at] + 1 if at < len(columns) and columns[at] is not None else 1
             return Diagnostic(frame.f_lineno, col, message, frame.f_code.co_filename)
         frame = frame.f_back
     return Diagnostic(0, 0, message)
+
+
+@functools.lru_cache(maxsize=4096)
+def _is_dsl(module: str, kernels_are_dsl: bool) -> bool:
+    """Whether a frame of `module` is the DSL's, answered once per module: the builder asks it of ~8 frames for
+    each of the thousands of ops it locates, from a few dozen modules."""
+    return module.split(".")[0] not in _LIBRARIES or (kernels_are_dsl and module.startswith(_APPLICATIONS))
 
 
 @functools.lru_cache(maxsize=4096)
