@@ -33,7 +33,7 @@ from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, 
                      box_row_bytes, check_dtypes, check_majors, operand_box, output_box, output_swizzle)
 from .direct_store import DirectStore
 from .realigned_loads import PRODUCER_THREADS, PRODUCER_WARPGROUPS, RealignedLoads, raw_bytes
-from .split_sums import SUMMED_AT_ONCE, TIGHT_SUMMED_AT_ONCE, SliceSums
+from .split_sums import REALIGNED_SUMMED_AT_ONCE, SUMMED_AT_ONCE, TIGHT_SUMMED_AT_ONCE, SliceSums
 
 
 def _check_variant(config: GemmConfig, dtype: str, out_dtype: str, batched: bool, rowwise: bool, direct_d: bool,
@@ -354,11 +354,13 @@ class HopperGemm:
     def _slice_sums(self, warpgroup) -> SliceSums:
         """Split-K's and stream-K's partial sums, this consumer thread's part (its place after the producers)."""
         consumer_tid = self.tid - 128 * self.producer_warpgroups
-        # fewer sums a pass where registers are tight: a realigning kernel's threads hold 128 (64 accumulators at
-        # once spilled 124 bytes, 64x128x8w1ps), a D stored through its pointer and stream-K's f32 D need more
-        # beside them (32 at once spilled 8 to 348 bytes: tests/unit/api/test_gemm_ptxas.py, SUMMED)
-        tight = self.realigned or self.direct_d or (self.config.stream_k and self.out_dtype == "f32")
-        at_once = TIGHT_SUMMED_AT_ONCE if tight else SUMMED_AT_ONCE
+        # fewer sums a pass where registers are tight: a realigning kernel's consumers hold 200 (64 accumulators
+        # at once spilled, 64x128x8w1ps), a D stored through its pointer and stream-K's f32 D need more beside them
+        # (32 at once spilled 8 to 348 bytes: tests/unit/api/test_gemm_ptxas.py, SUMMED)
+        if self.direct_d or (self.config.stream_k and self.out_dtype == "f32"):
+            at_once = TIGHT_SUMMED_AT_ONCE
+        else:
+            at_once = REALIGNED_SUMMED_AT_ONCE if self.realigned else SUMMED_AT_ONCE
         return SliceSums(self.kb, consumer_tid, self.tiled.fragment_type("C"), self.warpgroups, warpgroup, at_once)
 
     def wait_turn(self, unit, warpgroup) -> None:

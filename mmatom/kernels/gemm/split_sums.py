@@ -21,6 +21,10 @@ from mmatom import ceil_div
 SPLIT_BARRIER = 6  # named barrier 6: a cooperative tile's 256 consumer threads (ping-pong: the warpgroup's own)
 TOTAL_CHUNKS, SUMMED_AT_ONCE = 8, 64  # total(): chunks at a time past 64 accumulators a thread, all up to it
 TIGHT_SUMMED_AT_ONCE = 16  # total()'s accumulators a pass where the kernel's registers are tight (its caller says)
+# a realigning kernel's consumers (200 registers) sum 32 at a time without spilling (64 spill 68 bytes): half the
+# passes over the slices of 16, each an L2 round trip for every slice pair -- the last slice's reading back is bound
+# by the loads it holds in flight, not by bandwidth
+REALIGNED_SUMMED_AT_ONCE = 32
 
 
 class SliceSums:
@@ -67,7 +71,7 @@ class SliceSums:
         kb = self.kb
         out = kb.fill(0.0, self.fragment_type)
         last = slices - 1
-        at_once = self.chunks if self.values <= self.summed_at_once else min(TOTAL_CHUNKS, self.summed_at_once // 4)
+        at_once = chunks_at_once(self.values, self.summed_at_once)
         for group in range(0, self.chunks, at_once):
             chunks = range(group, min(group + at_once, self.chunks))
             zero = [kb.const(0.0)] * (4 * len(chunks))
@@ -88,6 +92,17 @@ class SliceSums:
         return out
 
 
+def chunks_at_once(values: int, summed_at_once: int) -> int:
+    """The 16-byte chunks of a thread's `values` accumulators that total() sums in one pass over the slices."""
+    return values // 4 if values <= summed_at_once else min(TOTAL_CHUNKS, summed_at_once // 4)
+
+
+def passes(values: int, summed_at_once: int) -> int:
+    """How many times total() walks the slices: each pass one L2 round trip per pair of slices, the loads a thread
+    holds in flight what bounds it."""
+    return -(-(values // 4) // chunks_at_once(values, summed_at_once))
+
+
 def workspace_sizes(tiles: int, splits: int, block_m: int, block_n: int) -> tuple[int, int]:
     """(bytes of partial sums, i32 counters) for `tiles` output tiles of block_m x block_n, each in `splits`
     slices."""
@@ -100,5 +115,5 @@ def stream_k_workspace_sizes(tiles: int, ctas: int, block_m: int, block_n: int) 
     return 2 * ctas * block_m * block_n * 4, tiles
 
 
-__all__ = ["SPLIT_BARRIER", "SUMMED_AT_ONCE", "TIGHT_SUMMED_AT_ONCE", "SliceSums", "stream_k_workspace_sizes",
-           "workspace_sizes"]
+__all__ = ["REALIGNED_SUMMED_AT_ONCE", "SPLIT_BARRIER", "SUMMED_AT_ONCE", "TIGHT_SUMMED_AT_ONCE", "SliceSums", "chunks_at_once",
+           "passes", "stream_k_workspace_sizes", "workspace_sizes"]
