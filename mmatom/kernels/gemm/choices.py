@@ -685,52 +685,77 @@ def repacked_operands(config: GemmConfig, m: int, n: int, k: int, dtype: str, od
 # rows TMA cannot address (not starting on 16 bytes: odd K), realigned by the kernel's producer warpgroups
 # (realigned_loads.py) or copied into aligned rows first: the realigning producer is slow per K step -- ~1.1 us a
 # step of 144 rows, whichever the element type (H100, two producer warpgroups: session 26; one took ~1.5 us, ~360
-# instructions per warp per step at ~7 cycles each) -- where the copy is a launch of its own (a host-bound call pays
-# it whole) and the operand's bytes read and written. benchmarks/gemm_realigned.py (H100): realigned faster on 19 of
-# 22 small odd shapes (bf16 14 x 15737 x 2561 74.5 us against 112.5 copied; e4m3 1 x 2578 x 284 30.9 against 42.8),
-# slower where a CTA walks hundreds of K steps (e4m3 9 x 4090 x 23434, 32 CTAs: 205-237 against 139-162 us)
-REALIGN_STEP_US = 1.1
+# instructions per warp per step at ~7 cycles each) -- and slow to start, where the copy is a launch of its own and
+# the operand's bytes read and written. REALIGN_FIXED_US and REALIGN_STEP_US are fitted on GPU time (session 34,
+# H100, torch.profiler's kernel durations, records/gemm-2026-12-07-s34/): the split variant 64x128x8w1ps on six
+# small odd rows (3-16 steps a CTA) took 14-34 us, 6.7 us + 1.2 us a step over its split costs; copying instead
+# (the repack kernel, then 128x64x8w1) took 7-10 us on the three smallest, where cuBLAS took 8-10. Priced by GPU
+# time, not the host's: a fast host (session 32's H200) runs these calls GPU-bound, where copying won 11.6 us to
+# 26; on a slow one (session 33's H100) every way is host-bound, cuBLAS with it, and the copy's second launch costs
+# the ratio nothing below 1.0x. Earlier (benchmarks/gemm_realigned.py, H100, host-bound timing): realigned faster on
+# 19 of 22 small odd shapes (bf16 14 x 15737 x 2561 74.5 us against 112.5 copied), slower where a CTA walks
+# hundreds of K steps (e4m3 9 x 4090 x 23434, 32 CTAs: 205-237 against 139-162 us)
+REALIGN_FIXED_US = 6.7
+REALIGN_STEP_US = 1.2
 COPY_CALL_US = 8.0
 
 
-def realign_splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int) -> int:
-    """The K slices of a split-K config whose kernel realigns its operands: as many as fill one wave of the SMs
-    (at most MAX_SPLITS, and the K steps there are) -- the realigning producer's K walk per CTA is what costs
-    (REALIGN_STEP_US), not the slices' partial sums; 1 for any other config."""
+def realign_splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int,
+                   bandwidth: float | None = None) -> int:
+    """The K slices of a split-K config whose kernel realigns its operands: the count, up to as many as fill one
+    wave of the SMs (at most MAX_SPLITS, and the K steps there are), that costs least -- each slice shortens every
+    CTA's realigning K walk (REALIGN_STEP_US a step) and adds its partial sums (_realigning_split_us; session 33
+    measured 14-16 slices, each CTA then walking 2-11 steps, 12-14 us over the walk's price); 1 for any other
+    config."""
     if not config.split_k:
         return 1
     z = _sized(config, _priced(COST_MODEL, config, dtype), n, k, sms)
-    return max(1, min(MAX_SPLITS, z.k_steps, z.ctas // (_m_units(z, m) * z.n_units)))
+    most = max(1, min(MAX_SPLITS, z.k_steps, z.ctas // (_m_units(z, m) * z.n_units)))
+    bandwidth = bandwidth or dram_bytes_per_us()
+    return min(range(1, most + 1), key=lambda s: _realigning_split_us(config, m, n, k, dtype, sms, s, bandwidth))
 
 
-def _realigning_walk(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int) -> tuple[int, int]:
+def _realigning_split_us(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, slices: int,
+                         bandwidth: float) -> float:
+    """A realigning kernel in `slices` K slices: REALIGN_FIXED_US, its CTAs' walk at REALIGN_STEP_US a step, and
+    (split-K) the slices' own costs."""
+    waves, steps = model_terms(config, m, n, k, dtype, sms, slices)
+    walk = REALIGN_FIXED_US + waves * steps * REALIGN_STEP_US
+    return walk + _split_costs(m, n, slices, bandwidth) if config.split_k else walk
+
+
+def _realigning_walk(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int,
+                     bandwidth: float | None = None) -> tuple[int, int]:
     """(K steps a realigning CTA walks: waves x steps per unit, the slices): split-K in realign_splits slices."""
-    slices = realign_splits(config, m, n, k, dtype, sms)
+    slices = realign_splits(config, m, n, k, dtype, sms, bandwidth)
     waves, steps = model_terms(config, m, n, k, dtype, sms, slices)
     return waves * steps, slices
 
 
 def realigning_us(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int | None = None,
                   bandwidth: float | None = None) -> float:
-    """A realigning kernel's time as its producers' walk bounds it: the K steps a CTA walks at REALIGN_STEP_US,
-    and a split-K config's slices' own costs (_split_costs)."""
-    walk, slices = _realigning_walk(config, m, n, k, dtype, sm_count() if sms is None else sms)
-    split = _split_costs(m, n, slices, bandwidth or dram_bytes_per_us()) if config.split_k else 0.0
-    return walk * REALIGN_STEP_US + split
+    """A realigning kernel's GPU time as its producers' walk bounds it: REALIGN_FIXED_US, the K steps a CTA walks
+    at REALIGN_STEP_US, and a split-K config's slices' own costs (_realigning_split_us, in realign_splits
+    slices)."""
+    sms, bandwidth = sm_count() if sms is None else sms, bandwidth or dram_bytes_per_us()
+    slices = realign_splits(config, m, n, k, dtype, sms, bandwidth)
+    return _realigning_split_us(config, m, n, k, dtype, sms, slices, bandwidth)
 
 
 def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_bytes: int, sms: int | None = None,
                  bandwidth: float | None = None) -> bool:
     """Whether `config`'s kernel realigning operands of `copied_bytes` costs less than copying them first: its
-    waves x K steps (split-K: in realign_splits slices) at REALIGN_STEP_US (less the plain step's fitted cost)
-    against COPY_CALL_US and the bytes read and written at REPACK_BANDWIDTH_SHARE of `bandwidth`. A tile of more
-    than REALIGNED_ACCUMULATORS per consumer thread, or a config without fitted terms, copies."""
+    start (REALIGN_FIXED_US) and waves x K steps (split-K: in realign_splits slices) at REALIGN_STEP_US (less the
+    plain step's fitted cost) against COPY_CALL_US and the bytes read and written at REPACK_BANDWIDTH_SHARE of
+    `bandwidth`. A tile of more than REALIGNED_ACCUMULATORS per consumer thread, or a config without fitted terms,
+    copies."""
     name, cls = _base_name(config), operand_class(dtype)
     if config.accumulators > REALIGNED_ACCUMULATORS or name not in COST_MODEL.get(cls, {}):
         return False
-    walk = _realigning_walk(config, m, n, k, dtype, sm_count() if sms is None else sms)[0]
-    realigning = walk * (REALIGN_STEP_US - COST_MODEL[cls][name][2])
-    return realigning < COPY_CALL_US + 2 * copied_bytes / ((bandwidth or dram_bytes_per_us()) * REPACK_BANDWIDTH_SHARE)
+    bandwidth = bandwidth or dram_bytes_per_us()
+    walk = _realigning_walk(config, m, n, k, dtype, sm_count() if sms is None else sms, bandwidth)[0]
+    realigning = REALIGN_FIXED_US + walk * (REALIGN_STEP_US - COST_MODEL[cls][name][2])
+    return realigning < COPY_CALL_US + 2 * copied_bytes / (bandwidth * REPACK_BANDWIDTH_SHARE)
 
 
 __all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES",

@@ -97,12 +97,6 @@ def chunks_at_once(values: int, summed_at_once: int) -> int:
     return values // 4 if values <= summed_at_once else min(TOTAL_CHUNKS, summed_at_once // 4)
 
 
-def passes(values: int, summed_at_once: int) -> int:
-    """How many times total() walks the slices: each pass one L2 round trip per pair of slices, the loads a thread
-    holds in flight what bounds it."""
-    return -(-(values // 4) // chunks_at_once(values, summed_at_once))
-
-
 def workspace_sizes(tiles: int, splits: int, block_m: int, block_n: int) -> tuple[int, int]:
     """(bytes of partial sums, i32 counters) for `tiles` output tiles of block_m x block_n, each in `splits`
     slices."""
@@ -116,4 +110,4 @@ def stream_k_workspace_sizes(tiles: int, ctas: int, block_m: int, block_n: int) 
 
 
 __all__ = ["REALIGNED_SUMMED_AT_ONCE", "SPLIT_BARRIER", "SUMMED_AT_ONCE", "TIGHT_SUMMED_AT_ONCE", "SliceSums", "chunks_at_once",
-           "passes", "stream_k_workspace_sizes", "workspace_sizes"]
+           "stream_k_workspace_sizes", "workspace_sizes"]

@@ -140,6 +140,42 @@ def test_slices_stop_one_past_a_wave_and_one_slice_is_never_chosen(h100):
         assert not choose_config(m, n, k, "bf16").split_k
 
 
+# small odd-K rows (session 34, H100 kernel durations, records/gemm-2026-12-07-s34/): the realigning split variant
+# 64x128x8w1ps against its operands copied first
+SMALL_ODD = [(146, 367, 1274), (28, 660, 1391), (8, 1027, 906)]
+
+
+@pytest.mark.parametrize("m, n, k", SMALL_ODD)
+def test_a_realigning_split_takes_the_slices_that_cost_least(h100, m, n, k):
+    """Not as many slices as fill the SMs (14-16 here: session 33 measured such calls 12-14 us over the walk's
+    price) but the count whose walk plus slice costs is least -- fewer, and no dearer than any other count."""
+    config = GemmConfig.from_name("64x128x8w1ps")
+    chosen = gemm_choices.realign_splits(config, m, n, k, "bf16", 132)
+    z = gemm_choices._sized(config, gemm_choices._priced(COST_MODEL, config, "bf16"), n, k, 132)
+    filling = min(gemm_choices.MAX_SPLITS, z.k_steps, z.ctas // (gemm_choices._m_units(z, m) * z.n_units))
+    priced = {s: gemm_choices._realigning_split_us(config, m, n, k, "bf16", 132, s, 3.35e6)
+              for s in range(1, filling + 1)}
+    assert 1 < chosen < filling and priced[chosen] == min(priced.values()), (chosen, filling)
+
+
+@pytest.mark.parametrize("m, n, k", SMALL_ODD)
+def test_small_odd_rows_are_copied_where_the_realigning_kernels_start_outweighs_the_copy(h100, m, n, k):
+    """Operands of a few hundred KB: the copy costs less than the realigning kernel's start (REALIGN_FIXED_US) and
+    walk -- measured 7-10 us copied against 14-17 realigned."""
+    config = GemmConfig.from_name("64x128x8w1ps")
+    assert not gemm_choices.realign_pays(config, m, n, k, "bf16", (m + n) * k * 2)
+    assert gemm_choices.realigning_us(config, m, n, k, "bf16") >= gemm_choices.REALIGN_FIXED_US + \
+        gemm_choices.REALIGN_STEP_US
+
+
+def test_large_odd_operands_are_still_realigned(h100):
+    """Copying 4 MB and more (a decode weight of an odd K) costs more than a short realigning walk."""
+    for name, (m, n, k), dtype in (("64x128x8w1ps", (9, 4090, 1000), "e4m3"),
+                                   ("128x16x8w1st", (6, 8152, 27021), "bf16")):
+        size = 1 if dtype == "e4m3" else 2
+        assert gemm_choices.realign_pays(GemmConfig.from_name(name), m, n, k, dtype, (m + n) * k * size), name
+
+
 def test_the_prior_is_the_cost_models_argmin(h100):
     """The prior's fast path (the pool sized once per N and K, split-K's slices searched only where a split call
     could win) picks what the model itself ranks first among the configs without split-K -- the least
