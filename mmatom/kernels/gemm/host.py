@@ -379,7 +379,7 @@ def _staging_for(config: GemmConfig, out_dtype: str, direct: bool) -> GemmConfig
 
 def _splits_of(p: Problem, sms: int) -> int:
     """The K slices of `p` (as it runs, its config set): the cost model's, which reads the problem unswapped --
-    or, where the kernel realigns operands, those that fill the SMs (choices.realign_splits)."""
+    or, where the kernel realigns operands, the count that costs it least (choices.realign_splits)."""
     if not p.config.split_k:  # (every other config runs whole: no cost model asked)
         return 1
     m, n = (p.n, p.m) if p.config.swap_ab else (p.m, p.n)
