@@ -3,7 +3,7 @@ split's slice count and the realign-or-copy rule (choices.realign_splits, realig
 process with a compile cache of its own, the vendor in the same process.
 
     git archive 9da9eea | (mkdir -p base_tree && tar -x -C base_tree)
-    python -P records/gemm-2026-12-07-s34/realign_ab.py base_tree
+    python -P records/gemm-2026-12-07-s34/realign_ab.py base_tree [dtype:MxNxK ...]   # more rows after SHAPES
 
 Per shape and tree, the untuned mmatom.gemm call: its kernels' GPU time per call (torch.profiler, 40 calls after
 warm-up) and its wall time per call (200 back-to-back calls, host included), and the vendor's the same two ways
@@ -25,7 +25,12 @@ SHAPES = [("bf16", 146, 367, 1274), ("bf16", 28, 660, 1391), ("bf16", 8, 1027, 9
           ("e4m3", 84, 2339, 20458), ("e4m3", 9, 4090, 23434), ("e4m3", 3, 6596, 10359), ("e4m3", 151, 23248, 545)]
 
 
-def measure(tree: str) -> None:
+def shape_of(text: str) -> tuple:
+    dtype, mnk = text.split(":")
+    return (dtype, *map(int, mnk.split("x")))
+
+
+def measure(tree: str, shapes: list) -> None:
     sys.path.insert(0, tree)
     import time
     from collections import defaultdict
@@ -60,7 +65,7 @@ def measure(tree: str) -> None:
         torch.cuda.synchronize()
         return (time.perf_counter() - t0) / 200 * 1e6
 
-    for dtype, m, n, k in SHAPES:
+    for dtype, m, n, k in shapes:
         ops = Operands.random(m, n, k, dtype)
         ours, theirs = ops.mmatom_call(mmatom.gemm), ops.vendor_calls()["cublas"]
         ours()
@@ -72,13 +77,14 @@ def measure(tree: str) -> None:
 
 def main() -> None:
     if sys.argv[1] == "--measure":
-        measure(sys.argv[2])
+        measure(sys.argv[2], SHAPES + [shape_of(x) for x in sys.argv[3:]])
         return
     trees = {"base": Path(sys.argv[1]).resolve(), "this": ROOT}
     rows = {}
     for name, tree in trees.items():
         with tempfile.TemporaryDirectory() as cache:
-            out = subprocess.run([sys.executable, "-P", str(Path(__file__).resolve()), "--measure", str(tree)],
+            command = [sys.executable, "-P", str(Path(__file__).resolve()), "--measure", str(tree), *sys.argv[2:]]
+            out = subprocess.run(command,
                                  env={**os.environ, "MMATOM_CACHE_DIR": cache}, capture_output=True, text=True)
             if out.returncode:
                 print(out.stderr[-3000:])

@@ -10,17 +10,16 @@ tile whole, the prior's own pick, and cuBLAS -- each a kernel's GPU time per cal
 """
 
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import torch  # noqa: E402
-from torch.profiler import ProfilerActivity, profile  # noqa: E402
 
 import mmatom  # noqa: E402
 from mmatom.kernels.gemm import GemmConfig, choices, host  # noqa: E402
 from mmatom.tools.mmatom_bench import Operands  # noqa: E402
+from mmatom.tools.mmatom_bench_common import kernel_us as kernels_us  # noqa: E402
 
 ROWS = [("bf16", 64, 5120, 5120), ("bf16", 1, 5120, 5120), ("bf16", 64, 4096, 14336), ("bf16", 8, 4096, 14336),
         ("bf16", 1, 4096, 14336), ("bf16", 64, 4608, 3584), ("bf16", 64, 18944, 3584), ("e4m3", 64, 4096, 14336),
@@ -32,18 +31,7 @@ natural = host.splits
 
 
 def kernel_us(call) -> float:
-    for _ in range(5):
-        call()
-    torch.cuda.synchronize()
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
-        for _ in range(CALLS):
-            call()
-        torch.cuda.synchronize()
-    per = defaultdict(float)
-    for e in prof.events():
-        if e.device_type == torch.autograd.DeviceType.CUDA:
-            per[e.name[:40]] += e.device_time / CALLS
-    return sum(per.values())
+    return sum(kernels_us(call, CALLS).values())
 
 
 def timed(ops, config: GemmConfig | None, slices: int | None = None) -> float:
