@@ -91,6 +91,28 @@ def burst_us(fn, ms: float = 30.0, max_calls: int = 1 << 16) -> float:
         calls *= 2
 
 
+def kernel_us(fn, calls: int = 40, warmup: int = 5) -> dict[str, float]:
+    """GPU microseconds per call of each kernel `fn` launches (torch.profiler's CUDA kernel records over `calls`
+    calls after `warmup`), by kernel name: what a call costs the GPU, apart from its host time -- a call that
+    copies its operands first shows the copy's kernel beside the GEMM's."""
+    from collections import defaultdict
+
+    import torch
+    from torch.profiler import ProfilerActivity, profile
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+    per: dict[str, float] = defaultdict(float)
+    for event in prof.events():
+        if event.device_type == torch.autograd.DeviceType.CUDA:
+            per[event.name] += event.device_time / calls
+    return dict(per)
+
+
 def device_record() -> dict:
     import torch
     dev = runtime.device()
@@ -115,4 +137,4 @@ def positive(text: str) -> int:
     return int(text)
 
 
-__all__ = ["Sampler", "burst_us", "comma_list", "device_record", "positive", "timed"]
+__all__ = ["Sampler", "burst_us", "comma_list", "device_record", "kernel_us", "positive", "timed"]
