@@ -43,7 +43,8 @@ from typing import Callable
 import mmatom
 from mmatom import compile_cache
 from mmatom.kernels.gemm import choices, choose_config, forget_kernels, gemm_autotune, gemm_kernel
-from mmatom.kernels.gemm.config import FP8, SWAP_AB_CONFIGS, TORCH_DTYPE_NAMES
+from mmatom.kernels.gemm.config import FP8, SWAP_AB_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
+from mmatom.kernels.gemm.host import resident_clusters
 from mmatom.targets import runtime
 
 from . import mmatom_bench_attention
@@ -281,7 +282,8 @@ def _classic_row(m: int, n: int, k: int, dtype: str, repeats: int, autotune: boo
         t0 = time.perf_counter()
         gemm_autotune(m, n, k, dtype=dtype)
         row["autotune_s"] = time.perf_counter() - t0
-    config = choose_config(m, n, k, dtype)  # what mmatom.gemm will pick
+    config = choose_config(m, n, k, dtype, resident_clusters=resident_clusters(  # what mmatom.gemm will pick
+        choices.operand_dtypes(dtype), ("k", "k"), out_dtype_of(dtype), 0))
     row["config"] = config.name
     compile_row, kernel = _compile_times(dtype, config, out_dtype_of(dtype))
     row.update(compile_row, registers=kernel.metadata.registers, spill_bytes=kernel.metadata.spill_bytes)
@@ -375,13 +377,24 @@ def _plot(record: dict, path: Path) -> None:
 
 # --- the quick sets (sweep, decode): untuned and autotuned columns, short bursts -----------------------------------
 
+def untuned_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k") -> GemmConfig:
+    """The config an untuned mmatom.gemm call on contiguous operands runs on this GPU (nothing stored): the prior's,
+    or its 2x2-cluster variant where the one-wave rule takes it (choices.one_wave_clustered: the GPU asked how many
+    clusters it holds)."""
+    import torch
+    config = choices.prior_config(m, n, k, dtype, b_major, a_major)
+    resident = resident_clusters(choices.operand_dtypes(dtype), (a_major, b_major), out_dtype_of(dtype),
+                                 torch.cuda.current_device())
+    return choices.one_wave_clustered(config, m, n, a_major, b_major, choices.sm_count(), resident)
+
+
 @dataclass(frozen=True)
 class Hooks:
     """What the quick bench calls: the GPU's by default; tests pass CPU stand-ins (a torch reference for the GEMM, a
     wall clock for the CUDA events)."""
 
     gemm: Callable = mmatom.gemm
-    prior: Callable = choices.prior_config
+    prior: Callable = untuned_config
     autotune: Callable = gemm_autotune
     clock: Callable = timed  # (fn, calls) -> mean ms per call
     device: str = "cuda"
@@ -437,6 +450,7 @@ def quick_row(m: int, n: int, k: int, dtype: str, plan: QuickPlan, hooks: Hooks)
     ops = Operands.random(m, n, k, dtype, hooks.device, rowwise, plan.b_major)
     # untuned: mmatom.gemm's own choice (config=None, as a user's call: the prior where nothing is stored -- with odd
     # rows, its realigning split-K variant where that pays, host._realigning_variant); the row names the prior's
+    # (untuned_config: with its one-wave 2x2-cluster rule)
     configs = {"mmatom": None}
     majors = {"b_major": "n"} if plan.b_major == "n" else {}
     row = {"m": m, "n": n, "k": k, "dtype": dtype, "rowwise": rowwise,
@@ -475,6 +489,7 @@ def prior_rule(sms: int) -> dict:
     """The prior as the record keeps it: the function, its rule, the fitted table it reads."""
     return {"function": "mmatom.kernels.gemm.choices.prior_config",
             "doc": " ".join(choices.prior_config.__doc__.split()),
+            "one_wave_clusters": " ".join(choices.one_wave_clustered.__doc__.split()),
             "sms": sms, "row64_max_m": getattr(choices, "ROW64_MAX_M", None),
             "cost_model": getattr(choices, "COST_MODEL", None)}
 

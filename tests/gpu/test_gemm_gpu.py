@@ -164,6 +164,36 @@ def test_two_by_two_clusters(shape, dtype):
         assert torch.equal(outs[0], outs[1]), f"{config} differs from its tile unclustered"
 
 
+@pytest.mark.parametrize("dtype", ["bf16", "e4m3"])
+def test_an_untuned_one_wave_grid_runs_in_2x2_clusters(dtype, monkeypatch, tmp_path):
+    """Untuned, 2496 x 704 x 6528 (120 tiles of 128 x 128, 30 units of 2x2) runs 128x128x6w1c2x2 where the GPU holds
+    30 such clusters at once (choices.one_wave_clustered), on the full path and on a serving loop's next M (the
+    any-rows path: 2432 rows, 114 tiles, 30 units); D equals the explicit config's bit for bit."""
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import CLUSTER_2X2_CONFIGS, GemmConfig, gemm_kernel, host
+    monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))  # no stored choice
+    clustered = CLUSTER_2X2_CONFIGS[0]
+    if gemm_kernel(dtype=dtype, config=clustered).max_active_clusters(0) < 30:
+        pytest.skip("this GPU holds fewer than 30 clusters of four")
+    ran = []
+    launch = host._prepared_launch
+    monkeypatch.setattr(host, "_prepared_launch", lambda p, config, *rest, **kw: ran.append(config.name) or
+                        launch(p, config, *rest, **kw))
+    host.forget_prepared_calls()
+    tdtype = torch.bfloat16 if dtype == "bf16" else torch.float8_e4m3fn
+    b = torch.randn(704, 6528, device="cuda").to(tdtype)
+    scales = {} if dtype == "bf16" else {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")}
+    for m in (2496, 2432):
+        a = torch.randn(m, 6528, device="cuda").to(tdtype)
+        d = mmatom.gemm(a, b, **scales)
+        want = mmatom.gemm(a, b, config=GemmConfig.from_name("128x128x6w1c2x2"), **scales)
+        torch.cuda.synchronize()
+        assert torch.isfinite(d).all() and torch.equal(d, want), m
+    assert ran[0] == ran[2] == clustered.name, ran
+
+
 def test_autotune_stores_a_choice_that_gemm_uses(tmp_path, monkeypatch):
     import json
 

@@ -11,15 +11,15 @@ from dataclasses import asdict, replace
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, NamedTuple
+from typing import Any, Callable, NamedTuple
 
 import numpy as np
 
 import mmatom
 from mmatom.targets.cache_dir import atomic_write, cache_dir
 
-from .config import (CONFIGS, ELEM_BYTES, FP8, REALIGNED_ACCUMULATORS, SPLIT_K_CONFIGS, SWAP_AB_CONFIGS, GemmConfig,
-                     reads_majors)
+from .config import (CLUSTER_2X2_CONFIGS, CONFIGS, ELEM_BYTES, FP8, REALIGNED_ACCUMULATORS, SPLIT_K_CONFIGS,
+                     SWAP_AB_CONFIGS, GemmConfig, reads_majors)
 
 
 def tuning_file() -> Path:
@@ -127,13 +127,15 @@ def dram_bytes_per_us() -> float:
 
 def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k",
                   split_k: bool = True, layers: int = 1, swap_ab: bool = True,
-                  odd_rows: tuple[bool, bool] = (False, False)) -> GemmConfig:
+                  odd_rows: tuple[bool, bool] = (False, False),
+                  resident_clusters: Callable[[GemmConfig], int] | None = None) -> GemmConfig:
     """The autotuner's stored choice for this problem on this GPU (mmatom.gemm_autotune), else the prior: the
     shipped config the cost model (COST_MODEL) predicts fastest (`split_k=False`: among those without split-K;
     `swap_ab=False`: without swapped operands, which stage a 16-bit D). An MN-major operand takes no cluster
     multicasting it; an M-major A no swapped-operand config (an N-major B does). `layers`: a batch of that many m x n x k problems in one launch
     (no split-K, no swapped operands); `odd_rows`: A's / B's rows an odd pitch apart (host.odd_pitch: the prior prices
-    their repacking or slower loads, pitch_plan)."""
+    their repacking or slower loads, pitch_plan); `resident_clusters`: how many clusters of a 2x2-cluster config this
+    GPU runs at once (the host asks its kernel), for the prior's one-wave rule (one_wave_clustered)."""
     found = stored(problem_key(gpu_name(), dtype, m, n, k, layers)) if _read() else None  # (none stored: no key)
     if found is not None:
         try:
@@ -142,8 +144,38 @@ def choose_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_majo
                 return config
         except TypeError:
             pass  # written by another version of GemmConfig: use the prior
-    return prior_config(m, n, k, dtype, b_major, a_major, split_k and layers == 1, layers=layers,
-                        swap_ab=swap_ab and layers == 1, odd_rows=tuple(odd_rows))
+    config = prior_config(m, n, k, dtype, b_major, a_major, split_k and layers == 1, layers=layers,
+                          swap_ab=swap_ab and layers == 1, odd_rows=tuple(odd_rows))
+    if layers != 1 or any(odd_rows) or resident_clusters is None:
+        return config
+    return one_wave_clustered(config, m, n, a_major, b_major, sm_count(), resident_clusters)
+
+
+# A wave of 128 x 128 tiles that fills the SMs is L2-bound: on the H100, 2496 x 704 x 6528's 120 tiles took the same
+# SM active cycles as cuBLAS's 4 x 2 clusters of the same tiles (ncu) and 54 us against 35 at free clocks, every CTA
+# reading its A and B rows from L2 (records/GEMM.md, session 31). Its 2x2-cluster variant reads each operand from L2
+# once per two CTAs: 0.713x -> 0.867x cuBLAS there, and on session 31's sweep of both (c2x2_sweep.json) 10-19%
+# faster on every row where the prior picks 128x128x6w1 in one wave of clusters (2496 x 704 x 6528, 1472 x 1088 x
+# 5632; bf16 and e4m3), while a grid of more units than the GPU holds clusters runs a second wave of them: 1.4-2.0x
+# slower at 32-64 units (128 tiles), where 30 clusters of four fit the H100's 132 SMs. Only the measured tile: no
+# sweep timed 128x256x4c2x2 on a one-wave grid
+ONE_WAVE_CLUSTERED = {replace(CLUSTER_2X2_CONFIGS[0], cluster_m=1, cluster_n=1): CLUSTER_2X2_CONFIGS[0]}
+
+
+def one_wave_clustered(config: GemmConfig, m: int, n: int, a_major: str, b_major: str, sms: int,
+                       resident_clusters: Callable[[GemmConfig], int]) -> GemmConfig:
+    """`config`, or its 2x2-cluster variant (ONE_WAVE_CLUSTERED) where its tiles are more than half a wave and at
+    most one, and their 2x2 units no more than `resident_clusters(variant)` (asked only then): one wave of
+    clusters, multicasting what an L2-bound wave of single CTAs reads twice. K-major operands only (no cluster
+    multicasts an MN-major one)."""
+    variant = ONE_WAVE_CLUSTERED.get(config)
+    if variant is None or not reads_majors(variant, a_major, b_major, "bf16"):
+        return config
+    rows, cols = -(-m // config.block_m), -(-n // config.block_n)
+    if not sms // 2 < rows * cols <= sms:
+        return config
+    units = -(-rows // variant.cluster_m) * -(-cols // variant.cluster_n)
+    return variant if units <= resident_clusters(variant) else config
 
 
 def prior_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k", split_k: bool = True,
@@ -758,8 +790,8 @@ def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_
     return realigning < COPY_CALL_US + 2 * copied_bytes / (bandwidth * REPACK_BANDWIDTH_SHARE)
 
 
-__all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "PitchPlan", "ROW_PITCH_BYTES",
-           "box_shares", "candidates", "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name",
+__all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "ONE_WAVE_CLUSTERED", "PitchPlan",
+           "ROW_PITCH_BYTES", "box_shares", "candidates", "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name",
            "model_terms", "operand_class", "operand_dtypes", "pitch_plan", "predicted_us", "prior_config",
            "problem_key", "realign_pays", "realign_splits", "realigning_us", "repacked_operands", "sm_count", "splits",
            "store", "stored", "tuning_file"]

@@ -59,6 +59,29 @@ def resident_sms(kernel: mmatom.Kernel, config: GemmConfig, sms: int, device: in
     return kernel.max_active_clusters(device) * config.cluster_size
 
 
+def clusters_for(p: "Problem", out_dtype: str, direct: bool = False):
+    """What the prior's one-wave rule asks of a call (choices.one_wave_clustered): resident_clusters for its types,
+    majors and GPU; None -- the rule left out -- for a D stored through its pointer, rowwise scales or operands
+    realigned in the kernel, whose clustered kernels no GPU run has timed."""
+    if direct or p.rowwise or any(p.unaligned):
+        return None
+    return resident_clusters(p.dtypes, p.majors, out_dtype, p.a.get_device())
+
+
+def resident_clusters(dtypes: tuple[str, str], majors: tuple[str, str], out_dtype: str, device: int):
+    """How many clusters of a 2x2-cluster config the GPU `device` runs at once, as a function of the config: its
+    kernel compiled for these operand types, (A's, B's) majors and D type, and asked once per config and GPU."""
+    def resident(variant: GemmConfig) -> int:
+        key = (variant, dtypes, majors, out_dtype, device)
+        if key not in _RESIDENT_CLUSTERS:
+            kernel = gemm_kernel(dtype=dtypes[0], b_dtype=dtypes[1], config=variant, out_dtype=out_dtype,
+                                 b_major=majors[1], a_major=majors[0])
+            _RESIDENT_CLUSTERS[key] = kernel.max_active_clusters(device)
+        return _RESIDENT_CLUSTERS[key]
+    return resident
+
+
+_RESIDENT_CLUSTERS: dict[tuple, int] = {}
 _KERNELS: dict[tuple, mmatom.Kernel] = {}
 OUR_NAMES = {torch_name: name for name, torch_name in TORCH_DTYPE_NAMES.items()}
 
@@ -357,7 +380,7 @@ def _plan(torch, p: Problem, d, out_dtype: str, config: GemmConfig | None, direc
     """The launch of problem `p` into `d` as a function of the stream, and `p` as it runs (its `copies`: the
     operands' copies made for this call)."""
     sms = sm_count()
-    config, p = configured(torch, p, out_dtype, config, sms)
+    config, p = configured(torch, p, out_dtype, config, sms, direct)
     config = _staging_for(config, out_dtype, direct)
     p = p._replace(config=config)
     return _prepared_launch(p, config, d, out_dtype, _splits_of(p, sms), sms, direct), p
@@ -423,7 +446,8 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
         *held, partials, counts, *held_scales, grid=grid, device=device))
 
 
-def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms: int) -> tuple[GemmConfig, Problem]:
+def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms: int,
+               direct: bool = False) -> tuple[GemmConfig, Problem]:
     """The config (given, stored, or the prior, which prices odd row pitches) and `p` as it runs: A and B repacked
     into rows ROW_PITCH_BYTES apart where choices.repacked_operands says the copy pays for itself, then swapped for a
     swapped-operand config."""
@@ -431,7 +455,8 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
     odd = tuple(odd_pitch(x) and not unaligned for x, unaligned in zip((p.a, p.b), p.unaligned))
     if config is None:
         config = _realigning_variant(choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], odd_rows=odd,
-                                                   swap_ab=out_dtype != "f32"), p, sms)
+                                                   swap_ab=out_dtype != "f32",
+                                                   resident_clusters=clusters_for(p, out_dtype, direct)), p, sms)
     p = _copied_unaligned(torch, p, _realigned_by(config, p, sms))
     repack = repacked_operands(config, p.m, p.n, p.k, dtype, odd, splits(config, p.m, p.n, p.k, dtype, sms), sms=sms)
     repack = tuple(copy and not unaligned for copy, unaligned in zip(repack, p.unaligned))
@@ -531,8 +556,9 @@ class _AnyRows:
         if self.direct is None:  # out's pitch and row bytes (its key's): stored through its pointer or not
             self.direct = out is not None and not _tma_storable(out)
         direct = self.direct
-        config = _staging_for(self.config or choose_config(m, p.n, p.k, self.dtype, p.majors[1], p.majors[0],
-                                                           swap_ab=self.out_dtype != "f32"), self.out_dtype, direct)
+        config = _staging_for(self.config or choose_config(
+            m, p.n, p.k, self.dtype, p.majors[1], p.majors[0], swap_ab=self.out_dtype != "f32",
+            resident_clusters=clusters_for(p._replace(a=a), self.out_dtype, direct)), self.out_dtype, direct)
         d = out if out is not None else torch.empty((m, p.n), dtype=self.torch_dtype, device=a.device)
         bound = self.bound.get(config)
         if bound is not None and not direct:

@@ -358,3 +358,46 @@ def test_another_processs_choice_is_seen_once_the_file_is_checked_again(h100, mo
     monkeypatch.setattr(gemm_choices, "RECHECK_S", 1e9)
     gemm_choices.store("mine", ROW64_TILE, {})
     assert set(json.loads(gemm_choices.tuning_file().read_text())) == {key, "mine"}
+
+
+# the mid-size rows a wave of 128 x 128 tiles leaves L2-bound (records/GEMM.md, sessions 31 and 35)
+ONE_WAVE = [(2496, 704, 6528, "bf16"), (1472, 1088, 5632, "e4m3")]
+
+
+@pytest.mark.parametrize("m, n, k, dtype", ONE_WAVE)
+def test_a_wave_of_128x128_tiles_the_resident_clusters_hold_runs_in_2x2_clusters(h100, m, n, k, dtype):
+    """Where the prior picks 128x128x6w1 and its tiles make one wave (120 and 108 of 132 SMs) whose 2x2 units (30)
+    the GPU holds as clusters at once, the call runs the 2x2-cluster variant; one resident cluster fewer and its
+    30 units would run a second wave of clusters: unclustered. The GPU is asked only where the wave qualifies."""
+    asked = []
+
+    def resident(variant: GemmConfig) -> int:
+        asked.append(variant.name)
+        return 30
+
+    assert choose_config(m, n, k, dtype).name == "128x128x6w1"  # no GPU to ask: the prior alone
+    assert choose_config(m, n, k, dtype, resident_clusters=resident).name == "128x128x6w1c2x2"
+    assert asked == ["128x128x6w1c2x2"]
+    assert choose_config(m, n, k, dtype, resident_clusters=lambda variant: 29).name == "128x128x6w1"
+
+
+def test_the_one_wave_cluster_rule_leaves_other_grids_majors_batches_and_stored_choices(h100):
+    """Unclustered: 128 tiles of 32 units over 30 resident clusters (a second wave of clusters ran 1.7-1.9x slower),
+    many waves (not asked), an N-major B (no cluster multicasts an MN-major operand), a batch, odd row pitches --
+    and a choice the autotuner stored, which is returned as stored."""
+    asked = []
+
+    def resident(variant: GemmConfig) -> int:
+        asked.append((variant.name, len(asked)))
+        return 30
+
+    assert choose_config(2048, 1024, 4096, "bf16", resident_clusters=resident).name == "128x128x6w1"
+    assert asked == [("128x128x6w1c2x2", 0)]
+    assert choose_config(8192, 8192, 8192, "bf16", resident_clusters=resident).cluster_size == 1
+    assert choose_config(2496, 704, 6528, "bf16", b_major="n", resident_clusters=resident).cluster_size == 1
+    assert choose_config(2496, 704, 6528, "bf16", layers=2, resident_clusters=resident).cluster_size == 1
+    assert choose_config(2496, 704, 6528, "bf16", odd_rows=(True, True), resident_clusters=resident).cluster_size == 1
+    assert len(asked) == 1
+    key = gemm_choices.problem_key(gemm_choices.gpu_name(), "bf16", 2496, 704, 6528)
+    gemm_choices.store(key, GemmConfig.from_name("128x128x6w1"), {"128x128x6w1": 52.8})
+    assert choose_config(2496, 704, 6528, "bf16", resident_clusters=resident).name == "128x128x6w1"

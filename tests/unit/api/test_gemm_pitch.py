@@ -82,7 +82,7 @@ def test_an_operand_tma_cannot_address_is_realigned_where_that_pays_else_copied(
     """fp8 with K = 1000, 23434 or 4095: rows that do not start on 16 bytes, which TMA cannot read. By default the
     kernel realigns them where choices.realign_pays says that costs less than the copy: decode's short K (8 steps
     of the realigning producer against copying 4 MB) and a long K (183 steps), each with the prior's config's split-K
-    variant, whose slices fill the SMs and shorten each CTA's walk (realign_splits, realigning_us); and a 4095^3
+    variant, whose slices shorten each CTA's walk (as many as cost least: realign_splits, realigning_us); and a 4095^3
     square's are copied into rows
     128 bytes apart (8 waves of 128 x 256 tiles, a tile too large to realign). Never with REALIGN_UNALIGNED False.
     The model has no odd pitch to weigh either way."""
@@ -107,7 +107,7 @@ def test_an_operand_tma_cannot_address_is_realigned_where_that_pays_else_copied(
 @pytest.mark.parametrize("m, n, k", [(6, 8152, 27021), (3, 7480, 3515)])
 def test_the_faster_realigning_variant_is_taken(h100, m, n, k):
     """bf16 rows of an odd K: the prior's 128x16x8w1t realigns both operands, but its 64 or 59 CTAs each walk every
-    K step; its split-K variant's slices fill the SMs and halve each walk (H100, session 26: 6 x 8152 x 27021 225 us
+    K step; its split-K variant's slices shorten each walk (H100, session 26: 6 x 8152 x 27021 225 us
     split against 396 us whole)."""
     p = host._problem(torch, _operand(m, k, "bf16"), _operand(n, k, "bf16"), None, None, "k")
     config, q = host.configured(torch, p, "bf16", None, 132)
