@@ -43,8 +43,9 @@ from typing import Callable
 import mmatom
 from mmatom import compile_cache
 from mmatom.kernels.gemm import choices, choose_config, forget_kernels, gemm_autotune, gemm_kernel
-from mmatom.kernels.gemm.config import FP8, SWAP_AB_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
-from mmatom.kernels.gemm.host import resident_clusters
+from mmatom.kernels.gemm.choices import FULL_SPEED_PITCH_BYTES
+from mmatom.kernels.gemm.config import ELEM_BYTES, FP8, SWAP_AB_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
+from mmatom.kernels.gemm.host import CLUSTERED_CALLS, resident_clusters
 from mmatom.targets import runtime
 
 from . import mmatom_bench_attention
@@ -282,8 +283,9 @@ def _classic_row(m: int, n: int, k: int, dtype: str, repeats: int, autotune: boo
         t0 = time.perf_counter()
         gemm_autotune(m, n, k, dtype=dtype)
         row["autotune_s"] = time.perf_counter() - t0
-    config = choose_config(m, n, k, dtype, resident_clusters=resident_clusters(  # what mmatom.gemm will pick
-        choices.operand_dtypes(dtype), ("k", "k"), out_dtype_of(dtype), 0))
+    # what mmatom.gemm will pick: the autotuner's stored choice, else the prior's and its one-wave rule
+    config = choose_config(m, n, k, dtype) if autotune else untuned_config(m, n, k, dtype, rowwise=rowwise,
+                                                                           device=ops.a.get_device())
     row["config"] = config.name
     compile_row, kernel = _compile_times(dtype, config, out_dtype_of(dtype))
     row.update(compile_row, registers=kernel.metadata.registers, spill_bytes=kernel.metadata.spill_bytes)
@@ -377,14 +379,19 @@ def _plot(record: dict, path: Path) -> None:
 
 # --- the quick sets (sweep, decode): untuned and autotuned columns, short bursts -----------------------------------
 
-def untuned_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k") -> GemmConfig:
-    """The config an untuned mmatom.gemm call on contiguous operands runs on this GPU (nothing stored): the prior's,
-    or its 2x2-cluster variant where the one-wave rule takes it (choices.one_wave_clustered: the GPU asked how many
-    clusters it holds)."""
+def untuned_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_major: str = "k",
+                   rowwise: bool = False, device: int | None = None) -> GemmConfig:
+    """The config an untuned mmatom.gemm call on the bench's contiguous operands runs (nothing stored): the prior's,
+    or its 2x2-cluster variant where the host's one-wave rule takes it (choices.one_wave_clustered, on the calls
+    host.CLUSTERED_CALLS names, with rows a full-speed pitch apart; the GPU `device` asked how many clusters it
+    holds)."""
     import torch
     config = choices.prior_config(m, n, k, dtype, b_major, a_major)
-    resident = resident_clusters(choices.operand_dtypes(dtype), (a_major, b_major), out_dtype_of(dtype),
-                                 torch.cuda.current_device())
+    dtypes, out_dtype = choices.operand_dtypes(dtype), out_dtype_of(dtype)
+    if rowwise or (dtypes, out_dtype) not in CLUSTERED_CALLS or k * ELEM_BYTES[dtypes[0]] % FULL_SPEED_PITCH_BYTES:
+        return config
+    device = torch.cuda.current_device() if device is None else device
+    resident = resident_clusters(dtypes, (a_major, b_major), out_dtype, device)
     return choices.one_wave_clustered(config, m, n, a_major, b_major, choices.sm_count(), resident)
 
 
@@ -454,7 +461,7 @@ def quick_row(m: int, n: int, k: int, dtype: str, plan: QuickPlan, hooks: Hooks)
     configs = {"mmatom": None}
     majors = {"b_major": "n"} if plan.b_major == "n" else {}
     row = {"m": m, "n": n, "k": k, "dtype": dtype, "rowwise": rowwise,
-           "prior": hooks.prior(m, n, k, dtype, **majors).name, **majors}
+           "prior": hooks.prior(m, n, k, dtype, **majors, **({"rowwise": True} if rowwise else {})).name, **majors}
     if plan.autotune is not None:
         t0 = time.perf_counter()
         configs["mmatom_tuned"] = hooks.autotune(m, n, k, dtype=dtype, store=False, **plan.autotune.kwargs())

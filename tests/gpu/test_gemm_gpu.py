@@ -173,10 +173,13 @@ def test_an_untuned_one_wave_grid_runs_in_2x2_clusters(dtype, monkeypatch, tmp_p
 
     import mmatom
     from mmatom.kernels.gemm import CLUSTER_2X2_CONFIGS, GemmConfig, gemm_kernel, host
+    from mmatom.kernels.gemm import choices as gemm_choices
     monkeypatch.setenv("MMATOM_CACHE_DIR", str(tmp_path))  # no stored choice
+    gemm_choices.forget()
     clustered = CLUSTER_2X2_CONFIGS[0]
-    if gemm_kernel(dtype=dtype, config=clustered).max_active_clusters(0) < 30:
-        pytest.skip("this GPU holds fewer than 30 clusters of four")
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    if sms < 120 or gemm_kernel(dtype=dtype, config=clustered).max_active_clusters(0) < 30:
+        pytest.skip("this GPU runs 120 tiles in more than one wave, or holds fewer than 30 clusters of four")
     ran = []
     launch = host._prepared_launch
     monkeypatch.setattr(host, "_prepared_launch", lambda p, config, *rest, **kw: ran.append(config.name) or
@@ -191,6 +194,7 @@ def test_an_untuned_one_wave_grid_runs_in_2x2_clusters(dtype, monkeypatch, tmp_p
         want = mmatom.gemm(a, b, config=GemmConfig.from_name("128x128x6w1c2x2"), **scales)
         torch.cuda.synchronize()
         assert torch.isfinite(d).all() and torch.equal(d, want), m
+    gemm_choices.forget()
     assert ran[0] == ran[2] == clustered.name, ran
 
 

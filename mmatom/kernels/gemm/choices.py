@@ -169,10 +169,10 @@ def one_wave_clustered(config: GemmConfig, m: int, n: int, a_major: str, b_major
     clusters, multicasting what an L2-bound wave of single CTAs reads twice. K-major operands only (no cluster
     multicasts an MN-major one)."""
     variant = ONE_WAVE_CLUSTERED.get(config)
-    if variant is None or not reads_majors(variant, a_major, b_major, "bf16"):
+    if variant is None:
         return config
     rows, cols = -(-m // config.block_m), -(-n // config.block_n)
-    if not sms // 2 < rows * cols <= sms:
+    if not sms // 2 < rows * cols <= sms or not reads_majors(variant, a_major, b_major, "bf16"):
         return config
     units = -(-rows // variant.cluster_m) * -(-cols // variant.cluster_n)
     return variant if units <= resident_clusters(variant) else config
@@ -791,7 +791,7 @@ def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_
 
 
 __all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "ONE_WAVE_CLUSTERED", "PitchPlan",
-           "ROW_PITCH_BYTES", "box_shares", "candidates", "choose_config", "dram_bytes_per_us", "fitted_terms", "forget", "gpu_name",
-           "model_terms", "operand_class", "operand_dtypes", "pitch_plan", "predicted_us", "prior_config",
-           "problem_key", "realign_pays", "realign_splits", "realigning_us", "repacked_operands", "sm_count", "splits",
-           "store", "stored", "tuning_file"]
+           "ROW_PITCH_BYTES", "box_shares", "candidates", "choose_config", "dram_bytes_per_us", "fitted_terms",
+           "forget", "gpu_name", "model_terms", "one_wave_clustered", "operand_class", "operand_dtypes", "pitch_plan",
+           "predicted_us", "prior_config", "problem_key", "realign_pays", "realign_splits", "realigning_us",
+           "repacked_operands", "sm_count", "splits", "store", "stored", "tuning_file"]

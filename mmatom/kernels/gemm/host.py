@@ -61,11 +61,17 @@ def resident_sms(kernel: mmatom.Kernel, config: GemmConfig, sms: int, device: in
 
 def clusters_for(p: "Problem", out_dtype: str, direct: bool = False):
     """What the prior's one-wave rule asks of a call (choices.one_wave_clustered): resident_clusters for its types,
-    majors and GPU; None -- the rule left out -- for a D stored through its pointer, rowwise scales or operands
-    realigned in the kernel, whose clustered kernels no GPU run has timed."""
-    if direct or p.rowwise or any(p.unaligned):
+    majors and GPU; None -- the rule left out -- but for what the 2x2-cluster kernels were timed and GPU-tested on
+    (CLUSTERED_CALLS): not for a D stored through its pointer, rowwise scales, rows TMA cannot address (realigned
+    or copied), operands off the GPU."""
+    if (p.dtypes, out_dtype) not in CLUSTERED_CALLS or direct or p.rowwise or any(p.unaligned) or not p.a.is_cuda:
         return None
     return resident_clusters(p.dtypes, p.majors, out_dtype, p.a.get_device())
+
+
+# (A's and B's types, D's) of the calls the one-wave rule may run clustered: those session 31 timed and
+# test_two_by_two_clusters checks (records/GEMM.md)
+CLUSTERED_CALLS = ((("bf16", "bf16"), "bf16"), (("e4m3", "e4m3"), "bf16"))
 
 
 def resident_clusters(dtypes: tuple[str, str], majors: tuple[str, str], out_dtype: str, device: int):
