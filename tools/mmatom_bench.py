@@ -45,7 +45,7 @@ from mmatom import compile_cache
 from mmatom.kernels.gemm import choices, choose_config, forget_kernels, gemm_autotune, gemm_kernel
 from mmatom.kernels.gemm.choices import FULL_SPEED_PITCH_BYTES
 from mmatom.kernels.gemm.config import ELEM_BYTES, FP8, SWAP_AB_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig
-from mmatom.kernels.gemm.host import CLUSTERED_CALLS, resident_clusters
+from mmatom.kernels.gemm.host import call_clusters
 from mmatom.targets import runtime
 
 from . import mmatom_bench_attention
@@ -383,15 +383,17 @@ def untuned_config(m: int, n: int, k: int, dtype: str, b_major: str = "k", a_maj
                    rowwise: bool = False, device: int | None = None) -> GemmConfig:
     """The config an untuned mmatom.gemm call on the bench's contiguous operands runs (nothing stored): the prior's,
     or its 2x2-cluster variant where the host's one-wave rule takes it (choices.one_wave_clustered, on the calls
-    host.CLUSTERED_CALLS names, with rows a full-speed pitch apart; the GPU `device` asked how many clusters it
+    host.call_clusters takes, with rows a full-speed pitch apart; the GPU `device` asked how many clusters it
     holds)."""
     import torch
     config = choices.prior_config(m, n, k, dtype, b_major, a_major)
-    dtypes, out_dtype = choices.operand_dtypes(dtype), out_dtype_of(dtype)
-    if rowwise or (dtypes, out_dtype) not in CLUSTERED_CALLS or k * ELEM_BYTES[dtypes[0]] % FULL_SPEED_PITCH_BYTES:
+    dtypes = choices.operand_dtypes(dtype)
+    pitch = k * ELEM_BYTES[dtypes[0]]  # the bench's operands are contiguous: K's bytes are every row's pitch
+    resident = call_clusters(dtypes, (a_major, b_major), out_dtype_of(dtype),
+                             torch.cuda.current_device() if device is None else device, rowwise=rowwise,
+                             unaligned=pitch % 16 != 0)
+    if resident is None or pitch % FULL_SPEED_PITCH_BYTES:  # (an odd pitch: the host's prior prices it, no rule)
         return config
-    device = torch.cuda.current_device() if device is None else device
-    resident = resident_clusters(dtypes, (a_major, b_major), out_dtype, device)
     return choices.one_wave_clustered(config, m, n, a_major, b_major, choices.sm_count(), resident)
 
 

@@ -168,7 +168,8 @@ def test_two_by_two_clusters(shape, dtype):
 def test_an_untuned_one_wave_grid_runs_in_2x2_clusters(dtype, monkeypatch, tmp_path):
     """Untuned, 2496 x 704 x 6528 (120 tiles of 128 x 128, 30 units of 2x2) runs 128x128x6w1c2x2 where the GPU holds
     30 such clusters at once (choices.one_wave_clustered), on the full path and on a serving loop's next M (the
-    any-rows path: 2432 rows, 114 tiles, 30 units); D equals the explicit config's bit for bit."""
+    any-rows path: 2432 rows, 114 tiles, 30 units). Each D, poisoned first, holds the float64 reference (bf16) and
+    equals the unclustered tile's bit for bit (test_two_by_two_clusters: the same sums)."""
     import torch
 
     import mmatom
@@ -190,9 +191,12 @@ def test_an_untuned_one_wave_grid_runs_in_2x2_clusters(dtype, monkeypatch, tmp_p
     scales = {} if dtype == "bf16" else {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")}
     for m in (2496, 2432):
         a = torch.randn(m, 6528, device="cuda").to(tdtype)
-        d = mmatom.gemm(a, b, **scales)
-        want = mmatom.gemm(a, b, config=GemmConfig.from_name("128x128x6w1c2x2"), **scales)
+        d = torch.full((m, 704), float("nan"), device="cuda", dtype=torch.bfloat16)
+        mmatom.gemm(a, b, out=d, **scales)
+        want = mmatom.gemm(a, b, config=GemmConfig.from_name("128x128x6w1"), **scales)
         torch.cuda.synchronize()
+        if dtype == "bf16":
+            _check(d, a, b, 1.0, 6528)
         assert torch.isfinite(d).all() and torch.equal(d, want), m
     gemm_choices.forget()
     assert ran[0] == ran[2] == clustered.name, ran

@@ -60,34 +60,27 @@ def resident_sms(kernel: mmatom.Kernel, config: GemmConfig, sms: int, device: in
 
 
 def clusters_for(p: "Problem", out_dtype: str, direct: bool = False):
-    """What the prior's one-wave rule asks of a call (choices.one_wave_clustered): resident_clusters for its types,
-    majors and GPU; None -- the rule left out -- but for what the 2x2-cluster kernels were timed and GPU-tested on
-    (CLUSTERED_CALLS): not for a D stored through its pointer, rowwise scales, rows TMA cannot address (realigned
-    or copied), operands off the GPU."""
-    if (p.dtypes, out_dtype) not in CLUSTERED_CALLS or direct or p.rowwise or any(p.unaligned) or not p.a.is_cuda:
+    """call_clusters for problem `p` (None for operands off the GPU)."""
+    return call_clusters(p.dtypes, p.majors, out_dtype, p.a.get_device() if p.a.is_cuda else None,
+                         rowwise=p.rowwise, direct=direct, unaligned=any(p.unaligned))
+
+
+def call_clusters(dtypes: tuple[str, str], majors: tuple[str, str], out_dtype: str, device: int | None, *,
+                  rowwise: bool = False, direct: bool = False, unaligned: bool = False):
+    """What the prior's one-wave rule asks of a call (choices.one_wave_clustered): how many clusters of a
+    2x2-cluster config GPU `device` runs at once, as a function of the config (its kernel for these (A's, B's)
+    types and majors and D's type). None -- the rule left out -- but for what the 2x2-cluster kernels were timed
+    and GPU-tested on (CLUSTERED_CALLS): not for a D stored through its pointer, rowwise scales, rows TMA cannot
+    address (realigned or copied), no GPU."""
+    if (dtypes, out_dtype) not in CLUSTERED_CALLS or device is None or rowwise or direct or unaligned:
         return None
-    return resident_clusters(p.dtypes, p.majors, out_dtype, p.a.get_device())
+    return lambda variant: gemm_kernel(dtype=dtypes[0], b_dtype=dtypes[1], config=variant, out_dtype=out_dtype,
+                                       b_major=majors[1], a_major=majors[0]).max_active_clusters(device)
 
 
 # (A's and B's types, D's) of the calls the one-wave rule may run clustered: those session 31 timed and
 # test_two_by_two_clusters checks (records/GEMM.md)
 CLUSTERED_CALLS = ((("bf16", "bf16"), "bf16"), (("e4m3", "e4m3"), "bf16"))
-
-
-def resident_clusters(dtypes: tuple[str, str], majors: tuple[str, str], out_dtype: str, device: int):
-    """How many clusters of a 2x2-cluster config the GPU `device` runs at once, as a function of the config: its
-    kernel compiled for these operand types, (A's, B's) majors and D type, and asked once per config and GPU."""
-    def resident(variant: GemmConfig) -> int:
-        key = (variant, dtypes, majors, out_dtype, device)
-        if key not in _RESIDENT_CLUSTERS:
-            kernel = gemm_kernel(dtype=dtypes[0], b_dtype=dtypes[1], config=variant, out_dtype=out_dtype,
-                                 b_major=majors[1], a_major=majors[0])
-            _RESIDENT_CLUSTERS[key] = kernel.max_active_clusters(device)
-        return _RESIDENT_CLUSTERS[key]
-    return resident
-
-
-_RESIDENT_CLUSTERS: dict[tuple, int] = {}
 _KERNELS: dict[tuple, mmatom.Kernel] = {}
 OUR_NAMES = {torch_name: name for name, torch_name in TORCH_DTYPE_NAMES.items()}
 
