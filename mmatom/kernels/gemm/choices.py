@@ -253,8 +253,9 @@ GRANULES_PRICED = 64  # granules of M ranked together (one numpy pass): a servin
 def _least_fitted(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str, b_major: str, n: int,
                   k: int, sms: int, layers: int, m_granules: int) -> int:
     """The pool's first candidate without split-K of least fitted time at M = m_granules x M_GRANULE rows: the
-    prior's pick among those where no operand's rows are odd -- the memory floor and the host's are the same for
-    every one, so max(fitted, floor) then fitted orders them as fitted does. A plan's first M is ranked alone (one
+    prior's pick among those where no operand's rows are odd -- the DRAM floor and the host's are the same for
+    every one, so max(fitted, floor) then fitted orders them as fitted does (the few-CTA floor, _few_ctas_floor, is
+    not ranked here: it prices a split-K variant's extra CTAs against this pick). A plan's first M is ranked alone (one
     problem of a new N and K must not pay for 64 granules); from its second, GRANULES_PRICED granules at once."""
     plan = (small_m, swapped, split_k, dtype, a_major, b_major, n, k, sms, layers)
     block, at = divmod(m_granules - 1, GRANULES_PRICED)
@@ -565,10 +566,21 @@ def _fitted(p: _Priced, waves: int, steps: int) -> tuple[float, float]:
 
 
 # the share of DRAM's peak bandwidth a GEMM's operand loads reach (the memory floor's): where the floor decides
-# (memory-bound small M), split-K must beat it by its own costs -- at the peak, 48-tile decode shapes split in two
-# and ran 3-5 us slower than whole (1 x 5120 x 5120, 64 x 6144 x 4096; benchmarks/gemm_split_k.py, H100). The floor
-# orders no two configs without split-K differently (max(fitted, floor), then fitted, ranks as fitted does)
-DRAM_SHARE = 0.9
+# (memory-bound small M), split-K must beat it by its own costs. At 0.9 of the peak (sessions 20-35), decode shapes of
+# 40-48 tiles split in two and ran 2-5 us slower than whole (1 x 5120 x 5120, 64 x 5120 x 5120, 64 x 6144 x 4096;
+# benchmarks/gemm_split_k.py, records/gemm-2026-12-07-s36/probe_split_decode.txt, H100): the best whole tiles and
+# cuBLAS stream B at 0.75-0.84 of the H100's 3.35 TB/s there. This floor orders no two configs without split-K
+# differently (max(fitted, floor), then fitted, ranks as fitted does)
+DRAM_SHARE = 0.8
+# what one CTA streams from DRAM at most, bytes/us: a grid of fewer CTAs than DRAM_SHARE of the peak over this (40 on
+# an H100) does not reach the floor above, which is what splitting K into more CTAs buys on long-K decode rows (8 x
+# 4096 x 14336 bf16: 32 tiles whole 44.0-46.1 us, in two slices 42.6-44.2; 5120 x 5120's 40 tiles gain nothing). Judged
+# with DRAM_SHARE: on session 20's split-K sweep (172 config rows, every slice count) the model's count is > 5% off
+# the fastest on 20 (24 before), geomean 1.0265 (1.0295); on session 36's probes 2 of 20 (11); the prior's picks on
+# the H100 and H200 sweeps as before (223 -> 224, 213 -> 212; 247, 253 -> 254 of 300 within 5%). Anywhere in
+# 60-75 KB/us reads the same; 85 loses what it gains. Like SPLIT_TAIL_US it ranks slice counts rather than predicts:
+# 32 CTAs measured 80-83 KB/us each, so the whole 32-tile grid is priced above its time (54.9 us against 44.0-46.1).
+CTA_STREAM_BYTES_PER_US = 67e3
 
 
 def _memory_floor(m: int, n: int, k: int, dtype: str, bandwidth: float, layers: int = 1) -> float:
@@ -582,7 +594,9 @@ def _cost(z: _Sized, m: int, n: int, k: int, splits: int, bandwidth: float, floo
     """The model (see COST_MODEL, predicted_us) with the memory `floor` (_memory_floor): (its time with the floors
     and the additions, the fitted time alone)."""
     p = z.p
-    fitted, stepping = _fitted(p, *_grid(z, m, splits, layers))
+    waves, steps = _grid(z, m, splits, layers)
+    fitted, stepping = _fitted(p, waves, steps)
+    floor = _few_ctas_floor(z, m, splits, layers, floor, bandwidth)
     gpu = fitted if fitted > floor else floor
     if odd_rows[0] or odd_rows[1]:
         t = p.tile
@@ -591,6 +605,15 @@ def _cost(z: _Sized, m: int, n: int, k: int, splits: int, bandwidth: float, floo
     if p.split:
         gpu += _split_costs(m, n, splits, bandwidth)
     return (gpu if gpu > HOST_US else HOST_US), fitted
+
+
+def _few_ctas_floor(z: _Sized, m: int, splits: int, layers: int, floor: float, bandwidth: float) -> float:
+    """The memory floor of a grid whose CTAs streaming at once (a wave's, at most the SMs) cannot draw DRAM_SHARE of
+    `bandwidth` at CTA_STREAM_BYTES_PER_US each: `floor` scaled up by the shortfall."""
+    streaming = min(_m_units(z, m) * z.n_units * splits * layers, z.ctas) * z.p.tile.cluster_size
+    reach = streaming * CTA_STREAM_BYTES_PER_US
+    share = bandwidth * DRAM_SHARE
+    return floor if reach >= share else floor * share / reach
 
 
 def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1,

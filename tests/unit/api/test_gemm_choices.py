@@ -129,6 +129,32 @@ def test_many_output_tiles_or_a_short_k_do_not(h100, m, n, k):
     assert not choose_config(m, n, k, "bf16").split_k
 
 
+def test_a_grid_too_small_to_reach_drams_share_streams_slower(h100):
+    """32 swapped tiles of 8 x 4096 x 14336 bf16 draw 32 CTAs' worth of DRAM, under DRAM_SHARE of the H100's: the
+    floor scales by the shortfall; in two slices (64 CTAs) it is DRAM's own again."""
+    config, split = GemmConfig.from_name("128x16x8w1t"), GemmConfig.from_name("128x16x8w1st")
+    dram = (8 * 14336 + 4096 * 14336) * 2 / (3.35e6 * gemm_choices.DRAM_SHARE)
+    short = 3.35e6 * gemm_choices.DRAM_SHARE / (32 * gemm_choices.CTA_STREAM_BYTES_PER_US)
+    assert short > 1
+    assert gemm_choices.predicted_us(COST_MODEL, config, 8, 4096, 14336, "bf16", 132) == pytest.approx(dram * short)
+    costs = gemm_choices._split_costs(8, 4096, 2, 3.35e6)
+    assert gemm_choices.predicted_us(COST_MODEL, split, 8, 4096, 14336, "bf16", 132, splits=2) == \
+        pytest.approx(dram + costs)
+
+
+@pytest.mark.parametrize("m, n, k, dtype, pick, slices", [
+    (8, 4096, 14336, "bf16", "128x16x8w1st", 2),  # 32 tiles: whole 44.0-46.1 us, in two slices 42.6-44.2
+    (64, 5120, 5120, "bf16", "128x64x8w1t", 1),  # 40 tiles: whole 22.0-22.5, in two 24.8-25.3
+    (1, 5120, 5120, "bf16", "128x16x8w1t", 1),  # whole 20.4-21.0, in two 21.8-22.5
+    (64, 4096, 14336, "e4m3", "128x64x8w1st", 2),  # in two 26.3-27.1, in three 28.3-28.7
+])
+def test_memory_bound_decode_rows_split_only_where_the_grid_is_short_of_dram(h100, m, n, k, dtype, pick, slices):
+    """Session 36's H100 probes (records/gemm-2026-12-07-s36, kernel times): a grid of 40 tiles already streams B at
+    DRAM's share, so its splits only add their costs; one of 32 tiles gains from a second slice."""
+    config = gemm_choices.prior_config(m, n, k, dtype)
+    assert (config.name, gemm_choices.splits(config, m, n, k, dtype, 132)) == (pick, slices)
+
+
 def test_slices_stop_one_past_a_wave_and_one_slice_is_never_chosen(h100):
     """Past one wave of units a slice only adds its launch, traffic and tiles: splits() looks no further; and a
     split-K config at one slice is its base config plus the split's costs, so the prior never returns it."""

@@ -150,7 +150,7 @@ def test_a_dry_run_prints_the_plan_and_the_priors_picks(capsys):
     assert out[2].startswith("expected run time on an H100: ~")
     # M <= 64: the swapped tiles, each M on the narrowest covering it, split-K where their few tiles would leave SMs
     # idle over a long K
-    assert out[3] == ("decode bf16 prior picks: 128x16x8w1t 12, 128x16x8w1st 3, 128x32x8w1t 3, 128x64x8w1t 3, "
+    assert out[3] == ("decode bf16 prior picks: 128x16x8w1t 9, 128x16x8w1st 6, 128x32x8w1t 3, 128x64x8w1t 3, "
                       "128x32x8w1st 2, 128x64x8w1st 2")
     picks = [line for line in out if line.startswith("sweep e4m3 prior picks: ")][0]
     assert sum(int(part.split()[1]) for part in picks.split(": ")[1].split(", ")) == 40
