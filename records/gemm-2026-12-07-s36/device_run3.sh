@@ -5,8 +5,8 @@ set -u
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv > $OUT/gpu3.txt
 git rev-parse HEAD > $OUT/commit3.txt
 filter() { grep -v "UserWarning\|_warn_once"; }
-timeout 200 python -P records/gemm-2026-12-07-s36/probe_floor_ab.py 2>&1 | filter > $OUT/probe_floor_ab.txt
+timeout 110 python -P records/gemm-2026-12-07-s36/probe_floor_ab.py 2>&1 | filter > $OUT/probe_floor_ab.txt
 cat $OUT/probe_floor_ab.txt
-python -P -m mmatom.tools.mmatom_bench gemm --shapes sweep,decode --dtypes bf16,e4m3 --out $OUT/bench3 > $OUT/bench3_log.txt 2>&1
+timeout 160 python -P -m mmatom.tools.mmatom_bench gemm --shapes sweep,decode --dtypes bf16,e4m3 --out $OUT/bench3 > $OUT/bench3_log.txt 2>&1
 tail -8 $OUT/bench3_log.txt
 rm -f $OUT/bench3/gemm_bench_sweep.png  # (a file-count limit kept it back last time)
