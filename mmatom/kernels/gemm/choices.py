@@ -575,18 +575,31 @@ DRAM_SHARE = 0.8
 # what one CTA streams from DRAM at most, bytes/us: a grid of fewer CTAs than DRAM_SHARE of the peak over this (40 on
 # an H100) does not reach the floor above, which is what splitting K into more CTAs buys on long-K decode rows (8 x
 # 4096 x 14336 bf16: 32 tiles whole 44.0-46.1 us, in two slices 42.6-44.2; 5120 x 5120's 40 tiles gain nothing). Judged
-# with DRAM_SHARE: on session 20's split-K sweep (172 config rows, every slice count) the model's count is > 5% off
-# the fastest on 20 (24 before), geomean 1.0265 (1.0295); on session 36's probes 2 of 20 (11); the prior's picks on
-# the H100 and H200 sweeps as before (223 -> 224, 213 -> 212; 247, 253 -> 254 of 300 within 5%). Anywhere in
-# 60-75 KB/us reads the same; 85 loses what it gains. Like SPLIT_TAIL_US it ranks slice counts rather than predicts:
-# 32 CTAs measured 80-83 KB/us each, so the whole 32-tile grid is priced above its time (54.9 us against 44.0-46.1).
+# with DRAM_SHARE and L2_RESIDENT_BYTES: on session 20's split-K sweep (172 config rows, every slice count) the model's
+# count is > 5% off the fastest on 16 (24 before), geomean 1.0243 (1.0295); on session 36's probes and A/B (27 timed
+# runs) on 3; the prior's picks on the H100 and H200 sweeps as before (223 -> 224, 213 -> 212; 247, 253 -> 254 of 300
+# within 5%). Anywhere in 60-75 KB/us reads the same; 85 loses what it gains. Like SPLIT_TAIL_US it ranks slice counts
+# rather than predicts: 32 CTAs measured 80-83 KB/us each, so the whole 32-tile grid is priced above its time (54.9 us
+# against 44.0-46.1).
 CTA_STREAM_BYTES_PER_US = 67e3
 
 
+# operands of this many bytes or fewer stay in L2 from one call to the next, so a loop of such calls is not DRAM-bound
+# and they have no DRAM floor. With one, DRAM_SHARE 0.8 cut the slices of L2-resident decode rows and lost 5-11% (1 x
+# 4096 x 4096 bf16: four slices 9.9 us, three 11.1; 64 x 4096 x 4096 12.0 / 13.5; 8 x 4608 x 3584 three 9.6, two 10.3;
+# records/gemm-2026-12-07-s36/at-4ad1571, H100). What stays resident is less than the H100's 50 MiB of L2: 38 MB did
+# (3 x 832 x 23040 bf16), 50 MB did not (64 x 6144 x 4096, slower split: session 20), so the bound lies between.
+# Without a floor there, the model's slice count is > 5% off the fastest on 16 of session 20's 172 split-K rows (20
+# with it; 26 with the bound at 50 MiB); the sweeps' picks are the same.
+L2_RESIDENT_BYTES = 44_000_000
+
+
 def _memory_floor(m: int, n: int, k: int, dtype: str, bandwidth: float, layers: int = 1) -> float:
-    """Every layer's A and B read once from DRAM at DRAM_SHARE of `bandwidth` bytes/us."""
+    """Every layer's A and B read once from DRAM at DRAM_SHARE of `bandwidth` bytes/us; none where they fit in L2
+    (L2_RESIDENT_BYTES)."""
     a_bytes, b_bytes = _operand_bytes(dtype)
-    return layers * (m * k * a_bytes + n * k * b_bytes) / (bandwidth * DRAM_SHARE)
+    operands = layers * (m * k * a_bytes + n * k * b_bytes)
+    return 0.0 if operands <= L2_RESIDENT_BYTES else operands / (bandwidth * DRAM_SHARE)
 
 
 def _cost(z: _Sized, m: int, n: int, k: int, splits: int, bandwidth: float, floor: float, layers: int = 1,

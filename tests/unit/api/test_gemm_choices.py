@@ -129,6 +129,17 @@ def test_many_output_tiles_or_a_short_k_do_not(h100, m, n, k):
     assert not choose_config(m, n, k, "bf16").split_k
 
 
+def test_operands_that_stay_in_l2_have_no_dram_floor(h100):
+    """4096 x 4096 bf16 (33.5 MB) fits L2_RESIDENT_BYTES: the fitted time alone, however few the CTAs; 5120 x 5120
+    (52 MB) does not."""
+    config = GemmConfig.from_name("128x16x8w1t")
+    fitted = gemm_choices.fitted_terms(COST_MODEL, config, 1, 4096, 4096, "bf16", 132)[0]
+    assert gemm_choices.predicted_us(COST_MODEL, config, 1, 4096, 4096, "bf16", 132) == \
+        pytest.approx(max(fitted, gemm_choices.HOST_US))
+    dram = (5120 + 5120 * 5120) * 2 / (3.35e6 * gemm_choices.DRAM_SHARE)
+    assert gemm_choices.predicted_us(COST_MODEL, config, 1, 5120, 5120, "bf16", 132) >= dram
+
+
 def test_a_grid_too_small_to_reach_drams_share_streams_slower(h100):
     """32 swapped tiles of 8 x 4096 x 14336 bf16 draw 32 CTAs' worth of DRAM, under DRAM_SHARE of the H100's: the
     floor scales by the shortfall; in two slices (64 CTAs) it is DRAM's own again."""
@@ -147,10 +158,14 @@ def test_a_grid_too_small_to_reach_drams_share_streams_slower(h100):
     (64, 5120, 5120, "bf16", "128x64x8w1t", 1),  # 40 tiles: whole 22.0-22.5, in two 24.8-25.3
     (1, 5120, 5120, "bf16", "128x16x8w1t", 1),  # whole 20.4-21.0, in two 21.8-22.5
     (64, 4096, 14336, "e4m3", "128x64x8w1st", 2),  # in two 26.3-27.1, in three 28.3-28.7
+    (1, 4096, 4096, "bf16", "128x16x8w1st", 4),  # 33.5 MB, L2-resident: four slices 9.9, three 11.1
+    (64, 4096, 4096, "bf16", "128x64x8w1st", 4),  # four 12.0-12.9, three 13.5-13.6
+    (8, 4608, 3584, "bf16", "128x16x8w1st", 3),  # three 9.6, two 10.3
 ])
 def test_memory_bound_decode_rows_split_only_where_the_grid_is_short_of_dram(h100, m, n, k, dtype, pick, slices):
     """Session 36's H100 probes (records/gemm-2026-12-07-s36, kernel times): a grid of 40 tiles already streams B at
-    DRAM's share, so its splits only add their costs; one of 32 tiles gains from a second slice."""
+    DRAM's share, so its splits only add their costs; one of 32 tiles gains from a second slice; operands that stay
+    in L2 have no DRAM floor, and more slices pay there."""
     config = gemm_choices.prior_config(m, n, k, dtype)
     assert (config.name, gemm_choices.splits(config, m, n, k, dtype, 132)) == (pick, slices)
 
