@@ -626,7 +626,7 @@ def _few_ctas_floor(z: _Sized, m: int, splits: int, layers: int, floor: float, b
     streaming = min(_m_units(z, m) * z.n_units * splits * layers, z.ctas) * z.p.tile.cluster_size
     reach = streaming * CTA_STREAM_BYTES_PER_US
     share = bandwidth * DRAM_SHARE
-    return floor if reach >= share else floor * share / reach
+    return floor if reach >= share or not streaming else floor * share / reach  # (M or N of 0: no grid, no floor)
 
 
 def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1,

@@ -129,6 +129,12 @@ def test_many_output_tiles_or_a_short_k_do_not(h100, m, n, k):
     assert not choose_config(m, n, k, "bf16").split_k
 
 
+def test_an_empty_grid_is_priced_without_dividing_by_its_ctas(h100):
+    """M or N of 0 (the host returns an empty D before asking; a direct caller of the prior may not)."""
+    assert gemm_choices.prior_config(0, 4096, 4096, "bf16").swap_ab
+    assert gemm_choices.prior_config(1, 0, 4096, "bf16").swap_ab
+
+
 def test_operands_that_stay_in_l2_have_no_dram_floor(h100):
     """4096 x 4096 bf16 (33.5 MB) fits L2_RESIDENT_BYTES: the fitted time alone, however few the CTAs; 5120 x 5120
     (52 MB) does not."""
