@@ -422,10 +422,11 @@ SWAP_AB_MAX_M = max(c.block_n for c in SWAP_AB_CONFIGS)  # swapped operands: M o
 # units multiplied and the K steps divided by the splits; to that come the partial sums' traffic (every slice writes
 # its tile and the last reads them all: mostly L2, priced at DRAM's bandwidth), a fixed and a per-slice cost (the
 # epilogue's fences and counter, the last slice reading every slice back: SPLIT_TAIL_US, SPLIT_SLICE_US, chosen on
-# benchmarks/gemm_split_k.py's two H100 runs over 37 small-M and few-tile shapes, 2 and 0.5 us with DRAM_SHARE: the
-# slice count the prior gives its config a geomean 1.015x the fastest of that config's timed counts, 30 of 36 within
-# 3%, at worst 1.16x), and two floors the fitted model lacks: A and B read once from DRAM at its peak bandwidth (small M
-# is memory-bound, and splitting K past that floor only adds the slices' traffic), and the host's time per call
+# benchmarks/gemm_split_k.py's two H100 runs over 37 small-M and few-tile shapes, 2 and 0.5 us with DRAM_SHARE then 0.9:
+# the slice count the prior gives its config a geomean 1.015x the fastest of that config's timed counts, 30 of 36
+# within 3%, at worst 1.16x), and two floors the fitted model lacks: A and B read once from DRAM at DRAM_SHARE of its
+# peak, on few CTAs at what they stream, not where they stay in L2 (_memory_floor, _few_ctas_floor: small M is
+# memory-bound, and splitting K past that floor only adds the slices' traffic), and the host's time per call
 # (back-to-back calls of a small problem are host-bound). One launch, as any other config's: the split-K of
 # sessions 13-19 zeroed an f32 D first and converted it after (three launches, 22 us of host time against 9, and
 # 14 us on the GPU on the H100 sweep).
@@ -655,9 +656,11 @@ def predicted_us(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype:
                  splits: int = 1, bounded: bool = True, bandwidth: float | None = None, layers: int = 1,
                  odd_rows: tuple[bool, bool] = (False, False)) -> float:
     """The cost model's time for `config` on this problem, `layers` of them in one launch (`bounded`: no less than
-    reading every layer's A and B from DRAM once at `bandwidth` bytes/us (default: this GPU's peak) or the call's
-    host time, plus split-K's extra launches and traffic, plus what A's / B's rows an odd pitch apart
-    (`odd_rows`) cost: read in place or repacked, whichever pitch_plan says is less)."""
+    reading every layer's A and B from DRAM once at DRAM_SHARE of `bandwidth` bytes/us (default: this GPU's peak),
+    scaled up where the grid has too few CTAs to draw that (_few_ctas_floor) and none where they stay in L2
+    (L2_RESIDENT_BYTES), or the call's host time, plus split-K's extra launches and traffic, plus what A's / B's rows
+    an odd pitch apart (`odd_rows`) cost: read in place or repacked, whichever pitch_plan says is less). A ranking
+    more than a prediction where the few-CTA floor decides (CTA_STREAM_BYTES_PER_US)."""
     bandwidth = bandwidth or (dram_bytes_per_us() if bounded else 1.0)  # the fitted time alone reads no bandwidth
     z = _sized(config, _priced(table, config, dtype), n, k, sms)
     bounded_us, fitted = _cost(z, m, n, k, splits, bandwidth, _memory_floor(m, n, k, dtype, bandwidth, layers),

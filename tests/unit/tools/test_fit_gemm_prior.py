@@ -51,10 +51,17 @@ def sweeps(tmp_path):
     return full, small
 
 
-def test_merged_sweeps_fit_every_timed_config_and_the_swapped_ones_win_small_m(sweeps, monkeypatch):
-    # the synthetic times are the fitted form alone: no grid too small to reach DRAM's share (the few-CTA floor would
-    # split a 32-tile row the sweep did not time split)
+@pytest.fixture
+def fitted_form_only(monkeypatch):
+    """The synthetic times are the fitted form alone: no grid too small to reach DRAM's share (the few-CTA floor would
+    split a 32-tile row the sweep did not time split); the prior's memory forgotten on both sides."""
     monkeypatch.setattr(choices, "CTA_STREAM_BYTES_PER_US", float("inf"))
+    choices.forget()
+    yield
+    choices.forget()
+
+
+def test_merged_sweeps_fit_every_timed_config_and_the_swapped_ones_win_small_m(sweeps, fitted_form_only):
     fit = _fit_script()
     rows = fit.merge(list(sweeps))
     assert len(rows) == len(SHAPES + LARGE) and all(len(r["times_us"]) > len(CONFIGS) for r in rows if r["m"] <= 64)
@@ -71,8 +78,7 @@ def test_merged_sweeps_fit_every_timed_config_and_the_swapped_ones_win_small_m(s
     assert choices.prior_config(8, 4096, 4096, "bf16", sms=132, bandwidth=3.35e6) == before
 
 
-def test_a_pick_the_sweep_did_not_time_is_counted_apart(sweeps, monkeypatch):
-    monkeypatch.setattr(choices, "CTA_STREAM_BYTES_PER_US", float("inf"))  # as above: the fitted form alone
+def test_a_pick_the_sweep_did_not_time_is_counted_apart(sweeps, fitted_form_only):
     fit = _fit_script()
     rows = fit.merge(list(sweeps))
     whole = {**choices.COST_MODEL, "16-bit": {**choices.COST_MODEL["16-bit"], **fit.fit(rows)}}
