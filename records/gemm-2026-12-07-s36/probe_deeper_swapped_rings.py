@@ -18,25 +18,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import torch  # noqa: E402
 
 import mmatom  # noqa: E402
-from mmatom.kernels.gemm import GemmConfig, host  # noqa: E402
+from mmatom.kernels.gemm import GemmConfig  # noqa: E402
 from mmatom.tools.mmatom_bench import Operands, max_rel_errors  # noqa: E402
 from mmatom.tools.mmatom_bench_common import kernel_us  # noqa: E402
+from probe_floor_ab import CALLS, ROUNDS, timed  # noqa: E402  (this folder's: a config in a forced slice count)
 
 ROWS = [("bf16", 8, 4096, 14336), ("bf16", 1, 5120, 5120), ("bf16", 8, 28672, 8192), ("bf16", 16, 14336, 4096),
         ("bf16", 32, 4096, 14336), ("e4m3", 8, 4096, 14336), ("e4m3", 32, 4096, 14336), ("e4m3", 1, 8192, 28672)]
 PAIRS = {16: ("128x16x8w1t", "128x16x10w1t"), 32: ("128x32x8w1t", "128x32x9w1t")}
-ROUNDS, CALLS = 3, 40
-natural = host.splits
-
-
-def timed(ops, name: str, slices: int) -> float:
-    host.forget_prepared_calls()
-    host.splits = lambda *a, **kw: slices
-    try:
-        return sum(kernel_us(ops.mmatom_call(mmatom.gemm, GemmConfig.from_name(name)), CALLS).values())
-    finally:
-        host.splits = natural
-        host.forget_prepared_calls()
 
 
 def main() -> None:

@@ -608,8 +608,7 @@ def _cost(z: _Sized, m: int, n: int, k: int, splits: int, bandwidth: float, floo
     """The model (see COST_MODEL, predicted_us) with the memory `floor` (_memory_floor): (its time with the floors
     and the additions, the fitted time alone)."""
     p = z.p
-    waves, steps = _grid(z, m, splits, layers)
-    fitted, stepping = _fitted(p, waves, steps)
+    fitted, stepping = _fitted(p, *_grid(z, m, splits, layers))
     floor = _few_ctas_floor(z, m, splits, layers, floor, bandwidth)
     gpu = fitted if fitted > floor else floor
     if odd_rows[0] or odd_rows[1]:
