@@ -78,7 +78,7 @@ from .carried import carried_method, carry
 from .mma_types import MnkShape, module_target
 from .llvm_atomic import ATOMIC_OPS
 from .nvvm_cp_async import CP_ASYNC_OPS
-from .nvvm_hopper import HOPPER_ATTRS, HOPPER_OPS, ImpliedType, expect_type
+from .nvvm_hopper import HOPPER_ATTRS, HOPPER_OPS, ImpliedType, MemScopeAttr, expect_type
 from .nvvm_warp import WARP_ATTRS, WARP_OPS
 from .words import WordAttr, word_enum
 
@@ -1369,13 +1369,22 @@ class MBarrierInitOp(IRDLOperation):
 @irdl_op_definition
 class MBarrierTryWaitParityOp(IRDLOperation):
     """`nvvm.mbarrier.try_wait.parity %mbar, %phase, %ticks : !llvm.ptr<3>, i32, i32`: returns once the
-    barrier's phase with this parity has completed (PTX: a try_wait loop)."""
+    barrier's phase with this parity has completed (PTX: a try_wait loop), acquiring at CTA scope --
+    `{scope = #nvvm.mem_scope<cluster>}` at cluster scope: the waiter then sees what another CTA of the cluster
+    released to the barrier (its st.async words, its writes before a remote arrival)."""
 
     name = "nvvm.mbarrier.try_wait.parity"
     addr = operand_def()
     phase = operand_def(IntegerType)
     ticks = operand_def(IntegerType)
+    scope = opt_prop_def(MemScopeAttr)
+    irdl_options = (ParsePropInAttrDict(),)
     assembly_format = "$addr `,` $phase `,` $ticks attr-dict `:` type($addr) `,` type($phase) `,` type($ticks)"
+
+    def verify_(self) -> None:
+        if self.scope is not None and self.scope.data not in ("cta", "cluster"):
+            raise VerifyException(f"{self.name}: scope {self.scope.data}; a barrier wait acquires at cta or cluster "
+                                  f"scope")
 
 
 @irdl_op_definition

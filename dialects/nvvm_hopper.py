@@ -156,7 +156,9 @@ class MBarrierArriveOp(IRDLOperation):
 
 @irdl_op_definition
 class MBarrierArriveExpectTxOp(IRDLOperation):
-    """`nvvm.mbarrier.arrive.expect_tx %bar, %bytes`: arrive, and expect `bytes` more from async copies."""
+    """`nvvm.mbarrier.arrive.expect_tx %bar, %bytes`: arrive, and expect `bytes` more from async copies; on a
+    `!llvm.ptr<7>` (a barrier of another CTA of the cluster) a remote arrival, released at cluster scope -- the
+    bytes of that CTA's st.async stores into the barrier's CTA (nvvm.st.async)."""
 
     name = "nvvm.mbarrier.arrive.expect_tx"
     addr = operand_def()
@@ -167,8 +169,14 @@ class MBarrierArriveExpectTxOp(IRDLOperation):
         super().__init__(operands=[addr, txcount])
 
     def verify_(self) -> None:
-        _shared_pointer(self, self.addr, "the barrier")
+        if self.addr.type != SHARED_CLUSTER:
+            _shared_pointer(self, self.addr, "the barrier")
         expect_type(self, self.txcount, i32, "the transaction count", " (bytes)")
+
+    @property
+    def remote(self) -> bool:
+        """On a `!llvm.ptr<7>` (nvvm.mapa's): a barrier of another CTA of the cluster, released at cluster scope."""
+        return self.addr.type == SHARED_CLUSTER
 
 
 @irdl_op_definition
@@ -484,6 +492,32 @@ class MapaOp(IRDLOperation):
         expect_type(self, self.res, SHARED_CLUSTER, "the result", " (a shared::cluster address)")
 
 
+@irdl_op_definition
+class StAsyncOp(IRDLOperation):
+    """`nvvm.st.async %addr, %bar, %w0, %w1, %w2, %w3 : !llvm.ptr<7>, !llvm.ptr<7>, i32, i32, i32, i32`: four
+    32-bit words stored asynchronously into the shared memory of a CTA of the cluster (PTX st.async.shared::cluster
+    .mbarrier::complete_tx::bytes.v4.b32, PTX ISA 8.1), their 16 bytes counted on that CTA's barrier `bar` (a
+    transaction count an arrive.expect_tx posts; the barrier's waiters then see the words). mmatom's spelling:
+    upstream's NVVM dialect has no op for it."""
+
+    name = "nvvm.st.async"
+    addr = operand_def()
+    mbar = operand_def()
+    words = var_operand_def()
+    assembly_format = "$addr `,` $mbar `,` $words attr-dict `:` type($addr) `,` type($mbar) `,` type($words)"
+
+    def __init__(self, addr: SSAValue, words, mbar: SSAValue):
+        super().__init__(operands=[addr, mbar, list(words)])
+
+    def verify_(self) -> None:
+        expect_type(self, self.addr, SHARED_CLUSTER, "the address", " (a shared::cluster address: nvvm.mapa's)")
+        expect_type(self, self.mbar, SHARED_CLUSTER, "the barrier", " (a shared::cluster address: nvvm.mapa's)")
+        if len(self.words) != 4:
+            raise VerifyException(f"{self.name}: {len(self.words)} words; the store is a vector of four 32-bit words")
+        for i, w in enumerate(self.words):
+            expect_type(self, w, i32, f"word {i}")
+
+
 class _ClusterBarrierOp(IRDLOperation):
     aligned = opt_prop_def(UnitAttr)
     irdl_options = (ParsePropInAttrDict(),)
@@ -512,7 +546,7 @@ HOPPER_OPS = (MBarrierArriveOp, MBarrierArriveExpectTxOp, FenceMbarrierInitOp, C
               CpAsyncBulkSharedClusterGlobalOp,
               CpAsyncBulkTensorGlobalSharedCtaOp, CpAsyncBulkTensorReduceOp, CpAsyncBulkCommitGroupOp,
               CpAsyncBulkWaitGroupOp, PrefetchTensormapOp, SetMaxRegisterOp, ElectSyncOp, StMatrixOp, MapaOp,
-              ClusterArriveOp, ClusterWaitOp)
+              ClusterArriveOp, ClusterWaitOp, StAsyncOp)
 
 HOPPER_ATTRS = (MemScopeAttr, TMAReduxKindAttr)
 

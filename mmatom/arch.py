@@ -60,13 +60,19 @@ class Mbarrier(_Unit):
         self._insert(nvvm_hopper.MBarrierArriveOp(self.kb.ssa(bar), scope))
 
     def arrive_expect_tx(self, bar, nbytes) -> None:
-        """An arrival that also posts `nbytes` the barrier's current phase waits to see land."""
+        """An arrival that also posts `nbytes` the barrier's current phase waits to see land (on a peer's barrier,
+        cluster.map_shared's: a remote arrival released at cluster scope, the bytes its cluster.store_async sends)."""
         self._insert(nvvm_hopper.MBarrierArriveExpectTxOp(self.kb.ssa(bar), self.kb.ssa(nbytes)))
 
-    def wait(self, bar, parity) -> None:
-        """mbarrier.try_wait.parity in a loop: until the barrier's phase of this parity (0/1) has completed."""
+    def wait(self, bar, parity, scope: str | None = None) -> None:
+        """mbarrier.try_wait.parity in a loop: until the barrier's phase of this parity (0/1) has completed;
+        `scope="cluster"` acquires what a peer CTA released to it (its cluster.store_async words)."""
         kb = self.kb
-        self._insert(nvvm.MBarrierTryWaitParityOp.build(operands=[kb.ssa(bar), kb.ssa(parity), kb.ssa(WAIT_TICKS)]))
+        if scope not in (None, "cta", "cluster"):
+            raise api_error(f"mbarrier.wait: scope {scope!r}; 'cta' or 'cluster'")
+        props = {"scope": nvvm_hopper.MemScopeAttr(scope)} if scope else {}
+        self._insert(nvvm.MBarrierTryWaitParityOp.build(
+            operands=[kb.ssa(bar), kb.ssa(parity), kb.ssa(WAIT_TICKS)], properties=props))
 
 
 class Tma(_Unit):
@@ -314,6 +320,15 @@ class Cluster(_Unit):
         """mapa: the address of the same shared variable in CTA `rank` of the cluster (`!llvm.ptr<7>`); an
         mbarrier arrive on it is a remote arrival."""
         return self.kb.wrap(self._insert(nvvm_hopper.MapaOp(self.kb.ssa(ptr), self.kb.ssa(rank))).res)
+
+    def store_async(self, words, ptr, bar) -> None:
+        """st.async: four i32 words into 16 bytes of a peer CTA's shared memory (`ptr` and `bar` map_shared's),
+        counted on that CTA's barrier `bar` as 16 transaction bytes: a peer waiting there (scope "cluster") then
+        reads them -- a register-to-register hand-over between CTAs with no global memory and no fence."""
+        kb = self.kb
+        if len(words) != 4:
+            raise api_error(f"cluster.store_async: {len(words)} words; a store is four 32-bit words (16 bytes)")
+        self._insert(nvvm_hopper.StAsyncOp(kb.ssa(ptr), [kb.ssa(w) for w in words], kb.ssa(bar)))
 
 
 __all__ = ["Atomic", "Cluster", "Mbarrier", "Sync", "Tma", "Wgmma"]

@@ -307,10 +307,12 @@ class KernelBuilder:
         return SmemRing(self, stages, consumers, tiles, producers)
 
     def tile_scheduler(self, tiles_m: int | Value, tiles_n: int | Value, cluster: tuple[int, int] = (1, 1),
-                       group_m: int | Value = 1, layers: int | Value = 1, snake: bool | Value = False) -> TileScheduler:
+                       group_m: int | Value = 1, layers: int | Value = 1, snake: bool | Value = False,
+                       shared_by: int = 1) -> TileScheduler:
         """A persistent, grouped-raster walk over output tiles, `layers` grids of them, odd whole waves backwards
-        with `snake`; sizes, group_m and snake may be runtime values (mmatom/scheduler.py)."""
-        return TileScheduler(self, tiles_m, tiles_n, cluster, group_m, layers, snake)
+        with `snake`; sizes, group_m and snake may be runtime values; `shared_by` CTAs of a cluster taking each tile
+        together (split-K in a cluster) (mmatom/scheduler.py)."""
+        return TileScheduler(self, tiles_m, tiles_n, cluster, group_m, layers, snake, shared_by)
 
     def stream_k(self, tiles: TileScheduler, k_steps: int | Value) -> StreamKWalk:
         """Stream-K over `tiles`' tiles of `k_steps` K steps each: every CTA an equal run of all the tiles' steps

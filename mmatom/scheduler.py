@@ -39,8 +39,15 @@ class TileScheduler:
     """A persistent, grouped-raster walk over tiles_m x tiles_n output tiles in units of a cluster."""
 
     def __init__(self, kb: KernelBuilder, tiles_m: Value | int, tiles_n: Value | int, cluster: tuple[int, int] = (1, 1),
-                 group_m: Value | int = 1, layers: Value | int = 1, snake: Value | bool = False):
+                 group_m: Value | int = 1, layers: Value | int = 1, snake: Value | bool = False, shared_by: int = 1):
+        """`shared_by`: CTAs of a cluster that all take each of its units (split-K in a cluster: each its slice of
+        the tile's K, by its rank); the cluster walks the units as one CTA would."""
         cluster_m, cluster_n = cluster
+        if shared_by > 1 and (cluster_m * cluster_n > 1 or (kb.cluster_shape or (1, 1, 1)) != (shared_by, 1, 1)):
+            raise api_error(f"tile_scheduler: units shared by {shared_by} CTAs of a cluster take a kernel launched in "
+                            f"clusters of ({shared_by}, 1, 1) and no {cluster_m}x{cluster_n} cluster of tiles; the "
+                            f"kernel's clusters are {kb.cluster_shape}")
+        self.shared_by = shared_by
         counts = [x for x in (tiles_m, tiles_n, cluster_m, cluster_n, group_m, layers) if not isinstance(x, Value)]
         if min(counts) < 1:
             raise api_error(f"tile_scheduler: {tiles_m} x {tiles_n} tiles, cluster {cluster_m}x{cluster_n}, "
@@ -72,11 +79,11 @@ class TileScheduler:
 
     def first(self) -> Value:
         """This CTA's first unit: its CTA index, or its cluster's."""
-        return self.kb.cluster.id() if self.cluster_size > 1 else self.kb.ctaid()
+        return self.kb.cluster.id() if self.cluster_size > 1 or self.shared_by > 1 else self.kb.ctaid()
 
     def step(self) -> Value:
         """The distance between a CTA's units: the grid's CTAs, or clusters."""
-        return self.kb.cluster.count() if self.cluster_size > 1 else self.kb.nctaid()
+        return self.kb.cluster.count() if self.cluster_size > 1 or self.shared_by > 1 else self.kb.nctaid()
 
     def loop(self, carried, first: Value | int = 0, every: int = 1) -> Loop:
         """`scf.for` over this CTA's units, from its `first`-th on, taking one in `every`, carrying `carried`."""

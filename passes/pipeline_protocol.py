@@ -9,7 +9,9 @@ forms, addresses.py, so `ring.full(stage)` built twice is one barrier):
    that barrier after it (in its block, nested regions included, up to the next expect_tx on it) land -- a load
    in an scf.for of constant bounds once per trip (bounds known only at run time: nothing to compare); every
    `mma.tma_load` has such an expect_tx before it. A multicast load lands its box in every CTA of its
-   (constant) mask, and each of those CTAs is assumed to issue its own slice alike.
+   (constant) mask, and each of those CTAs is assumed to issue its own slice alike. A remote expect_tx (on a
+   peer's barrier) posts what the `nvvm.st.async` ops before it send there: 16 bytes each, times the sending
+   threads (a whole number of warps).
 2. placement: a box lands inside the kernel's declared shared memory (`mma.shared_bytes`) at an address
    aligned as its swizzle needs (1024 bytes for the swizzled boxes wgmma reads).
 3. consumers: the stage a TMA load fills is `region + k * s` with its full barrier `bars + c * s`; a wgmma that
@@ -97,6 +99,9 @@ def _check_bytes(body: Block, walked: Sequence[Operation], loads: Sequence[mma.T
         for i, op in enumerate(ops):
             if not isinstance(op, nvvm_hopper.MBarrierArriveExpectTxOp):
                 continue
+            if op.remote:
+                _check_remote_bytes(op, walked)
+                continue
             bar, posted = affine(op.addr), affine(op.txcount)
             segment = []
             for later in ops[i + 1:]:
@@ -122,6 +127,25 @@ def _check_bytes(body: Block, walked: Sequence[Operation], loads: Sequence[mma.T
                 f"mma.tma_load: no nvvm.mbarrier.arrive.expect_tx on its barrier {affine(load.bar).describe()} "
                 f"before it in its block; the barrier's phase can complete before the box lands -- post the "
                 f"stage's bytes with expect_tx first"))
+
+
+def _check_remote_bytes(op: nvvm_hopper.MBarrierArriveExpectTxOp, walked: Sequence[Operation]) -> None:
+    """A remote arrive.expect_tx posts the bytes the nvvm.st.async ops before it (since the last such post) send
+    to that barrier -- each executed by every thread of the sending group, the post by one: the posted count must
+    be those stores' 16 bytes times a whole number of warps' threads."""
+    bar, posted = affine(op.addr), affine(op.txcount)
+    stores = 0
+    for earlier in reversed(walked[:walked.index(op)]):
+        if isinstance(earlier, nvvm_hopper.MBarrierArriveExpectTxOp) and affine(earlier.addr) == bar:
+            break
+        stores += isinstance(earlier, nvvm_hopper.StAsyncOp) and affine(earlier.mbar) == bar
+    if posted.terms or posted.base is not None:
+        return  # a byte count known only at run time: nothing to compare
+    if not stores or posted.const % (16 * stores * 32):
+        raise LifecycleError(op, (
+            f"{op.name}: posts {posted.const} bytes on the remote barrier {bar.describe()}, but the nvvm.st.async "
+            f"ops before it send {stores} x 16 bytes a thread to it: the count is that times the sending threads "
+            f"(a whole number of warps); else the peer's phase never completes, or completes before its words land"))
 
 
 def _blocks(body: Block, walked: Sequence[Operation]) -> Iterator[Block]:

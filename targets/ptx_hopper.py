@@ -8,6 +8,8 @@ from mmatom.dialects import nvvm_hopper as hop
 
 from .ptx_function import PTXFunction, emits
 
+ST_ASYNC_PTX = (8, 1)  # st.async's first PTX ISA
+
 
 @emits(hop.MBarrierArriveOp)
 def mbarrier_arrive(fn: PTXFunction, op: hop.MBarrierArriveOp) -> None:
@@ -33,7 +35,16 @@ def cluster_wait(fn: PTXFunction, op: hop.ClusterWaitOp) -> None:
 
 @emits(hop.MBarrierArriveExpectTxOp)
 def mbarrier_arrive_expect_tx(fn: PTXFunction, op: hop.MBarrierArriveExpectTxOp) -> None:
-    fn.emit(f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [{fn.reg(op.addr)}], {fn.operand(op.txcount)};")
+    space = ".release.cluster.shared::cluster" if op.remote else ".shared::cta"
+    fn.emit(f"mbarrier.arrive.expect_tx{space}.b64 _, [{fn.reg(op.addr)}], {fn.operand(op.txcount)};")
+
+
+@emits(hop.StAsyncOp)
+def st_async(fn: PTXFunction, op: hop.StAsyncOp) -> None:
+    fn.versions.append(ST_ASYNC_PTX)
+    words = ", ".join(fn.operand(w) for w in op.words)
+    fn.emit(f"st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [{fn.reg(op.addr)}], {{{words}}}, "
+            f"[{fn.reg(op.mbar)}];")
 
 
 @emits(hop.FenceMbarrierInitOp)

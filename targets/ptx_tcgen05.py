@@ -90,6 +90,7 @@ def mbarrier_wait(fn: PTXFunction, op: nvvm.MBarrierTryWaitParityOp) -> None:
     """try_wait returns false when its time hint runs out before the phase completes: loop until it is."""
     done, again = fn.new(PRED), fn.label("mbar_wait")
     fn.place(again)
-    fn.emit(f"mbarrier.try_wait.parity.shared::cta.b64 {done}, [{fn.reg(op.addr)}], {fn.reg(op.phase)}, "
+    scope = ".acquire.cluster" if op.scope is not None and op.scope.data == "cluster" else ""
+    fn.emit(f"mbarrier.try_wait.parity{scope}.shared::cta.b64 {done}, [{fn.reg(op.addr)}], {fn.reg(op.phase)}, "
             f"{fn.reg(op.ticks)};")
     fn.emit(f"@!{done} bra {again};")

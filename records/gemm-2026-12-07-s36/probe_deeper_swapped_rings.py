@@ -7,7 +7,7 @@ swapped CTAs stream B faster? A 32-tile grid of 128x16x8w1t draws 80-83 KB/us a 
 Per row: the shipped 8-stage tile and the deeper one, whole and in two slices, three alternating rounds, each its
 kernels' GPU time a call (torch.profiler, 40 calls), its max relative error against cuBLAS's result, and cuBLAS's.
 
-    python -P records/gemm-2026-12-07-s36/probe_deeper_swapped_rings.py
+    python records/gemm-2026-12-07-s36/probe_deeper_swapped_rings.py   (no -P: probe_floor_ab is beside it)
 """
 
 import sys
@@ -18,10 +18,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import torch  # noqa: E402
 
 import mmatom  # noqa: E402
-from mmatom.kernels.gemm import GemmConfig  # noqa: E402
+from mmatom.kernels.gemm import GemmConfig, host  # noqa: E402
 from mmatom.tools.mmatom_bench import Operands, max_rel_errors  # noqa: E402
 from mmatom.tools.mmatom_bench_common import kernel_us  # noqa: E402
-from probe_floor_ab import CALLS, ROUNDS, timed  # noqa: E402  (this folder's: a config in a forced slice count)
+from probe_floor_ab import CALLS, ROUNDS, natural, timed  # noqa: E402  (this folder's: a config in a forced slice count)
 
 ROWS = [("bf16", 8, 4096, 14336), ("bf16", 1, 5120, 5120), ("bf16", 8, 28672, 8192), ("bf16", 16, 14336, 4096),
         ("bf16", 32, 4096, 14336), ("e4m3", 8, 4096, 14336), ("e4m3", 32, 4096, 14336), ("e4m3", 1, 8192, 28672)]
@@ -35,8 +35,13 @@ def main() -> None:
         vendor = ops.vendor_calls()["cublas"]
         names = PAIRS[16 if m <= 16 else 32]
         picks = [(name, 1) for name in names] + [(name.replace("w1t", "w1st"), 2) for name in names]
-        errs = {f"{name}/{s}": max_rel_errors({"x": ops.mmatom_call(mmatom.gemm, GemmConfig.from_name(name)),
-                                                "cublas": vendor})["x_max_rel_err"] for name, s in picks}
+        errs = {}
+        for name, s in picks:  # the slice count forced: the deeper rings are not among the prior's priced configs
+            host.splits = lambda *a, slices=s, **kw: slices
+            errs[f"{name}/{s}"] = max_rel_errors({"x": ops.mmatom_call(mmatom.gemm, GemmConfig.from_name(name)),
+                                                  "cublas": vendor})["x_max_rel_err"]
+            host.splits = natural
+            host.forget_prepared_calls()
         times: dict[str, list[float]] = {f"{name}/{s}": [] for name, s in picks}
         times["cublas"] = []
         for _ in range(ROUNDS):

@@ -10,10 +10,10 @@
 
 from .autotune import gemm_autotune
 from .choices import choose_config
-from .config import CLUSTER_2X2_CONFIGS, CONFIGS, ROW64_TILE, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, SWAP_AB_CONFIGS, TILES, GemmConfig
+from .config import CLUSTER_2X2_CONFIGS, CLUSTER_K_CONFIGS, CONFIGS, ROW64_TILE, SPLIT_K_CONFIGS, STREAM_K_CONFIGS, SWAP_AB_CONFIGS, TILES, GemmConfig
 from .batched import gemm
 from .host import forget_kernels, forget_prepared_calls, gemm_kernel
 from .kernel import HopperGemm, build_gemm
 
-__all__ = ["CLUSTER_2X2_CONFIGS", "CONFIGS", "ROW64_TILE", "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "HopperGemm", "build_gemm", "choose_config",
+__all__ = ["CLUSTER_2X2_CONFIGS", "CLUSTER_K_CONFIGS", "CONFIGS", "ROW64_TILE", "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "HopperGemm", "build_gemm", "choose_config",
            "forget_kernels", "forget_prepared_calls", "gemm", "gemm_autotune", "gemm_kernel"]

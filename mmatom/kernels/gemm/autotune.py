@@ -22,7 +22,7 @@ from mmatom.optional import require_torch
 
 from . import choices
 from .choices import gpu_name
-from .config import (CLUSTER_2X2_CONFIGS, CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, STREAM_K_CONFIGS,
+from .config import (CLUSTER_2X2_CONFIGS, CLUSTER_K_CONFIGS, CONFIGS, ELEM_BYTES, FP8, SPLIT_K_CONFIGS, STREAM_K_CONFIGS,
                      TORCH_DTYPE_NAMES, GemmConfig)
 from .batched import gemm
 from .host import forget_prepared_calls
@@ -67,20 +67,21 @@ def gemm_autotune(m: int, n: int, k: int, *, dtype: str = "bf16", candidates: tu
 
 
 def autotune_candidates(m: int, dtype: str = "bf16", layers: int = 1) -> tuple[GemmConfig, ...]:
-    """gemm_autotune's default pool for M rows: every shipped config, the split-K variants, the stream-K ones and
-    the 2x2 clusters, and the prior's whole pool for M rows (choices.candidates: for M <= SWAP_AB_MAX_M the
-    swapped-operand tiles covering M and their split-K variants) -- so the prior's pick is always timed. Without the
-    swapped tiles, autotuning a decode shape could only make it slower (H200, 1 x 4096 x 14336 bf16: the prior's
+    """gemm_autotune's default pool for M rows: every shipped config, the split-K variants, the stream-K ones, the
+    2x2 clusters, split-K in clusters of two (CLUSTER_K_CONFIGS: the swapped tiles' where they cover M), and the
+    prior's whole pool for M rows (choices.candidates: for M <= SWAP_AB_MAX_M the swapped-operand tiles covering M
+    and their split-K variants) -- so the prior's pick is always timed. Without the swapped tiles, autotuning a decode shape could only make it slower (H200, 1 x 4096 x 14336 bf16: the prior's
     128x16x8w1st 0.93x cuBLAS, the tuner's 64x128x8w1ps 0.74x). A batch (`layers` > 1): the configs that run one."""
     whole = layers == 1
     pool = CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS + CLUSTER_2X2_CONFIGS + \
-        choices.candidates(m, split_k=whole, swap_ab=whole, dtype=dtype)
+        choices.candidates(m, split_k=whole, swap_ab=whole, dtype=dtype) + \
+        tuple(c for c in CLUSTER_K_CONFIGS if not c.swap_ab or m <= c.block_n)
     return tuple(c for c in dict.fromkeys(pool) if whole or _runs_batched(c))
 
 
 def _runs_batched(config: GemmConfig) -> bool:
     """A batch's kernel takes no split-K, stream-K or swapped operands."""
-    return not (config.split_k or config.stream_k or config.swap_ab)
+    return not (config.split_k or config.stream_k or config.swap_ab or config.cluster_k > 1)
 
 
 def _candidate_calls(m: int, n: int, k: int, dtype: str, candidates, layers: int = 1) -> dict:

@@ -309,7 +309,7 @@ def _pool(small_m: bool, swapped: bool, split_k: bool, dtype: str, a_major: str,
     at = {x.config: i for i, x in enumerate(placed)}
     variants: dict[int, tuple[int, ...]] = {}
     for i, x in enumerate(placed):
-        if x.p.split and (base := at.get(replace(x.config, split_k=False))) is not None:
+        if x.p.split and (base := at.get(base_config(x.config))) is not None:
             variants[base] = variants.get(base, ()) + (i,)
     return placed, variants
 
@@ -336,6 +336,8 @@ def splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, ban
 
 
 def _best_splits(z: _Sized, m: int, n: int, k: int, bandwidth: float, floor: float) -> int:
+    if z.p.handover > 1:  # split-K in a cluster: its CTAs are its slices
+        return z.p.handover
     most = min(MAX_SPLITS, z.k_steps, max(1, z.ctas // (_m_units(z, m) * z.n_units)) + 1)
     return min(range(1, most + 1), key=lambda s: _cost(z, m, n, k, s, bandwidth, floor)[0])
 
@@ -348,7 +350,8 @@ def _split_floor(z: _Sized, m: int, n: int, floor: float, bandwidth: float) -> f
     if p.c1 < 0 or p.c2 < 0:  # no such bound from these terms
         return 0.0
     spread = p.c0 + p.c1 + p.c2 * _m_units(z, m) * z.n_units * z.k_steps / z.ctas
-    return max(max(spread, floor) + _split_costs(m, n, 2, bandwidth), HOST_US)
+    added = _split_costs(m, n, 2, bandwidth) if p.handover == 1 else CLUSTER_K_US
+    return max(max(spread, floor) + added, HOST_US)
 
 
 # The prior's cost model, per config: time_us ~ c0 + c1 * waves + c2 * waves * k_steps (model_terms): a fixed cost, a
@@ -431,6 +434,12 @@ SWAP_AB_MAX_M = max(c.block_n for c in SWAP_AB_CONFIGS)  # swapped operands: M o
 # sessions 13-19 zeroed an f32 D first and converted it after (three launches, 22 us of host time against 9, and
 # 14 us on the GPU on the H100 sweep).
 SPLIT_TAIL_US, SPLIT_SLICE_US = 2.0, 0.5
+# split-K in a cluster (GemmConfig.cluster_k, cluster_sums.py): the slices' sums meet in shared memory, no workspace
+# traffic, fence or counter -- what it adds to its base config's fitted time at its slices. Measured in two slices
+# on nine H100 decode rows against split-K through global memory (records/gemm-2026-12-07-s37/call2-h100/
+# cluster_k_ab.txt): 0.1-0.9 us faster where _split_costs prices 3.0-4.6 us, so the hand-over costs ~3.4 us (the
+# median) -- about as much. The prior's pool holds no such config (CLUSTER_K_CONFIGS: the autotuner's).
+CLUSTER_K_US = 3.4
 HOST_US = 9.0  # per call
 
 
@@ -486,6 +495,7 @@ class _Priced(NamedTuple):
     split: bool
     a_bytes: int
     b_bytes: int
+    handover: int = 1  # split-K in a cluster: its CTAs (the slices); 1 for split-K through global memory
 
 
 @lru_cache(maxsize=512)
@@ -498,7 +508,8 @@ def _priced(table: dict, config: GemmConfig, dtype: str) -> _Priced:
     """`config`'s constants under `table` (per operand class, or one class's table), for problems of `dtype`."""
     cls, base = operand_class(dtype), _base_name(config)
     c0, c1, c2 = table[cls][base] if cls in table else table[base]
-    return _Priced(c0, c1, c2, _tile(config, dtype), config.split_k, *_operand_bytes(dtype))
+    return _Priced(c0, c1, c2, _tile(config, dtype), config.split_k or config.cluster_k > 1, *_operand_bytes(dtype),
+                   config.cluster_k)
 
 
 class _Sized(NamedTuple):
@@ -616,7 +627,7 @@ def _cost(z: _Sized, m: int, n: int, k: int, splits: int, bandwidth: float, floo
         gpu += sum(min(costs) for costs in _pitch_costs(_box_rows(t.block_m, t.block_n, t.swap, m, n), m, n, k,
                                                          (p.a_bytes, p.b_bytes), stepping, odd_rows, bandwidth, layers))
     if p.split:
-        gpu += _split_costs(m, n, splits, bandwidth)
+        gpu += _split_costs(m, n, splits, bandwidth) if p.handover == 1 else CLUSTER_K_US
     return (gpu if gpu > HOST_US else HOST_US), fitted
 
 
@@ -640,7 +651,12 @@ def model_terms(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int
 @lru_cache(maxsize=256)
 def _base_name(config: GemmConfig) -> str:
     """The config whose fitted terms price this one: a split-K config runs its base config's mainloop."""
-    return replace(config, split_k=False).name
+    return base_config(config).name
+
+
+def base_config(config: GemmConfig) -> GemmConfig:
+    """The whole-tile config a split-K one (through global memory or in a cluster) splits."""
+    return replace(config, split_k=False, cluster_k=1)
 
 
 def fitted_terms(table: dict, config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int = 1,

@@ -135,6 +135,8 @@ def output_box(config: GemmConfig, out_dtype: str) -> tuple[int, int]:
     return (config.block_n, BOX) if config.swap_ab else (BOX, box_columns(config, out_dtype))
 
 
+CLUSTER_K_SLICES = (2, 4)  # cluster_k: the tree of pairs its sums take
+CLUSTER_K_ACCUMULATORS = 2 * BOX_BYTES // (4 * 128)  # a warpgroup's f32 sums in its two staging boxes: 32 a thread
 MAX_ACCUMULATORS = 128  # f32 accumulators per consumer thread that fit CONSUMER_REGISTERS with the epilogue's
 # a realigning kernel's (512 threads) are launched with 128 registers a thread, which ptxas holds every role to
 REALIGNED_ACCUMULATORS = 64
@@ -165,6 +167,12 @@ class GemmConfig:
     most 4 a tile); a tile split between runs is added up as split-K's slices are (scheduler.StreamKWalk): no SM idles
     while the last wave's few tiles finish. Cooperative consumers, no cluster, no swap.
 
+    cluster_k: split-K within a cluster of that many CTAs (2 or 4), each over its slice of K of the same tile; their
+    partial sums meet in shared memory over the cluster (st.async into a peer's staging boxes, a barrier counting
+    the bytes: cluster_sums.py), no workspace, fence or counter in global memory. Slices are fixed by the config;
+    the sum's order is the ranks' (a tree of pairs), the same bits every run. Cooperative, unclustered otherwise,
+    a tile's f32 partial sums fitting a warpgroup's two staging boxes (32 accumulators a thread).
+
     swap_ab: the kernel computes D^T = B . A^T -- the host hands it B as its A and A as its B -- so a small M
     lies on wgmma's N (block_n of 16, 32 or 64 rows of A per tile) instead of filling 64-row atoms with TMA's
     zeros; each warpgroup's 64 x block_n accumulator block is staged transposed (stmatrix.trans) into a box of
@@ -182,6 +190,7 @@ class GemmConfig:
     split_k: bool = False
     swap_ab: bool = False
     stream_k: bool = False
+    cluster_k: int = 1
 
     def __hash__(self) -> int:
         """The fields' hash, computed once per config (a new shape's first call hashes its config in several cache
@@ -196,17 +205,24 @@ class GemmConfig:
     def name(self) -> str:
         """`128x256x4`: block_m x block_n x stages (the autotuner's and the bench's label), `w1` appended when the
         consumers keep a wgmma group in flight, `c2x1` / `c1x2` for a cluster, `p` for ping-pong consumers,
-        `g<n>` for an explicit raster group, `s` for split-K, `k` for stream-K, `t` for swapped operands (D^T =
-        B . A^T)."""
+        `g<n>` for an explicit raster group, `c1x1x<k>` for split-K in a cluster, `s` for split-K, `k` for stream-K,
+        `t` for swapped operands (D^T = B . A^T)."""
         depth = f"w{self.wgmma_in_flight}" if self.wgmma_in_flight else ""
         cluster = f"c{self.cluster_m}x{self.cluster_n}" if self.cluster_size > 1 else ""
+        cluster += f"c1x1x{self.cluster_k}" if self.cluster_k > 1 else ""
         group = f"g{self.group_m}" if self.group_m else ""
         return f"{self.block_m}x{self.block_n}x{self.stages}{depth}{cluster}{'p' * self.pingpong}{group}" \
             f"{'s' * self.split_k}{'k' * self.stream_k}{'t' * self.swap_ab}"
 
     @property
     def cluster_size(self) -> int:
+        """CTAs of a cluster on different tiles (sharing operands by multicast)."""
         return self.cluster_m * self.cluster_n
+
+    @property
+    def cluster_ctas(self) -> int:
+        """CTAs of a launch's cluster: those on different tiles, or (cluster_k) on one tile's slices of K."""
+        return self.cluster_size * self.cluster_k
 
     @property
     def tile_warpgroups(self) -> int:
@@ -228,16 +244,17 @@ class GemmConfig:
     @classmethod
     def from_name(cls, name: str) -> GemmConfig:
         """The config a `name` spells (`128x128x6w1c2x1g8`, `128x128x6w1p`, `64x128x8w1ps`; `c2` alone is `c2x1`)."""
-        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+)(?:x(\d+))?)?(p)?(?:g(\d+))?(s)?(k)?(t)?", name)
+        found = re.fullmatch(r"(\d+)x(\d+)x(\d+)(?:w(\d+))?(?:c(\d+)(?:x(\d+))?)?(?:c1x1x(\d+))?(p)?(?:g(\d+))?(s)?(k)?(t)?",
+                             name)
         if found is None:
             raise api_error(f"GemmConfig.from_name: {name!r}; block_m x block_n x stages, then optionally w<wgmma "
                             f"groups in flight>, c<cluster M>x<cluster N>, p (ping-pong), g<raster group rows> and "
                             f"s (split-K), k (stream-K) and t (swapped operands), e.g. 128x128x6w1c2x1, 64x128x8w1ps, "
                             f"128x256x4k or 128x16x8w1t")
-        bm, bn, stages, depth, cm, cn, pingpong, group, split, stream, swap = found.groups()
+        bm, bn, stages, depth, cm, cn, ck, pingpong, group, split, stream, swap = found.groups()
         return cls(int(bm), int(bn), int(stages), group_m=int(group or 0), wgmma_in_flight=int(depth or 0),
                    cluster_m=int(cm or 1), cluster_n=int(cn or 1), pingpong=bool(pingpong), split_k=bool(split),
-                   swap_ab=bool(swap), stream_k=bool(stream))
+                   swap_ab=bool(swap), stream_k=bool(stream), cluster_k=int(ck or 1))
 
     def _check_block_n(self) -> None:
         if self.swap_ab:  # block_n rows of A, staged transposed: one stmatrix.trans x4 per 16
@@ -247,6 +264,20 @@ class GemmConfig:
                                 f"per tile), no cluster")
         elif self.block_n % NARROW_N or not BOX <= self.block_n <= 256:
             raise api_error(f"GemmConfig: block_n={self.block_n}; a multiple of {NARROW_N} in [64, 256]")
+
+    def _check_cluster_k(self) -> None:
+        if self.cluster_k == 1:
+            return
+        if self.cluster_k not in CLUSTER_K_SLICES:
+            raise api_error(f"GemmConfig: cluster_k={self.cluster_k}; 1, or {' or '.join(map(str, CLUSTER_K_SLICES))} "
+                            f"CTAs of a cluster splitting a tile's K")
+        if self.pingpong or self.split_k or self.stream_k or self.cluster_size > 1:
+            raise api_error(f"GemmConfig: {self.name}: split-K in a cluster (cluster_k) runs cooperative consumers "
+                            f"on a cluster of its own, without split-K's workspace or stream-K")
+        if self.accumulators > CLUSTER_K_ACCUMULATORS:
+            raise api_error(f"GemmConfig: {self.name}: split-K in a cluster hands a warpgroup's f32 partial sums over "
+                            f"in its two staging boxes, {CLUSTER_K_ACCUMULATORS} accumulators a thread; this tile "
+                            f"has {self.accumulators} (block_n at most 64 for block_m 128)")
 
     def block_k(self, dtype: str) -> int:
         return 128 if dtype in FP8 else 64
@@ -276,6 +307,7 @@ class GemmConfig:
         if self.stream_k and (self.pingpong or self.swap_ab or self.cluster_size > 1 or self.split_k):
             raise api_error(f"GemmConfig: {self.name} with stream_k; stream-K runs cooperative consumers on "
                             f"unswapped, unclustered tiles, without split-K")
+        self._check_cluster_k()
         cm, cn = self.cluster_m, self.cluster_n
         if (cm, cn) not in ((1, 1), (2, 1), (1, 2), (2, 2)):
             raise api_error(f"GemmConfig: cluster {cm}x{cn}; 1x1, 2x1 (sharing B), 1x2 (sharing A) or 2x2 (both)")
@@ -330,6 +362,14 @@ CLUSTER_2X2_CONFIGS = (GemmConfig(128, 128, 6, wgmma_in_flight=1, cluster_m=2, c
 # pick them (benchmarks/gemm_stream_k.py: they pay only for a long K with a sparse last wave)
 STREAM_K_CONFIGS = tuple(replace(c, stream_k=True) for c in TILES + (GemmConfig(256, 128, 4),))
 
+# split-K in a cluster of two (cluster_sums.py) of the tiles that take it (128 x 64, the swapped 128 x 16/32/64):
+# mmatom.gemm_autotune's candidates and config= choices; the prior does not pick them -- on the H100 they ran 0.4-3.8%
+# faster than split-K through global memory in two slices on one-wave decode rows (11% on a two-wave one), within
+# the noise of the prior's split-K pricing (records/gemm-2026-12-07-s37/call2-h100/cluster_k_ab.txt); clusters of
+# four ran 1.3-1.6x slower there (30 clusters of four fit an H100 at once: 32 tiles took two turns)
+CLUSTER_K_CONFIGS = tuple(replace(c, cluster_k=2)
+                          for c in (GemmConfig(128, 64, 8, wgmma_in_flight=1), *SWAP_AB_CONFIGS))
+
 
 def _field_values(config: GemmConfig) -> tuple:
     """The config's fields in order (what its equality compares)."""
@@ -344,7 +384,7 @@ def widened(config: GemmConfig) -> GemmConfig:
                 (config.block_m, block_n, config.pingpong, 1))
 
 
-__all__ = ["BOX", "CLUSTER_2X2_CONFIGS", "NARROW_N", "NARROW_TILES", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS",
+__all__ = ["BOX", "CLUSTER_2X2_CONFIGS", "CLUSTER_K_CONFIGS", "NARROW_N", "NARROW_TILES", "ELEM_BYTES", "REALIGNED_ACCUMULATORS", "REALIGNING_REGISTERS",
            "TORCH_DTYPE_NAMES", "check_majors", "check_dtypes", "CONFIGS", "FP8", "OUT_DTYPES", "ROW64_TILE",
            "SPLIT_K_CONFIGS", "STREAM_K_CONFIGS", "SWAP_AB_CONFIGS", "TILES", "GemmConfig", "box_columns",
            "box_row_bytes", "operand_box", "output_box", "output_shape", "output_swizzle", "widened"]

@@ -42,8 +42,8 @@ REPACK_CTAS_PER_SM = 8  # the repack's grid: enough warps in flight to keep DRAM
 def persistent_ctas(config: GemmConfig, m: int, n: int, sms: int, splits: int = 1, k: int = 0,
                     dtype: str = "bf16") -> int:
     """The persistent grid: a CTA per SM, or fewer when there are fewer tiles (times the K slices; stream-K: fewer
-    tile K steps, each CTA's run at least one); whole clusters."""
-    cluster = config.cluster_size
+    tile K steps, each CTA's run at least one); whole clusters (split-K in a cluster: a cluster a tile)."""
+    cluster = config.cluster_ctas
     units = -(-m // (config.block_m * config.cluster_m)) * -(-n // (config.block_n * config.cluster_n)) * splits
     if config.stream_k:
         units *= max(1, -(-k // config.block_k(dtype)))
@@ -54,9 +54,9 @@ def resident_sms(kernel: mmatom.Kernel, config: GemmConfig, sms: int, device: in
     """The SMs a persistent grid of `config`'s kernel fills: all `sms`, or for clusters of more than two CTAs (a
     cluster's CTAs share a GPC, whose SMs need not divide by 4) as many as the GPU runs of its clusters at once --
     a grid past that would run its last clusters as a second wave."""
-    if config.cluster_size <= 2:
+    if config.cluster_ctas <= 2:
         return sms
-    return kernel.max_active_clusters(device) * config.cluster_size
+    return kernel.max_active_clusters(device) * config.cluster_ctas
 
 
 def clusters_for(p: "Problem", out_dtype: str, direct: bool = False):
@@ -456,6 +456,8 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
         config = _realigning_variant(choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], odd_rows=odd,
                                                    swap_ab=out_dtype != "f32",
                                                    resident_clusters=clusters_for(p, out_dtype, direct)), p, sms)
+    if any(p.unaligned) and config.cluster_k > 1:  # its kernel takes TMA-loaded operands: split-K's realigns
+        config = _realigning_variant(replace(config, cluster_k=1, split_k=True), p, sms)
     p = _copied_unaligned(torch, p, _realigned_by(config, p, sms))
     repack = repacked_operands(config, p.m, p.n, p.k, dtype, odd, splits(config, p.m, p.n, p.k, dtype, sms), sms=sms)
     repack = tuple(copy and not unaligned for copy, unaligned in zip(repack, p.unaligned))

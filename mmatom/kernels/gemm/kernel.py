@@ -31,6 +31,7 @@ from mmatom.errors import api_error
 from .config import (BOX, BOX_BYTES, CONSUMER_REGISTERS, CONSUMER_THREADS, FP8, ORDER_BARRIER, OUT_DTYPES,
                      PRODUCER_REGISTERS, REALIGNED_ACCUMULATORS, REALIGNING_REGISTERS, GemmConfig, box_columns,
                      box_row_bytes, check_dtypes, check_majors, operand_box, output_box, output_swizzle)
+from .cluster_sums import HANDOVER_BARRIERS, ClusterSums
 from .direct_store import DirectStore
 from .realigned_loads import PRODUCER_THREADS, PRODUCER_WARPGROUPS, RealignedLoads, raw_bytes
 from .split_sums import REALIGNED_SUMMED_AT_ONCE, SUMMED_AT_ONCE, TIGHT_SUMMED_AT_ONCE, SliceSums
@@ -45,6 +46,9 @@ def _check_variant(config: GemmConfig, dtype: str, out_dtype: str, batched: bool
     if (config.split_k or config.stream_k) and batched:
         raise api_error(f"build_gemm: a split-K or stream-K config ({config.name}) runs one GEMM's K slices or "
                         f"runs, not a batch (batched=True)")
+    if config.cluster_k > 1 and (batched or realigned):
+        raise api_error(f"build_gemm: a split-K-in-a-cluster config ({config.name}) runs one GEMM's K slices on TMA-"
+                        f"loaded operands; batched={batched}, realigned operands {list(realigned)}")
     if config.stream_k and realigned:
         raise api_error(f"build_gemm: a stream-K config ({config.name}) with realigned operands {list(realigned)}; "
                         f"the realigning producer walks whole tiles")
@@ -122,7 +126,10 @@ class HopperGemm:
         self.tid = kb.tid()
         with kb.if_(self.tid == 0):
             self.ring.init()
-        if self.clustered:
+            if self.paired:
+                ClusterSums.init(kb, self.handover_bars)
+                kb.mbarrier.fence_init()
+        if self.clustered or self.paired:
             self._all_ctas_meet()
         else:
             kb.sync.barrier()
@@ -130,13 +137,20 @@ class HopperGemm:
             self.producer()
         with role.otherwise():
             self.consumer()
-        if self.clustered:
-            self._all_ctas_meet()  # no CTA exits while a peer may still multicast into it or release its stages
+        if self.clustered or self.paired:
+            self._all_ctas_meet()  # no CTA exits while a peer may still multicast into it, release its stages or
+            # hand it sums
         return kb.finish()
 
     @property
     def clustered(self) -> bool:
+        """CTAs of a cluster on different tiles, multicasting operands."""
         return self.config.cluster_size > 1
+
+    @property
+    def paired(self) -> bool:
+        """CTAs of a cluster on one tile's slices of K, adding their sums up in shared memory (cluster_sums.py)."""
+        return self.config.cluster_k > 1
 
     def _all_ctas_meet(self) -> None:
         """Every CTA of the cluster: its barriers exist before a peer multicasts into it or releases its stages."""
@@ -170,7 +184,7 @@ class HopperGemm:
         c, batched, params = self.config, self.batched, self._params()
         kb = mmatom.KernelBuilder("gemm", params, self.target, threads=128 * self.producer_warpgroups + CONSUMER_THREADS,
                                   min_ctas_per_sm=1,
-                                  cluster=(c.cluster_size, 1, 1) if self.clustered else None)
+                                  cluster=(c.cluster_ctas, 1, 1) if c.cluster_ctas > 1 else None)
         # a stage is free once every thread of the warpgroups that read it (one CTA), or every such warp of every
         # CTA of the cluster (each CTA's slice lands in all of them), has released it
         readers = self.warpgroups * 128
@@ -181,14 +195,17 @@ class HopperGemm:
                                  a=self.tiled.smem_desc_type("A", major="k" if self.majors["a"] == "k" else "mn"),
                                  b=self.tiled.smem_desc_type("B", major="k" if self.majors["b"] == "k" else "mn"))
         self.staging = kb.smem_tiles((2, 2), BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
-        # split-K: each of `splits` layers of units sums the products of its slice of K, k_tiles steps of it (the
-        # last slice may run past K: TMA reads zeros there); every unit then takes as many ring iterations
-        splits = kb.param("splits") if c.split_k else 1
+        self.handover_bars = kb.smem(8 * HANDOVER_BARRIERS, align=8) if self.paired else None
+        # split-K: each of `splits` layers of units (or of a cluster's CTAs) sums the products of its slice of K,
+        # k_tiles steps of it (the last slice may run past K: TMA reads zeros there); every unit then takes as many
+        # ring iterations
+        splits = kb.param("splits") if c.split_k else c.cluster_k
         self.k_tiles = ceil_div(ceil_div(kb.param("k"), self.bk), splits)
         self.k_tiles.ssa.name_hint = "k_tiles"  # what verify-pipeline's diagnostics call it
         layers = splits if c.split_k else kb.param("batch") if batched else 1
         self.scheduler = kb.tile_scheduler(ceil_div(kb.param("m"), self.bm), ceil_div(kb.param("n"), self.bn),
-                                           cluster=(c.cluster_m, c.cluster_n), group_m=c.raster_group, layers=layers)
+                                           cluster=(c.cluster_m, c.cluster_n), group_m=c.raster_group, layers=layers,
+                                           shared_by=c.cluster_k)
         # stream-K: whole waves as the scheduler walks them, the last wave's K steps in runs (scheduler.StreamKWalk)
         self.walk = kb.stream_k(self.scheduler, self.k_tiles) if c.stream_k else None
         self.box_types = self._slice_types()
@@ -233,6 +250,8 @@ class HopperGemm:
         slice's; stream-K its run's."""
         if self.walk:
             return self.walk.segment(unit)
+        if self.paired:
+            return self.kb.cluster.rank() * self.k_tiles, self.k_tiles
         return (self.scheduler.layer(unit) * self.k_tiles if self.config.split_k else 0), self.k_tiles
 
     def realigning_producer(self) -> None:
@@ -316,18 +335,7 @@ class HopperGemm:
         kb, pingpong = self.kb, self.config.pingpong
         kb.sync.setmaxnreg("increase", REALIGNING_REGISTERS["consumer"] if self.realigned else CONSUMER_REGISTERS)
         warpgroup = kb.warpgroup_id() - self.producer_warpgroups  # 0 or 1
-        self.issuer = self.tid & 127 == 0  # the warpgroup's thread that issues its TMA stores
-        self.boxes = self.staging[warpgroup]  # this warpgroup's two staging boxes
-        self.direct = DirectStore(kb, self.tid, self.config, self.out_dtype) if self.direct_d else None
-        self.sums = self._slice_sums(warpgroup) if self.config.split_k or self.config.stream_k else None
-        # cooperative: the tile's rows this warpgroup owns (as the wgmma tile places them: warpgroup 1 of the CTA
-        # is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the whole tile
-        self.half = 0 if pingpong else kb.warpgroup_id() & 1
-        self.scale = kb.load_scalar(kb.param("scale_a"), "f32") * kb.load_scalar(kb.param("scale_b"), "f32") \
-            if self.fp8 and not self.rowwise else None
-        if self.rowwise:  # the thread's base row and column in the tile, and the last row and column of D
-            self.coords = self.tiled.fragment_coords(kb, "D", thread=self.tid % self.tiled.threads)
-            self.last = {"scale_a": kb.param("m") - 1, "scale_b": kb.param("n") - 1}
+        self._consumer_state(warpgroup)
         # ping-pong: warpgroup w takes this CTA's tiles w, w + 2, ...: its ring iterations start at w * k_tiles
         tiles = self.scheduler.loop([warpgroup * self.k_tiles], first=warpgroup, every=2) if pingpong else \
             self.tile_loop()
@@ -340,16 +348,40 @@ class HopperGemm:
             if pingpong:
                 self.pass_turn(unit, warpgroup)
             self.drain(it_next)
-            if self.sums is None:
-                self.epilogue(acc, origin, warpgroup)
-            elif self.walk:
-                self.stream_k_epilogue(acc, unit, origin, warpgroup)
-            else:
-                self.split_epilogue(acc, unit, origin, warpgroup)
+            self.tile_epilogue(acc, unit, origin, warpgroup)
             # ping-pong: skip the other warpgroup's tile's ring iterations
             tiles.yield_(it_next + self.k_tiles if pingpong else it_next)
         with kb.if_(self.issuer):
             kb.tma.wait_group(0)
+
+    def _consumer_state(self, warpgroup) -> None:
+        """What a consumer thread keeps across its tiles: its staging boxes and TMA-store issuer, the split sums'
+        protocol, its rows of the tile, D's scales."""
+        kb = self.kb
+        self.issuer = self.tid & 127 == 0  # the warpgroup's thread that issues its TMA stores
+        self.boxes = self.staging[warpgroup]  # this warpgroup's two staging boxes
+        self.direct = DirectStore(kb, self.tid, self.config, self.out_dtype) if self.direct_d else None
+        self.sums = self._slice_sums(warpgroup) if self.config.split_k or self.config.stream_k else None
+        # cooperative: the tile's rows this warpgroup owns (as the wgmma tile places them: warpgroup 1 of the CTA
+        # is the accumulator's warpgroup 1, tid.x / 128 mod 2); ping-pong: the whole tile
+        self.half = 0 if self.config.pingpong else kb.warpgroup_id() & 1
+        self.scale = kb.load_scalar(kb.param("scale_a"), "f32") * kb.load_scalar(kb.param("scale_b"), "f32") \
+            if self.fp8 and not self.rowwise else None
+        if self.rowwise:  # the thread's base row and column in the tile, and the last row and column of D
+            self.coords = self.tiled.fragment_coords(kb, "D", thread=self.tid % self.tiled.threads)
+            self.last = {"scale_a": kb.param("m") - 1, "scale_b": kb.param("n") - 1}
+
+    def tile_epilogue(self, acc, unit, origin: tuple, warpgroup) -> None:
+        """The tile's accumulator to D: stored, or first added up with its other K slices' (split-K through global
+        memory or in a cluster, stream-K)."""
+        if self.paired:
+            self.cluster_k_epilogue(acc, unit, origin, warpgroup)
+        elif self.sums is None:
+            self.epilogue(acc, origin, warpgroup)
+        elif self.walk:
+            self.stream_k_epilogue(acc, unit, origin, warpgroup)
+        else:
+            self.split_epilogue(acc, unit, origin, warpgroup)
 
     def _slice_sums(self, warpgroup) -> SliceSums:
         """Split-K's and stream-K's partial sums, this consumer thread's part (its place after the producers)."""
@@ -423,6 +455,15 @@ class HopperGemm:
         tile, splits = row_tile * self.scheduler.tiles_n + col_tile, self.kb.param("splits")
         with self.kb.if_(self.sums.publish(acc, tile, tile * splits + self.scheduler.layer(unit), splits)):
             self.epilogue(self.sums.total(splits, lambda s: tile * splits + s), origin, warpgroup)
+
+    def cluster_k_epilogue(self, acc, unit, origin: tuple, warpgroup) -> None:
+        """Split-K in a cluster: the slices' sums handed down a tree of pairs through shared memory; rank 0 stores
+        the tile (cluster_sums.py)."""
+        kb, scheduler = self.kb, self.scheduler
+        sums = ClusterSums(kb, self.config.cluster_k, self.boxes, self.tid - 128 * self.producer_warpgroups,
+                           self.tiled.fragment_type("C"), warpgroup, self.handover_bars)
+        tile = (unit - scheduler.first()) // scheduler.step()  # this CTA's tiles before this one
+        sums.reduce(acc, tile, lambda total: self.epilogue(total, origin, warpgroup))
 
     def stream_k_epilogue(self, acc, unit, origin: tuple, warpgroup) -> None:
         """Stream-K: a tile this CTA computed whole is stored; a segment of a split one writes its partial sums to

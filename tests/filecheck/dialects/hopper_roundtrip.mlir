@@ -56,6 +56,10 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     nvvm.mbarrier.arrive %peer : !llvm.ptr<7>
     // CHECK: nvvm.mbarrier.arrive %peer {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
     nvvm.mbarrier.arrive %peer {scope = #nvvm.mem_scope<cluster>} : !llvm.ptr<7>
+    // CHECK: nvvm.st.async %peer, %peer, %r0, %r1, %r2, %r3 : !llvm.ptr<7>, !llvm.ptr<7>, i32, i32, i32, i32
+    nvvm.st.async %peer, %peer, %r0, %r1, %r2, %r3 : !llvm.ptr<7>, !llvm.ptr<7>, i32, i32, i32, i32
+    // CHECK: nvvm.mbarrier.arrive.expect_tx %peer, %n : !llvm.ptr<7>, i32
+    nvvm.mbarrier.arrive.expect_tx %peer, %n : !llvm.ptr<7>, i32
     // CHECK: nvvm.cluster.arrive {aligned}
     nvvm.cluster.arrive {aligned}
     // CHECK: nvvm.cluster.wait

@@ -357,3 +357,27 @@ llvm.func @bulk_copy_dst_not_shared(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm
   nvvm.cp.async.bulk.shared.cluster.global %g, %g, %s, %i : !llvm.ptr<1>, !llvm.ptr<1>
   llvm.return
 }
+
+// -----
+
+llvm.func @st_async_local(%s: !llvm.ptr<3>, %p: !llvm.ptr<7>, %i: i32) {
+  // expected-error@+1 {{'nvvm.st.async' op nvvm.st.async: the address must be !llvm.ptr<7> (a shared::cluster address: nvvm.mapa's), not !llvm.ptr<3>}}
+  nvvm.st.async %s, %p, %i, %i, %i, %i : !llvm.ptr<3>, !llvm.ptr<7>, i32, i32, i32, i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @st_async_words(%p: !llvm.ptr<7>, %i: i32) {
+  // expected-error@+1 {{'nvvm.st.async' op nvvm.st.async: 2 words; the store is a vector of four 32-bit words}}
+  nvvm.st.async %p, %p, %i, %i : !llvm.ptr<7>, !llvm.ptr<7>, i32, i32
+  llvm.return
+}
+
+// -----
+
+llvm.func @wait_scope(%s: !llvm.ptr<3>, %i: i32) {
+  // expected-error@+1 {{'nvvm.mbarrier.try_wait.parity' op nvvm.mbarrier.try_wait.parity: scope gpu; a barrier wait acquires at cta or cluster scope}}
+  nvvm.mbarrier.try_wait.parity %s, %i, %i {scope = #nvvm.mem_scope<gpu>} : !llvm.ptr<3>, i32, i32
+  llvm.return
+}

@@ -819,3 +819,23 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     llvm.return
   }
 }
+
+// -----
+
+// a remote expect_tx posts bytes no st.async before it sends: the peer's phase never completes
+builtin.module attributes {mma.target = #mma.target<sm_90a>} {
+  llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+  llvm.func @hand_over(%w: i32) attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128>, nvvm.cluster_dim = array<i32: 2, 1, 1>, mma.shared_bytes = 2056 : i32} {
+    %buf = llvm.mlir.addressof @smem : !llvm.ptr<3>
+    %bar = llvm.getelementptr %buf[2048] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+    %one = arith.constant 1 : i32
+    %bytes = arith.constant 4096 : i32
+    %peer_buf = nvvm.mapa %buf, %one : !llvm.ptr<3> -> !llvm.ptr<7>
+    %peer_bar = nvvm.mapa %bar, %one : !llvm.ptr<3> -> !llvm.ptr<7>
+    %other = nvvm.mapa %buf, %one : !llvm.ptr<3> -> !llvm.ptr<7>
+    nvvm.st.async %peer_buf, %other, %w, %w, %w, %w : !llvm.ptr<7>, !llvm.ptr<7>, i32, i32, i32, i32
+    // expected-error@+1 {{nvvm.mbarrier.arrive.expect_tx: posts 4096 bytes on the remote barrier}}
+    nvvm.mbarrier.arrive.expect_tx %peer_bar, %bytes : !llvm.ptr<7>, i32
+    llvm.return
+  }
+}

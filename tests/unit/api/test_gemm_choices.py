@@ -72,21 +72,23 @@ def test_the_prior_among_the_narrow_tiles_and_their_neighbours(h100, monkeypatch
 def test_the_autotuners_pool_holds_every_config_the_prior_may_pick(h100):
     """mmatom.gemm_autotune's default candidates: the prior's whole pool -- for M <= 64 the swapped-operand tiles
     covering M and their split-K variants too (without them a tuned decode shape could only be slower than the
-    prior's swapped pick) --, so the prior's pick is among them; a batch neither splits K nor swaps operands."""
-    from mmatom.kernels.gemm import CLUSTER_2X2_CONFIGS, SPLIT_K_CONFIGS, STREAM_K_CONFIGS
+    prior's swapped pick) --, so the prior's pick is among them; split-K in clusters of two (the swapped tiles'
+    where they cover M); a batch neither splits K nor swaps operands."""
+    from mmatom.kernels.gemm import CLUSTER_2X2_CONFIGS, CLUSTER_K_CONFIGS, SPLIT_K_CONFIGS, STREAM_K_CONFIGS
     from mmatom.kernels.gemm.autotune import autotune_candidates
     everywhere = set(CONFIGS + SPLIT_K_CONFIGS + STREAM_K_CONFIGS + CLUSTER_2X2_CONFIGS)
-    assert set(autotune_candidates(512, "bf16")) == everywhere
+    assert set(autotune_candidates(512, "bf16")) == everywhere | {c for c in CLUSTER_K_CONFIGS if not c.swap_ab}
     for m, dtype in ((1, "bf16"), (8, "e4m3"), (24, "f16"), (64, "bf16")):
         pool = autotune_candidates(m, dtype)
         swapped = {c for c in pool if c.swap_ab}
         assert swapped and all(m <= c.block_n for c in swapped), (m, sorted(c.name for c in swapped))
-        assert {replace(c, split_k=True) for c in swapped if not c.split_k} <= swapped
+        assert {replace(c, split_k=True) for c in swapped if not (c.split_k or c.cluster_k > 1)} <= swapped
+        assert {replace(c, cluster_k=2) for c in swapped if not (c.split_k or c.cluster_k > 1)} <= swapped
         assert {c for c in SWAP_AB_CONFIGS if m <= c.block_n} <= swapped
         assert set(gemm_choices.candidates(m, split_k=True, swap_ab=True, dtype=dtype)) <= set(pool)
         assert choose_config(m, 4096, 14336, dtype) in pool and len(set(pool)) == len(pool)
     batch = autotune_candidates(8, "bf16", layers=4)
-    assert batch and not any(c.split_k or c.stream_k or c.swap_ab for c in batch)
+    assert batch and not any(c.split_k or c.stream_k or c.swap_ab or c.cluster_k > 1 for c in batch)
     assert choose_config(8, 4096, 4096, "bf16", layers=4) in batch
 
 

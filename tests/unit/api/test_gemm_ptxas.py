@@ -248,6 +248,9 @@ def test_config_names_round_trip():
         assert GemmConfig.from_name(config.name) == config
     assert GemmConfig.from_name("128x256x4c2") == GemmConfig(128, 256, 4, cluster_m=2)  # the earlier spelling
     assert GemmConfig.from_name("256x128x4c1x2").cluster_n == 2 and GemmConfig.from_name("128x128x6p").pingpong
+    paired = GemmConfig(128, 16, 8, wgmma_in_flight=1, swap_ab=True, cluster_k=4)
+    assert paired.name == "128x16x8w1c1x1x4t" and GemmConfig.from_name(paired.name) == paired
+    assert paired.cluster_size == 1 and paired.cluster_ctas == 4
     with pytest.raises(mmatom.CompileError, match="128x128x6w1c2x1"):
         GemmConfig.from_name("128x128")
 
@@ -341,6 +344,43 @@ def test_split_k_assembles_clean():
         params = kernel.ptx.split(")")[0]
         assert params.count(".param .u32 gemm_param_") == 4 + direct, what
         assert params.count(".param .u64 gemm_param_") == 2 + direct * 2 + (2 if dtype == "e4m3" else 0), what
+
+
+CLUSTER_K = [(name, dtype, out, direct) for name in ("128x64x8w1c1x1x2t", "128x16x8w1c1x1x2t", "128x32x8w1c1x1x4t",
+                                                   "128x64x8w1c1x1x2", "128x64x8w1c1x1x4")
+             for dtype, out, direct in (("bf16", "bf16", False), ("e4m3", "bf16", False))] + [
+    ("128x64x8w1c1x1x2", "bf16", "f32", False), ("128x64x8w1c1x1x2t", "bf16", "bf16", True)]
+
+
+def test_cluster_k_assembles_clean_with_its_hand_over():
+    """Split-K in a cluster (cluster_sums.py): 0 spills, no warning; a cluster of cluster_k CTAs; no workspace, no
+    gpu-scope fence or atomic; each warpgroup's sums handed over with one st.async a 16-byte chunk per round a rank
+    sends in (a tree of pairs: slices - 1 sending branches), the bytes posted on the peer's barrier by a
+    cluster-scope remote expect_tx and acquired by a cluster-scope wait."""
+    cases = [(GemmConfig.from_name(name), dtype, out, direct) for name, dtype, out, direct in CLUSTER_K]
+    with compile_pool() as pool:
+        kernels = list(pool.map(_compiled, [dict(dtype=t, config=c, out_dtype=out, direct_d=direct)
+                                            for c, t, out, direct in cases]))
+    for (config, dtype, out, direct), kernel in zip(cases, kernels):
+        what = f"{config.name} {dtype} -> {out}{' direct' * direct}"
+        ptx, slices = kernel.ptx, config.cluster_k
+        assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), what
+        assert f".reqnctapercluster {slices}, 1, 1" in ptx and ".multicast::cluster" not in ptx, what
+        assert "atom." not in ptx and "fence.acq_rel.gpu" not in ptx, what
+        chunks = config.accumulators // 4
+        assert ptx.count("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32") == (slices - 1) * chunks, what
+        assert ptx.count("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64") == slices - 1, what
+        assert ptx.count("mbarrier.try_wait.parity.acquire.cluster") == slices - 1, what
+
+
+def test_cluster_k_limits_are_compile_errors():
+    """What split-K in a cluster does not combine with: each a CompileError naming it."""
+    for name, words in (("128x128x6w1c1x1x2", "32 accumulators"), ("128x64x8w1c1x1x3", "2 or 4"),
+                        ("64x128x8w1c1x1x2p", "cooperative"), ("128x64x8w1c1x1x2s", "cooperative")):
+        with pytest.raises(mmatom.CompileError, match=words):
+            GemmConfig.from_name(name).check("bf16")
+    with pytest.raises(mmatom.CompileError, match="TMA-loaded operands"):
+        build_gemm("bf16", "sm_90a", GemmConfig.from_name("128x64x8w1c1x1x2"), realigned=("a",))
 
 
 def test_batched_assembles_clean():
