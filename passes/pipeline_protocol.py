@@ -10,8 +10,8 @@ forms, addresses.py, so `ring.full(stage)` built twice is one barrier):
    in an scf.for of constant bounds once per trip (bounds known only at run time: nothing to compare); every
    `mma.tma_load` has such an expect_tx before it. A multicast load lands its box in every CTA of its
    (constant) mask, and each of those CTAs is assumed to issue its own slice alike. A remote expect_tx (on a
-   peer's barrier) posts what the `nvvm.st.async` ops before it send there: 16 bytes each, times the sending
-   threads (a whole number of warps).
+   peer's barrier, however nvvm.mapa made it) posts what the `nvvm.st.async` ops of its phase send there: 16
+   bytes each, times the sending threads -- a whole number of warps, not counted further.
 2. placement: a box lands inside the kernel's declared shared memory (`mma.shared_bytes`) at an address
    aligned as its swizzle needs (1024 bytes for the swizzled boxes wgmma reads).
 3. consumers: the stage a TMA load fills is `region + k * s` with its full barrier `bars + c * s`; a wgmma that
@@ -43,7 +43,7 @@ from dataclasses import dataclass, field, replace
 from xdsl.context import Context
 from xdsl.dialects import llvm, scf
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, OpResult, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from mmatom.atoms.limits import REGISTER_FILE as REGISTERS_PER_SM
@@ -130,22 +130,32 @@ def _check_bytes(body: Block, walked: Sequence[Operation], loads: Sequence[mma.T
 
 
 def _check_remote_bytes(op: nvvm_hopper.MBarrierArriveExpectTxOp, walked: Sequence[Operation]) -> None:
-    """A remote arrive.expect_tx posts the bytes the nvvm.st.async ops before it (since the last such post) send
-    to that barrier -- each executed by every thread of the sending group, the post by one: the posted count must
-    be those stores' 16 bytes times a whole number of warps' threads."""
-    bar, posted = affine(op.addr), affine(op.txcount)
+    """A remote arrive.expect_tx posts the bytes the nvvm.st.async ops to that barrier send in its phase -- those
+    between the posts on it before and after this one, before or after it -- each executed by every thread of the
+    sending group, the post by one: the posted count must be those stores' 16 bytes times a whole number of warps'
+    threads. (How many threads send is not worked out: a post of a warp's bytes too few or too many passes.)"""
+    bar, posted = _remote_barrier(op.addr), affine(op.txcount)
+    at = walked.index(op)
     stores = 0
-    for earlier in reversed(walked[:walked.index(op)]):
-        if isinstance(earlier, nvvm_hopper.MBarrierArriveExpectTxOp) and affine(earlier.addr) == bar:
-            break
-        stores += isinstance(earlier, nvvm_hopper.StAsyncOp) and affine(earlier.mbar) == bar
+    for side in (reversed(walked[:at]), walked[at + 1:]):
+        for other in side:
+            if isinstance(other, nvvm_hopper.MBarrierArriveExpectTxOp) and _remote_barrier(other.addr) == bar:
+                break
+            stores += isinstance(other, nvvm_hopper.StAsyncOp) and _remote_barrier(other.mbar) == bar
     if posted.terms or posted.base is not None:
         return  # a byte count known only at run time: nothing to compare
     if not stores or posted.const % (16 * stores * 32):
         raise LifecycleError(op, (
-            f"{op.name}: posts {posted.const} bytes on the remote barrier {bar.describe()}, but the nvvm.st.async "
-            f"ops before it send {stores} x 16 bytes a thread to it: the count is that times the sending threads "
-            f"(a whole number of warps); else the peer's phase never completes, or completes before its words land"))
+            f"{op.name}: posts {posted.const} bytes on a remote barrier, but the nvvm.st.async ops of its phase send "
+            f"{stores} x 16 bytes a thread to it: the count is that times the sending threads (a whole number of "
+            f"warps); else the peer's phase never completes, or completes before its words land"))
+
+
+def _remote_barrier(addr: SSAValue) -> tuple:
+    """A peer's barrier as (the local barrier's affine form, the CTA rank's), whichever nvvm.mapa made it."""
+    if isinstance(addr, OpResult) and isinstance(addr.op, nvvm_hopper.MapaOp):
+        return affine(addr.op.a), affine(addr.op.b)
+    return affine(addr), None
 
 
 def _blocks(body: Block, walked: Sequence[Operation]) -> Iterator[Block]:

@@ -1,5 +1,5 @@
 """Session 37, written after probe_cluster_k.py, not run (no device time was left; device_next.sh runs it, as
-committed and with ready_before_k_loop.patch): where split-K in a cluster's time goes -- its hand-over against the
+committed and with expect_tx_cta_scope.patch and ready_before_k_loop.patch): where split-K in a cluster's time goes -- its hand-over against the
 same cluster launch without it. Per row (two slices), each its kernels' GPU time a call
 (torch.profiler, 40 calls), best of 2 alternating rounds:
   whole      the unsplit tile

@@ -70,3 +70,23 @@ def test_cluster_k_fp8(m, n, k):
         assert torch.isfinite(d).all(), f"{name}: some of D was never written"
         err = (d.double() - ref).abs()
         assert bool((err <= bound + 1e-30).all()), f"{name}: max error {err.max().item():.3g}"
+
+
+@pytest.mark.parametrize("dtype, k", [("bf16", 4097), ("e4m3", 4095)])
+def test_cluster_k_copies_rows_tma_cannot_address(dtype, k):
+    """Rows TMA cannot address (K not a multiple of 16 bytes): a cluster config keeps its kernel, whose operands
+    are TMA-loaded only, and the host copies those rows into aligned ones first (as for stream-K). Added in session
+    37 after its last device call: first run in the next."""
+    import torch
+
+    import mmatom
+    from mmatom.kernels.gemm import GemmConfig
+    t = torch.bfloat16 if dtype == "bf16" else torch.float8_e4m3fn
+    a, b = torch.randn(40, k, device="cuda").to(t), torch.randn(1000, k, device="cuda").to(t)
+    s = {} if dtype == "bf16" else {"scale_a": torch.ones(1, device="cuda"), "scale_b": torch.ones(1, device="cuda")}
+    ref = a.double() @ b.double().T
+    for name in ("128x64x8w1c1x1x2t", "128x64x8w1c1x1x2"):
+        d = torch.full((40, 1000), float("nan"), device="cuda", dtype=torch.bfloat16)
+        mmatom.gemm(a, b, out=d, config=GemmConfig.from_name(name), **s)
+        torch.cuda.synchronize()
+        _check(d, ref, k, 2.0 ** -7)

@@ -456,8 +456,6 @@ def configured(torch, p: Problem, out_dtype: str, config: GemmConfig | None, sms
         config = _realigning_variant(choose_config(p.m, p.n, p.k, dtype, p.majors[1], p.majors[0], odd_rows=odd,
                                                    swap_ab=out_dtype != "f32",
                                                    resident_clusters=clusters_for(p, out_dtype, direct)), p, sms)
-    if any(p.unaligned) and config.cluster_k > 1:  # its kernel takes TMA-loaded operands: split-K's realigns
-        config = _realigning_variant(replace(config, cluster_k=1, split_k=True), p, sms)
     p = _copied_unaligned(torch, p, _realigned_by(config, p, sms))
     repack = repacked_operands(config, p.m, p.n, p.k, dtype, odd, splits(config, p.m, p.n, p.k, dtype, sms), sms=sms)
     repack = tuple(copy and not unaligned for copy, unaligned in zip(repack, p.unaligned))
@@ -479,7 +477,8 @@ def _realigned_by(config: GemmConfig, p: Problem, sms: int) -> tuple[bool, bool]
     """Which of `p`'s unaligned operands `config`'s kernel realigns (kernel.realigned_ring): both, else the larger
     (B, the weight, unless A has more rows), else the other, else none -- the rest are copied; none where
     REALIGN_UNALIGNED is False, or (None) where realigning them does not pay."""
-    if REALIGN_UNALIGNED is False or not any(p.unaligned) or config.stream_k:  # stream-K: whole-tile walks only
+    # stream-K: whole-tile walks only; split-K in a cluster: TMA-loaded operands only (both copy odd rows instead)
+    if REALIGN_UNALIGNED is False or not any(p.unaligned) or config.stream_k or config.cluster_k > 1:
         return (False, False)
     names = ("b", "a") if config.swap_ab else ("a", "b")  # the kernel's operand each of p's is
     larger = 1 if p.n >= p.m else 0

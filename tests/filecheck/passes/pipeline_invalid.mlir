@@ -834,7 +834,7 @@ builtin.module attributes {mma.target = #mma.target<sm_90a>} {
     %peer_bar = nvvm.mapa %bar, %one : !llvm.ptr<3> -> !llvm.ptr<7>
     %other = nvvm.mapa %buf, %one : !llvm.ptr<3> -> !llvm.ptr<7>
     nvvm.st.async %peer_buf, %other, %w, %w, %w, %w : !llvm.ptr<7>, !llvm.ptr<7>, i32, i32, i32, i32
-    // expected-error@+1 {{nvvm.mbarrier.arrive.expect_tx: posts 4096 bytes on the remote barrier}}
+    // expected-error@+1 {{nvvm.mbarrier.arrive.expect_tx: posts 4096 bytes on a remote barrier, but the nvvm.st.async ops of its phase send 0 x 16 bytes}}
     nvvm.mbarrier.arrive.expect_tx %peer_bar, %bytes : !llvm.ptr<7>, i32
     llvm.return
   }
