@@ -4,6 +4,7 @@ tails in M, N and K (a last slice running past K), several tiles a cluster (the 
 the same bits run to run. Outputs NaN-poisoned first. Marker `gpu`."""
 
 import pytest
+from test_gemm_swap_ab_gpu import _check  # tests/gpu is on sys.path (pytest's rootdir-relative imports)
 
 pytestmark = pytest.mark.gpu
 
@@ -11,15 +12,6 @@ CONFIGS = ["128x64x8w1c1x1x2t", "128x16x8w1c1x1x2t", "128x32x8w1c1x1x4t", "128x6
 # (m, n, k): one tile, tails, more tiles than clusters fit at once (each cluster several tiles), K shorter than
 # the slices' steps (a slice of zeros)
 SHAPES = [(64, 4096, 14336), (17, 1000, 520), (45, 300, 200), (8, 40960, 2048), (33, 4104, 100), (200, 1030, 4096)]
-
-
-def _check(d, ref, k, rel):
-    import torch
-
-    assert torch.isfinite(d).all(), "some of D was never written (still NaN)"
-    err = (d.double() - ref).abs()
-    bound = k * 2.0 ** -23 * ref.abs().max() + ref.abs() * rel + 1e-30
-    assert bool((err <= bound).all()), f"max error {err.max().item():.3g}"
 
 
 def _usable(name: str, m: int) -> bool:

@@ -336,8 +336,6 @@ def splits(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, ban
 
 
 def _best_splits(z: _Sized, m: int, n: int, k: int, bandwidth: float, floor: float) -> int:
-    if z.p.handover > 1:  # split-K in a cluster: its CTAs are its slices
-        return z.p.handover
     most = min(MAX_SPLITS, z.k_steps, max(1, z.ctas // (_m_units(z, m) * z.n_units)) + 1)
     return min(range(1, most + 1), key=lambda s: _cost(z, m, n, k, s, bandwidth, floor)[0])
 
@@ -350,8 +348,7 @@ def _split_floor(z: _Sized, m: int, n: int, floor: float, bandwidth: float) -> f
     if p.c1 < 0 or p.c2 < 0:  # no such bound from these terms
         return 0.0
     spread = p.c0 + p.c1 + p.c2 * _m_units(z, m) * z.n_units * z.k_steps / z.ctas
-    added = _split_costs(m, n, 2, bandwidth) if p.handover == 1 else CLUSTER_K_US
-    return max(max(spread, floor) + added, HOST_US)
+    return max(max(spread, floor) + _split_costs(m, n, 2, bandwidth), HOST_US)
 
 
 # The prior's cost model, per config: time_us ~ c0 + c1 * waves + c2 * waves * k_steps (model_terms): a fixed cost, a
@@ -438,7 +435,8 @@ SPLIT_TAIL_US, SPLIT_SLICE_US = 2.0, 0.5
 # traffic, fence or counter -- what it adds to its base config's fitted time at its slices. Measured in two slices
 # on nine H100 decode rows against split-K through global memory (records/gemm-2026-12-07-s37/call2-h100/
 # cluster_k_ab.txt): 0.1-0.9 us faster where _split_costs prices 3.0-4.6 us, so the hand-over costs ~3.4 us (the
-# median) -- about as much. The prior's pool holds no such config (CLUSTER_K_CONFIGS: the autotuner's).
+# median) -- about as much. The prior's pool holds no such config (CLUSTER_K_CONFIGS: the autotuner's); predicted_us
+# prices them.
 CLUSTER_K_US = 3.4
 HOST_US = 9.0  # per call
 

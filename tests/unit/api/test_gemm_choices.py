@@ -450,3 +450,18 @@ def test_the_one_wave_cluster_rule_leaves_other_grids_majors_batches_and_stored_
     key = gemm_choices.problem_key(gemm_choices.gpu_name(), "bf16", 2496, 704, 6528)
     gemm_choices.store(key, GemmConfig.from_name("128x128x6w1"), {"128x128x6w1": 52.8})
     assert choose_config(2496, 704, 6528, "bf16", resident_clusters=resident).name == "128x128x6w1"
+
+
+def test_split_k_in_a_cluster_is_priced_at_its_hand_over_and_never_the_priors(h100):
+    """A cluster_k config runs its base's K loop in its slices and adds CLUSTER_K_US where split-K through global
+    memory adds its fix-up and partial-sum traffic (_split_costs); the prior's pool holds none of them (they are
+    the autotuner's: CLUSTER_K_CONFIGS)."""
+    from mmatom.kernels.gemm import CLUSTER_K_CONFIGS
+    m, n, k, bw = 512, 1280, 18560, 3.35e6
+    split, paired = GemmConfig.from_name("128x64x8w1s"), GemmConfig.from_name("128x64x8w1c1x1x2")
+    times = [gemm_choices.predicted_us(COST_MODEL, c, m, n, k, "bf16", 132, splits=2, bandwidth=bw)
+             for c in (split, paired)]
+    added = gemm_choices._split_costs(m, n, 2, bw) - gemm_choices.CLUSTER_K_US
+    assert times[0] - times[1] == pytest.approx(added)
+    for m in (1, 64, 512):
+        assert not set(gemm_choices.candidates(m, split_k=True, swap_ab=True)) & set(CLUSTER_K_CONFIGS)
