@@ -5,6 +5,7 @@
     kb.cp_async.copy / commit_group / wait_group                         cp.async (SM80), cp.async.*_group
     kb.wgmma.fence / commit_group / wait_group                           wgmma.fence, wgmma.commit_group, wait_group
     kb.sync.barrier / named_barrier / named_barrier_any / _arrive         bar.sync 0, bar.sync id, bar.red.or, bar.arrive
+    kb.sync.last_to_arrive / count_done / wait_count                     a global counter, fences, atomics
     kb.sync.fence_proxy_async / fence / elect / setmaxnreg               fence.proxy.async, fence.acq_rel, elect.sync, setmaxnreg
     kb.atomic.add / exchange                                             atom.global.add / exch (the old value)
     kb.cluster.rank / id / count / sync / map_shared                     %cluster_ctarank, %clusterid, barrier.cluster, mapa
@@ -16,7 +17,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerType
+from xdsl.ir import Block
+from xdsl.rewriter import InsertPoint
 
 from mmatom.dialects import nvvm, nvvm_cp_async, nvvm_hopper
 from mmatom.dialects.llvm_atomic import AtomicRMWOp, FenceOp
@@ -242,6 +246,42 @@ class Sync(_Unit):
             self.fence("gpu")  # acquires the other groups' writes; the barrier below hands them on
             kb.store_scalar(0, counters, index)  # ready for the next launch
         return self.named_barrier_any(barrier_id, threads, last)
+
+    def count_done(self, counters, index, barrier_id, threads: int, leader) -> None:
+        """A group of `threads` threads (named barrier `barrier_id`; `leader` an i1 true in one of them) that wrote
+        its share of a result to global memory counts itself done on the i32 counter at `counters` + `index` words,
+        releasing those writes (the barrier makes them the leader's, its gpu-scope fence before its atomic
+        publishes them) to the group that waits for the count (wait_count). The group goes on at once."""
+        kb = self.kb
+        self.named_barrier(barrier_id, threads)  # every thread's writes done
+        with kb.if_(leader):
+            self.fence("gpu")
+            kb.atomic.add(counters, 1, index=index, ordering="relaxed")
+
+    def wait_count(self, counters, index, count, barrier_id, threads: int, leader) -> None:
+        """A group of `threads` threads (named barrier `barrier_id`; `leader` an i1 true in one of them) waits until
+        the i32 counter at `counters` + `index` words reaches `count` -- other groups count themselves done on it
+        (count_done) -- and then sees their writes: the leader polls the counter with gpu-scope acquire atomics,
+        and the barrier hands on what it acquired. The leader then sets the counter back to 0 for the next launch
+        (which the stream orders after this one). Every group it waits for must be able to run while it waits:
+        on a persistent grid, units every CTA takes earlier in its walk than the waiting one."""
+        kb = self.kb
+        with kb.if_(leader):
+            self._spin_while(lambda: kb.atomic.add(counters, 0, index=index, ordering="acquire") < count)
+            kb.store_scalar(0, counters, index)  # ready for the next launch
+        self.named_barrier(barrier_id, threads)
+
+    def _spin_while(self, condition) -> None:
+        """scf.while with an empty body: `condition()` (an i1, built afresh each trip) re-evaluated until false."""
+        kb = self.kb
+        before, after = Block(), Block()
+        self._insert(scf.WhileOp([], [], [before], [after]))
+        outer = kb.builder.insertion_point
+        kb.builder.insertion_point = InsertPoint.at_end(before)
+        kb.builder.insert(scf.ConditionOp(kb.ssa(condition())))
+        kb.builder.insertion_point = InsertPoint.at_end(after)
+        kb.builder.insert(scf.YieldOp())
+        kb.builder.insertion_point = outer
 
     def elect(self) -> Value:
         """elect.sync: an i1, true in one lane of the warp."""

@@ -80,3 +80,38 @@ def test_a_kernel_that_counts_finished_ctas_assembles():
     assert kernel.metadata.warnings == () and kernel.metadata.spill_bytes == 0
     for text in ("atom.relaxed.gpu.global.add.u32", "bar.red.or.pred", "fence.acq_rel.gpu"):
         assert text in kernel.ptx, text
+
+
+def test_a_group_counts_done_and_another_waits_for_the_count():
+    """count_done: barrier, then the leader's gpu-scope fence and relaxed atomic add; wait_count: the leader's
+    scf.while polling with an acquire atomic (add 0) until the count, the counter set back to 0, then the barrier."""
+    kb = builder()
+    kb.sync.count_done(kb.param("p"), kb.ctaid(), 2, 128, kb.tid() == 0)
+    kb.sync.wait_count(kb.param("p"), 5, kb.param("n"), 3, 128, kb.tid() == 32)
+    ops = list(kb.block.walk())
+    rmws = [op for op in ops if isinstance(op, AtomicRMWOp)]
+    assert [(r.ordering.data, r.scope) for r in rmws] == [("monotonic", "device"), ("acquire", "device")]
+    spin = next(op for op in ops if isinstance(op, scf.WhileOp))
+    assert rmws[1].parent_region() is spin.before_region and not list(spin.after_region.block.ops)[:-1]
+    barriers = [op for op in ops if isinstance(op, nvvm.BarrierOp)]
+    fence = next(op for op in ops if isinstance(op, FenceOp))
+    assert ops.index(barriers[0]) < ops.index(fence) < ops.index(rmws[0])  # count_done: writes done, then published
+    assert ops.index(spin) < ops.index(barriers[1])  # wait_count: the barrier hands on what the poll acquired
+    stores = [op for op in ops if op.name == "llvm.store"]
+    assert len(stores) == 1 and ops.index(spin) < ops.index(stores[0]) < ops.index(barriers[1])
+    kb.finish()
+
+
+@pytest.mark.ptxas
+def test_a_kernel_that_waits_for_a_count_assembles():
+    """Each group's last CTA waits for the others' counts (the split-K epilogue's hand-in in miniature): ptxas takes
+    the polling loop."""
+    kb = builder()
+    last = kb.ctaid() % kb.param("n") == kb.param("n") - 1
+    with kb.if_(last) as waiting:
+        kb.sync.wait_count(kb.param("p"), kb.ctaid() // kb.param("n"), kb.param("n") - 1, 1, 128, kb.tid() == 0)
+    with waiting.otherwise():
+        kb.sync.count_done(kb.param("p"), kb.ctaid() // kb.param("n"), 1, 128, kb.tid() == 0)
+    kernel = mmatom.compile(kb.finish()[0], options={"cache": False})
+    assert kernel.metadata.warnings == () and kernel.metadata.spill_bytes == 0
+    assert "atom.acquire.gpu.global.add.u32" in kernel.ptx and "$L_while" in kernel.ptx
