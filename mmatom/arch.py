@@ -5,7 +5,6 @@
     kb.cp_async.copy / commit_group / wait_group                         cp.async (SM80), cp.async.*_group
     kb.wgmma.fence / commit_group / wait_group                           wgmma.fence, wgmma.commit_group, wait_group
     kb.sync.barrier / named_barrier / named_barrier_any / _arrive         bar.sync 0, bar.sync id, bar.red.or, bar.arrive
-    kb.sync.last_to_arrive / count_done / wait_count                     a global counter, fences, atomics
     kb.sync.fence_proxy_async / fence / elect / setmaxnreg               fence.proxy.async, fence.acq_rel, elect.sync, setmaxnreg
     kb.atomic.add / exchange                                             atom.global.add / exch (the old value)
     kb.cluster.rank / id / count / sync / map_shared                     %cluster_ctarank, %clusterid, barrier.cluster, mapa
@@ -17,10 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from xdsl.dialects import scf
 from xdsl.dialects.builtin import IntegerType
-from xdsl.ir import Block
-from xdsl.rewriter import InsertPoint
 
 from mmatom.dialects import nvvm, nvvm_cp_async, nvvm_hopper
 from mmatom.dialects.llvm_atomic import AtomicRMWOp, FenceOp
@@ -227,16 +223,23 @@ class Sync(_Unit):
         the thread that reads the atomic's result fences, then a barrier shows the others' writes to its CTA."""
         self._insert(FenceOp(_ordering(ordering, ("acq_rel", "seq_cst"), "fence"), _syncscope(scope, "fence")))
 
-    def last_to_arrive(self, counters, index, parties, barrier_id, threads: int, leader) -> Value:
+    def last_to_arrive(self, counters, index, parties, barrier_id, threads: int, leader, ask_first=None) -> Value:
         """A group of `threads` threads (named barrier `barrier_id`; `leader` an i1 true in one of them), one of
         `parties` groups -- CTAs that each wrote a share of one result to global memory -- counts itself done on
         the i32 counter at `counters` + `index` words: an i1, true in every thread of the group that counted last.
         That group then sees every group's writes (the leader's gpu-scope fence before its atomic releases its
         group's, the last leader's fence after it acquires the others', the barriers hand both on), and sets the
         counter back to 0 for the next launch (which the stream orders after this one). Split-K's and stream-K's
-        partial sums and split-KV attention's partial rows are added up that way."""
+        partial sums and split-KV attention's partial rows are added up that way.
+
+        `ask_first` (an i1, the same in every thread of the group): such a group's leader first reads the counter
+        (an acquire atomic); if every other group counted already, this group is last without counting, fencing or
+        publishing -- what a group expected to finish last (one given more work) saves. Otherwise it counts as
+        above. No group ever waits for another."""
         kb = self.kb
         self.named_barrier(barrier_id, threads)  # every thread's writes done
+        if ask_first is not None:
+            return self._last_unless_asked(counters, index, parties, barrier_id, threads, leader, ask_first)
         with (counting := kb.if_(leader, otherwise=[0])):
             self.fence("gpu")  # releases them (the barrier made them this thread's to publish)
             done = kb.atomic.add(counters, 1, index=index, ordering="relaxed")
@@ -247,41 +250,30 @@ class Sync(_Unit):
             kb.store_scalar(0, counters, index)  # ready for the next launch
         return self.named_barrier_any(barrier_id, threads, last)
 
-    def count_done(self, counters, index, barrier_id, threads: int, leader) -> None:
-        """A group of `threads` threads (named barrier `barrier_id`; `leader` an i1 true in one of them) that wrote
-        its share of a result to global memory counts itself done on the i32 counter at `counters` + `index` words,
-        releasing those writes (the barrier makes them the leader's, its gpu-scope fence before its atomic
-        publishes them) to the group that waits for the count (wait_count). The group goes on at once."""
+    def _last_unless_asked(self, counters, index, parties, barrier_id, threads: int, leader, ask_first) -> Value:
+        """last_to_arrive's count after its barrier, where an `ask_first` group's leader may find every other
+        group counted already (_others_counted): then last without its fences and atomic increment."""
         kb = self.kb
-        self.named_barrier(barrier_id, threads)  # every thread's writes done
-        with kb.if_(leader):
-            self.fence("gpu")
-            kb.atomic.add(counters, 1, index=index, ordering="relaxed")
+        with (counting := kb.if_(leader, otherwise=[0, 0])):
+            early = self._others_counted(counters, index, parties, ask_first)
+            with (counted := kb.if_(early == 0, otherwise=[parties])):
+                self.fence("gpu")  # releases the group's writes
+                counted.yield_(kb.atomic.add(counters, 1, index=index, ordering="relaxed") + 1)
+            counting.yield_(counted.results[0], early)
+        last = counting.results[0] == parties
+        with kb.if_(last):
+            with kb.if_(counting.results[1] == 0):  # an early finding's atomic acquired the writes itself
+                self.fence("gpu")
+            kb.store_scalar(0, counters, index)
+        return self.named_barrier_any(barrier_id, threads, last)
 
-    def wait_count(self, counters, index, count, barrier_id, threads: int, leader) -> None:
-        """A group of `threads` threads (named barrier `barrier_id`; `leader` an i1 true in one of them) waits until
-        the i32 counter at `counters` + `index` words reaches `count` -- other groups count themselves done on it
-        (count_done) -- and then sees their writes: the leader polls the counter with gpu-scope acquire atomics,
-        and the barrier hands on what it acquired. The leader then sets the counter back to 0 for the next launch
-        (which the stream orders after this one). Every group it waits for must be able to run while it waits:
-        on a persistent grid, units every CTA takes earlier in its walk than the waiting one."""
+    def _others_counted(self, counters, index, parties, ask_first) -> Value | int:
+        """An i32, 1 where `ask_first` holds and the counter says every other party counted (read with an acquire
+        atomic that adds 0), else 0."""
         kb = self.kb
-        with kb.if_(leader):
-            self._spin_while(lambda: kb.atomic.add(counters, 0, index=index, ordering="acquire") < count)
-            kb.store_scalar(0, counters, index)  # ready for the next launch
-        self.named_barrier(barrier_id, threads)
-
-    def _spin_while(self, condition) -> None:
-        """scf.while with an empty body: `condition()` (an i1, built afresh each trip) re-evaluated until false."""
-        kb = self.kb
-        before, after = Block(), Block()
-        self._insert(scf.WhileOp([], [], [before], [after]))
-        outer = kb.builder.insertion_point
-        kb.builder.insertion_point = InsertPoint.at_end(before)
-        kb.builder.insert(scf.ConditionOp(kb.ssa(condition())))
-        kb.builder.insertion_point = InsertPoint.at_end(after)
-        kb.builder.insert(scf.YieldOp())
-        kb.builder.insertion_point = outer
+        with (asking := kb.if_(ask_first, otherwise=[-1])):
+            asking.yield_(kb.atomic.add(counters, 0, index=index, ordering="acquire"))
+        return select(asking.results[0] == parties - 1, 1, 0)
 
     def elect(self) -> Value:
         """elect.sync: an i1, true in one lane of the warp."""

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Written in session 38, which got no device machine: for the next session's first call. Applies split_handin.patch
-# on the machine's copy (split-K's new hand-in: the last slice waits, with a K-step lead) -- its GPU tests,
+# on the machine's copy (split-K: the last slice walks a lead of K steps and asks first whether the others
+# counted, skipping its own fence and count when they did) -- its GPU tests,
 # compute-sanitizer on two split configs, its time against even slices / no fix-up / cluster / cuBLAS; then session
 # 37's cluster experiments: the cluster tests (the odd-K copy test never ran) and the hand-over with the CTA-scope
 # byte post (expect_tx_cta_scope.patch), then with the ready signal before the K loop too (ready_before_k_loop.patch).

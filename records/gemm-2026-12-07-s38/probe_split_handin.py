@@ -1,6 +1,7 @@
-"""Session 38: split-K's new hand-in (the tile's last slice waits for the others' partial sums and walks K steps
-past theirs while they write and count them in: choices.slice_steps) against the same kernel in even slices, the
-split without any fix-up (timing only), the whole tile, split-K in a cluster and cuBLAS. Per row, each variant's
+"""Session 38 (not run: no device machine): split-K with split_handin.patch applied -- the tile's last slice walks
+K steps past the others (choices.slice_steps) and asks first whether they counted, skipping its own fence and count
+when they did -- against the same kernel in even slices, the split without any fix-up (timing only), the whole
+tile, split-K in a cluster and cuBLAS. Per row, each variant's
 kernels' GPU time a call (torch.profiler, 40 calls), best of ROUNDS alternating rounds.
   whole      the unsplit tile
   lead/2     split-K in two slices, the last taking choices.slice_steps' lead (as shipped)
@@ -32,16 +33,20 @@ ROWS = [("bf16", 1, 4096, 14336, 16), ("bf16", 8, 4096, 14336, 16), ("bf16", 32,
         ("bf16", 64, 4096, 14336, 64), ("e4m3", 64, 4096, 14336, 64), ("bf16", 64, 5120, 5120, 64),
         ("bf16", 16, 28672, 8192, 16)]
 ROUNDS, CALLS = 3, 40
-SHIPPED = (SliceSums.hand_in, SliceSums.add_up)
+SHIPPED = (SliceSums.publish, SliceSums.total)
 natural_splits, natural_steps = host.splits, host.slice_steps
 _compiled: dict[str, dict] = {}
 
 
 def _patch(fixup: bool) -> None:
-    SliceSums.hand_in, SliceSums.add_up = SHIPPED
+    SliceSums.publish, SliceSums.total = SHIPPED
     if not fixup:
-        SliceSums.hand_in = lambda self, acc, tile, slot: None
-        SliceSums.add_up = lambda self, acc, tile, slices, slot_of: acc
+        captured = {}
+
+        def publish(self, acc, tile, slot, slices, ask_first=None):
+            captured["acc"] = acc
+            return slices > 0
+        SliceSums.publish, SliceSums.total = publish, lambda self, slices, slot_of: captured["acc"]
 
 
 def use(variant: str) -> None:

@@ -82,36 +82,29 @@ def test_a_kernel_that_counts_finished_ctas_assembles():
         assert text in kernel.ptx, text
 
 
-def test_a_group_counts_done_and_another_waits_for_the_count():
-    """count_done: barrier, then the leader's gpu-scope fence and relaxed atomic add; wait_count: the leader's
-    scf.while polling with an acquire atomic (add 0) until the count, the counter set back to 0, then the barrier."""
-    kb = builder()
-    kb.sync.count_done(kb.param("p"), kb.ctaid(), 2, 128, kb.tid() == 0)
-    kb.sync.wait_count(kb.param("p"), 5, kb.param("n"), 3, 128, kb.tid() == 32)
-    ops = list(kb.block.walk())
-    rmws = [op for op in ops if isinstance(op, AtomicRMWOp)]
-    assert [(r.ordering.data, r.scope) for r in rmws] == [("monotonic", "device"), ("acquire", "device")]
-    spin = next(op for op in ops if isinstance(op, scf.WhileOp))
-    assert rmws[1].parent_region() is spin.before_region and not list(spin.after_region.block.ops)[:-1]
-    barriers = [op for op in ops if isinstance(op, nvvm.BarrierOp)]
-    fence = next(op for op in ops if isinstance(op, FenceOp))
-    assert ops.index(barriers[0]) < ops.index(fence) < ops.index(rmws[0])  # count_done: writes done, then published
-    assert ops.index(spin) < ops.index(barriers[1])  # wait_count: the barrier hands on what the poll acquired
-    stores = [op for op in ops if op.name == "llvm.store"]
-    assert len(stores) == 1 and ops.index(spin) < ops.index(stores[0]) < ops.index(barriers[1])
-    kb.finish()
-
-
 @pytest.mark.ptxas
-def test_a_kernel_that_waits_for_a_count_assembles():
-    """Each group's last CTA waits for the others' counts (the split-K epilogue's hand-in in miniature): ptxas takes
-    the polling loop."""
+def test_a_group_that_asks_first_is_last_without_counting_when_the_others_counted():
+    """last_to_arrive(ask_first=...): the asking group's leader reads the counter with an acquire atomic (add 0)
+    before its fence and increment, and skips both -- and the acquiring fence -- when every other group counted;
+    without ask_first the protocol is as before (no acquire atomic)."""
+    def counts(ask: bool) -> list[int]:
+        kb = builder()
+        ask_first = kb.ctaid() == kb.nctaid() - 1 if ask else None
+        kb.sync.last_to_arrive(kb.param("p"), 0, kb.nctaid(), 1, 128, kb.tid() == 0, ask_first=ask_first)
+        rmws = [op for op in kb.block.walk() if isinstance(op, AtomicRMWOp)]
+        kernel = mmatom.compile(kb.finish()[0], options={"cache": False})
+        assert kernel.metadata.warnings == () and kernel.metadata.spill_bytes == 0
+        return [op.ordering.data for op in rmws], [kernel.ptx.count(x) for x in ("fence.acq_rel.gpu", "bar.red.or")]
+    assert counts(False) == (["monotonic"], [2, 1])
+    assert counts(True) == (["acquire", "monotonic"], [2, 1])
+
+
+def test_the_asking_leaders_fences_are_skipped_on_an_early_finding():
     kb = builder()
-    last = kb.ctaid() % kb.param("n") == kb.param("n") - 1
-    with kb.if_(last) as waiting:
-        kb.sync.wait_count(kb.param("p"), kb.ctaid() // kb.param("n"), kb.param("n") - 1, 1, 128, kb.tid() == 0)
-    with waiting.otherwise():
-        kb.sync.count_done(kb.param("p"), kb.ctaid() // kb.param("n"), 1, 128, kb.tid() == 0)
-    kernel = mmatom.compile(kb.finish()[0], options={"cache": False})
-    assert kernel.metadata.warnings == () and kernel.metadata.spill_bytes == 0
-    assert "atom.acquire.gpu.global.add.u32" in kernel.ptx and "$L_while" in kernel.ptx
+    kb.sync.last_to_arrive(kb.param("p"), 0, kb.param("n"), 1, 128, kb.tid() == 0, ask_first=kb.ctaid() == 3)
+    fences = [op for op in kb.block.walk() if isinstance(op, FenceOp)]
+    # each fence sits in an scf.if on whether the leader found every other group counted (not on `last` alone)
+    assert len(fences) == 2 and all(isinstance(f.parent_op(), scf.IfOp) for f in fences)
+    acquire = next(op for op in kb.block.walk() if isinstance(op, AtomicRMWOp) and op.ordering.data == "acquire")
+    assert isinstance(acquire.parent_op(), scf.IfOp)  # asked only where ask_first holds
+    kb.finish()
