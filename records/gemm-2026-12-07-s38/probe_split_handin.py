@@ -6,6 +6,7 @@ kernels' GPU time a call (torch.profiler, 40 calls), best of ROUNDS alternating 
   whole      the unsplit tile
   lead/2     split-K in two slices, the last taking choices.slice_steps' lead (as shipped)
   even/2     the same kernel, slice_steps the even half (no lead)
+  main/2     main's protocol: no slice asks first, ceil(K steps / 2) a slice (what is shipped without the patch)
   nofix/2    the same without its fix-up (every slice stores its own partial tile: wrong sums, timing only)
   cluster/2  split-K in a cluster (cluster_sums.py)
 
@@ -32,14 +33,17 @@ from mmatom.tools.mmatom_bench_common import kernel_us  # noqa: E402
 ROWS = [("bf16", 1, 4096, 14336, 16), ("bf16", 8, 4096, 14336, 16), ("bf16", 32, 4096, 14336, 32),
         ("bf16", 64, 4096, 14336, 64), ("e4m3", 64, 4096, 14336, 64), ("bf16", 64, 5120, 5120, 64),
         ("bf16", 16, 28672, 8192, 16)]
-ROUNDS, CALLS = 3, 40
+ROUNDS, CALLS = 2, 40
 SHIPPED = (SliceSums.publish, SliceSums.total)
 natural_splits, natural_steps = host.splits, host.slice_steps
 _compiled: dict[str, dict] = {}
 
 
-def _patch(fixup: bool) -> None:
+def _patch(fixup: bool, asked: bool = True) -> None:
     SliceSums.publish, SliceSums.total = SHIPPED
+    if not asked:  # main's protocol: every slice counts
+        SliceSums.publish = lambda self, acc, tile, slot, slices, ask_first=None: SHIPPED[0](self, acc, tile, slot,
+                                                                                          slices)
     if not fixup:
         captured = {}
 
@@ -50,7 +54,7 @@ def _patch(fixup: bool) -> None:
 
 
 def use(variant: str) -> None:
-    _patch(fixup=variant != "nofix")
+    _patch(fixup=variant != "nofix", asked=variant != "main")
     os.environ["MMATOM_CACHE_DIR"] = str(Path(tempfile.gettempdir()) / f"mmatom-handin-{variant}")
     compile_cache.CACHE.memory.clear()
     host._KERNELS.clear()
@@ -62,13 +66,16 @@ def timed(ops, name: str, slices, variant: str, lead_us=None) -> float:
     use(variant)
     if slices:
         host.splits = lambda *a, **kw: slices
+    if variant == "main":  # main's slices: ceil(K steps / slices) each, the last the rest
+        host.slice_steps = lambda config, m, n, k, dtype, sms, split, **kw: -(-(-(-k // config.block_k(
+            dtype.split("x")[0]))) // split)
     handover = choices.SPLIT_HANDOVER_US
     if lead_us is not None:
         choices.SPLIT_HANDOVER_US = lead_us
     try:
         return sum(kernel_us(ops.mmatom_call(mmatom.gemm, GemmConfig.from_name(name)), CALLS).values())
     finally:
-        host.splits, choices.SPLIT_HANDOVER_US = natural_splits, handover
+        host.splits, host.slice_steps, choices.SPLIT_HANDOVER_US = natural_splits, natural_steps, handover
         _compiled[variant] = dict(host._KERNELS)
         host.forget_prepared_calls()
 
@@ -82,7 +89,8 @@ def main() -> None:
         base = f"128x{width}x8w1"
         runs = [("whole", f"{base}t", None, "split", None)]
         runs += [(f"lead{lead:g}/2", f"{base}st", 2, "split", lead) for lead in leads]
-        runs += [("even/2", f"{base}st", 2, "split", 0.0), ("nofix/2", f"{base}st", 2, "nofix", None)]
+        runs += [("even/2", f"{base}st", 2, "split", 0.0), ("main/2", f"{base}st", 2, "main", None),
+                 ("nofix/2", f"{base}st", 2, "nofix", None)]
         runs += [("cluster/2", f"{base}c1x1x2t", None, "split", None)]
         if "--cluster-only" in sys.argv:
             runs = [runs[0], runs[-1]]
