@@ -233,10 +233,12 @@ class Sync(_Unit):
         partial sums and split-KV attention's partial rows are added up that way.
 
         `ask_first` (an i1, the same in every thread of the group): such a group's leader first reads the counter
-        (an acquire atomic); if every other group counted already, this group is last without counting, fencing or
-        publishing -- what a group expected to finish last (one given more work) saves. Otherwise it counts as
-        above. No group ever waits for another."""
+        (an acquire atomic); if every other group counted already, this group is last without its fences and
+        count -- what a group expected to finish last (one given more work) saves. Otherwise it counts as above.
+        No group ever waits for another."""
         kb = self.kb
+        if ask_first is not None and (not isinstance(ask_first, Value) or ask_first.type != IntegerType(1)):
+            raise api_error(f"last_to_arrive: ask_first {ask_first!r} is not an i1 kernel value (a comparison)")
         self.named_barrier(barrier_id, threads)  # every thread's writes done
         if ask_first is not None:
             return self._last_unless_asked(counters, index, parties, barrier_id, threads, leader, ask_first)
@@ -267,7 +269,7 @@ class Sync(_Unit):
             kb.store_scalar(0, counters, index)
         return self.named_barrier_any(barrier_id, threads, last)
 
-    def _others_counted(self, counters, index, parties, ask_first) -> Value | int:
+    def _others_counted(self, counters, index, parties, ask_first) -> Value:
         """An i32, 1 where `ask_first` holds and the counter says every other party counted (read with an acquire
         atomic that adds 0), else 0."""
         kb = self.kb

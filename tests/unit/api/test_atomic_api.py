@@ -47,7 +47,9 @@ def test_a_barrier_that_reduces_and_an_if_with_results():
     (lambda kb: kb.sync.fence("gpu", "release"), "fence: ordering 'release'; one of acq_rel, seq_cst"),
     (lambda kb: kb.sync.named_barrier_any(1, 128, kb.tid()), "named_barrier_any: the predicate .* is not an i1"),
     (lambda kb: kb.if_(kb.tid() == 0, otherwise=[1]).otherwise(), "has its else branch already"),
-], ids=["scope", "ordering", "value", "fence", "predicate", "else"])
+    (lambda kb: kb.sync.last_to_arrive(kb.param("p"), 0, 2, 1, 128, kb.tid() == 0, ask_first=True),
+     "last_to_arrive: ask_first True is not an i1 kernel value"),
+], ids=["scope", "ordering", "value", "fence", "predicate", "else", "ask_first"])
 def test_diagnostics(build, message):
     with pytest.raises(mmatom.CompileError, match=message):
         build(builder())
