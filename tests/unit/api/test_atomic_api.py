@@ -105,8 +105,10 @@ def test_the_asking_leaders_fences_are_skipped_on_an_early_finding():
     kb = builder()
     kb.sync.last_to_arrive(kb.param("p"), 0, kb.param("n"), 1, 128, kb.tid() == 0, ask_first=kb.ctaid() == 3)
     fences = [op for op in kb.block.walk() if isinstance(op, FenceOp)]
-    # each fence sits in an scf.if on whether the leader found every other group counted (not on `last` alone)
-    assert len(fences) == 2 and all(isinstance(f.parent_op(), scf.IfOp) for f in fences)
+    # each fence sits in an scf.if on whether the leader found every other group counted, nested in the leader's
+    # (or the last group's) scf.if -- in the plain protocol they sit one level up
+    assert len(fences) == 2 and all(isinstance(f.parent_op(), scf.IfOp) and
+                                    isinstance(f.parent_op().parent_op(), scf.IfOp) for f in fences)
     acquire = next(op for op in kb.block.walk() if isinstance(op, AtomicRMWOp) and op.ordering.data == "acquire")
     assert isinstance(acquire.parent_op(), scf.IfOp)  # asked only where ask_first holds
     kb.finish()
