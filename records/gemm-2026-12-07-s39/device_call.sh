@@ -12,13 +12,13 @@ git apply $S38/split_handin.patch || { echo "split_handin.patch does not apply";
 git rev-parse HEAD > $OUT/commit.txt; git diff HEAD --stat >> $OUT/commit.txt
 quiet() { grep -v "UserWarning\|_warn_once"; }
 echo "== split tests"
-timeout 150 python -P -m pytest -m gpu -q -x tests/gpu/test_gemm_majors_split_gpu.py tests/gpu/test_gemm_realigned_gpu.py 2>&1 | tail -4 | tee $OUT/split_tests.txt
+timeout 110 python -P -m pytest -m gpu -q -x tests/gpu/test_gemm_majors_split_gpu.py tests/gpu/test_gemm_realigned_gpu.py 2>&1 | tail -4 | tee $OUT/split_tests.txt
 echo "== probe"
-timeout 170 python $S38/probe_split_handin.py --lead-us 1,2,3 2>&1 | quiet | tee $OUT/split_handin.txt
+timeout 150 python $S38/probe_split_handin.py --lead-us 1,2,3 2>&1 | quiet | tee $OUT/split_handin.txt
 for tool in racecheck synccheck; do
   echo "== $tool"
-  timeout 50 compute-sanitizer --tool $tool --report-api-errors no python -P tests/gpu/sanitize_gemm.py 128x64x8w1s 2>&1 | tail -2 | tee $OUT/sanitize_split_$tool.txt
+  timeout 40 compute-sanitizer --tool $tool --report-api-errors no python -P tests/gpu/sanitize_gemm.py 128x64x8w1s 2>&1 | tail -2 | tee $OUT/sanitize_split_$tool.txt
 done
 echo "== decode bench, patched"
-timeout 150 python -P -m mmatom.tools.mmatom_bench gemm --shapes decode --dtypes bf16,e4m3 --out $OUT/bench > $OUT/bench_log.txt 2>&1
+timeout 110 python -P -m mmatom.tools.mmatom_bench gemm --shapes decode --dtypes bf16,e4m3 --out $OUT/bench > $OUT/bench_log.txt 2>&1
 grep -v "^\[" $OUT/bench_log.txt | tail -8
