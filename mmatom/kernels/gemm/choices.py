@@ -446,6 +446,30 @@ def _split_costs(m: int, n: int, splits: int, bandwidth: float) -> float:
     f32 partial sums written and read back."""
     return SPLIT_TAIL_US + SPLIT_SLICE_US * splits + m * n * 8 * splits / bandwidth
 MAX_SPLITS = 16
+# split-K's slices but a tile's last publish their partial sums (written, fenced at gpu scope, counted: most of the
+# 2.4-3.8 us fix-up records/gemm-2026-12-07-s37's probe_split_fixup measured on H200 decode rows) while the last slice,
+# which asks first whether they counted (split_sums.py) and adds them up, walks K steps that take about as long past
+# theirs (slice_steps). On an H100 (session 40's probe, records/GEMM.md) leads of 1, 2 and 3 us timed alike, each
+# 0.3-0.4 us under the even slices with main's fences on the N 4096 x K 14336 decode rows; 2 us stays.
+SPLIT_HANDOVER_US = 2.0
+
+
+def slice_steps(config: GemmConfig, m: int, n: int, k: int, dtype: str, sms: int, splits: int,
+                bandwidth: float | None = None, realigning: bool = False) -> int:
+    """The K steps of each of a split-K tile's slices but its last (the kernel's `slice_steps`; the last takes the
+    rest, at least one, and never fewer than the others): even slices of the K steps less the last's lead -- the
+    steps a wave walks in SPLIT_HANDOVER_US at the model's time per step (the fitted one, or the memory floor's share
+    where that decides; a kernel `realigning` odd rows walks no faster than REALIGN_STEP_US a step)."""
+    steps = -(-k // config.block_k(operand_dtypes(dtype)[0]))
+    if splits < 2:
+        return steps
+    bandwidth = bandwidth or dram_bytes_per_us()
+    z = _sized(config, _priced(COST_MODEL, config, dtype), n, k, sms)
+    waves, per_slice = _grid(z, m, splits)
+    floor = _few_ctas_floor(z, m, splits, 1, _memory_floor(m, n, k, dtype, bandwidth), bandwidth)
+    step_us = max(z.p.c2, floor / (waves * per_slice), REALIGN_STEP_US if realigning else 0.0)
+    lead = round(SPLIT_HANDOVER_US / step_us) if step_us > 0 else 0
+    return max(1, min((steps - lead) // splits, (steps - 1) // (splits - 1)))
 
 
 @lru_cache(maxsize=64)
@@ -843,6 +867,7 @@ def realign_pays(config: GemmConfig, m: int, n: int, k: int, dtype: str, copied_
 
 
 __all__ = ["COST_MODEL", "FULL_SPEED_PITCH_BYTES", "ODD_PITCH_STEP_SLOWDOWN", "ONE_WAVE_CLUSTERED", "PitchPlan",
+           "SPLIT_HANDOVER_US", "slice_steps",
            "ROW_PITCH_BYTES", "box_shares", "candidates", "choose_config", "dram_bytes_per_us", "fitted_terms",
            "forget", "gpu_name", "model_terms", "one_wave_clustered", "operand_class", "operand_dtypes", "pitch_plan",
            "predicted_us", "prior_config", "problem_key", "realign_pays", "realign_splits", "realigning_us",

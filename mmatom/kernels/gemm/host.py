@@ -27,7 +27,7 @@ from mmatom.optional import require_torch
 
 from ..torch_launch import addresses, current_stream, tensor_map
 from .choices import (FULL_SPEED_PITCH_BYTES, ROW_PITCH_BYTES, choose_config, realign_pays, realign_splits,
-                      realigning_us, repacked_operands, sm_count, splits)
+                      realigning_us, repacked_operands, slice_steps, sm_count, splits)
 from .config import (ELEM_BYTES, FP8, OUT_DTYPES, SPLIT_K_CONFIGS, TORCH_DTYPE_NAMES, GemmConfig, check_dtypes,
                      box_row_bytes, kernel_majors, operand_box, output_box, output_swizzle, reads_majors, widened)
 from .kernel import DIRECT_STREAM_K_ACCUMULATORS, build_gemm, realigned_ring
@@ -90,7 +90,7 @@ def gemm_kernel(*, dtype: str = "bf16", out_dtype: str | None = None, target: st
                 a_major: str = "k", batched: bool = False, rowwise: bool = False,
                 direct_d: bool = False, realigned: tuple = ()) -> mmatom.Kernel:
     """The compiled GEMM kernel of a config (A `dtype`, B `b_dtype` (default: A's), D `out_dtype` (default bf16);
-    parameters: tensor maps of A, B, D, the sizes m, n, k, a split-K config's `splits`, then for fp8 the two scale
+    parameters: tensor maps of A, B, D, the sizes m, n, k, a split-K config's `splits` and `slice_steps`, then for fp8 the two scale
     pointers): one kernel serves every shape; `b_major="n"` / `a_major="m"`: B's / A's tensor map is of the K x N /
     K x M tensor; `batched`: 3-d tensor maps and the batch's size after k; `rowwise` (fp8): the scales are
     vectors of M and N floats; `realigned`: those operands ("a", "b") are pointers to rows at any alignment
@@ -438,7 +438,8 @@ def _prepared_launch(p: Problem, config: GemmConfig, d, kernel_out: str, split: 
         partial_bytes, counters = stream_k_workspace_sizes(tiles, grid[0], config.block_m, config.block_n)
     else:
         partial_bytes, counters = workspace_sizes(tiles, split, config.block_m, config.block_n)
-        sizes += [split]
+        m, n = (p.n, p.m) if config.swap_ab else (p.m, p.n)  # the model reads the problem unswapped
+        sizes += [split, slice_steps(config, m, n, p.k, p.operand_types, sms, split, realigning=bool(realigned))]
     torch = require_torch("mmatom.gemm")
     held, held_scales = addresses([*maps, *sizes]), addresses(scales)  # addresses, not the call's tensors
     return SplitLaunch(torch, d.device, partial_bytes, counters, lambda partials, counts: kernel.prepare(

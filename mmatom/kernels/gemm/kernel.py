@@ -175,7 +175,7 @@ class HopperGemm:
             params += [(f"ld{x}", "i64"), (f"{x}_align", "i32")]
         # split-K: the K slices per tile, the workspace of their partial sums and the tiles' counters (split_sums.py);
         # stream-K: the workspace and the counters
-        params += [("splits", "i32"), ("partials", "ptr"), ("counters", "ptr")] if c.split_k else \
+        params += [("splits", "i32"), ("slice_steps", "i32"), ("partials", "ptr"), ("counters", "ptr")] if c.split_k else \
             [("partials", "ptr"), ("counters", "ptr")] if c.stream_k else [("batch", "i32")] if batched else []
         return params + ([("scale_a", "ptr"), ("scale_b", "ptr")] if self.fp8 else [])
 
@@ -196,12 +196,14 @@ class HopperGemm:
                                  b=self.tiled.smem_desc_type("B", major="k" if self.majors["b"] == "k" else "mn"))
         self.staging = kb.smem_tiles((2, 2), BOX_BYTES)  # per consumer warpgroup, two boxes (double-buffered)
         self.handover_bars = kb.smem(8 * HANDOVER_BARRIERS, align=8) if self.paired else None
-        # split-K: each of `splits` layers of units (or of a cluster's CTAs) sums the products of its slice of K,
-        # k_tiles steps of it (the last slice may run past K: TMA reads zeros there); every unit then takes as many
-        # ring iterations
+        # split-K: each of `splits` layers of units sums the products of its slice of K, `slice_steps` (the host's)
+        # K steps of it but the last layer's, which takes the rest (at least one step: TMA reads zeros past K) and
+        # adds up the tile; in a cluster each CTA takes k_tiles steps (the last slice may run past K)
+        self.k_steps = ceil_div(kb.param("k"), self.bk)
+        self.k_tiles = kb.param("slice_steps") if c.split_k else ceil_div(self.k_steps, c.cluster_k)
+        if not c.split_k:
+            self.k_tiles.ssa.name_hint = "k_tiles"  # what verify-pipeline's diagnostics call it
         splits = kb.param("splits") if c.split_k else c.cluster_k
-        self.k_tiles = ceil_div(ceil_div(kb.param("k"), self.bk), splits)
-        self.k_tiles.ssa.name_hint = "k_tiles"  # what verify-pipeline's diagnostics call it
         layers = splits if c.split_k else kb.param("batch") if batched else 1
         self.scheduler = kb.tile_scheduler(ceil_div(kb.param("m"), self.bm), ceil_div(kb.param("n"), self.bn),
                                            cluster=(c.cluster_m, c.cluster_n), group_m=c.raster_group, layers=layers,
@@ -252,7 +254,11 @@ class HopperGemm:
             return self.walk.segment(unit)
         if self.paired:
             return self.kb.cluster.rank() * self.k_tiles, self.k_tiles
-        return (self.scheduler.layer(unit) * self.k_tiles if self.config.split_k else 0), self.k_tiles
+        if not self.config.split_k:
+            return 0, self.k_tiles
+        first = self.scheduler.layer(unit) * self.k_tiles
+        last = self.scheduler.layer(unit) == self.kb.param("splits") - 1
+        return first, mmatom.select(last, mmatom.max_value(self.k_steps - first, 1), self.k_tiles)
 
     def realigning_producer(self) -> None:
         """Every producer thread: the realigned operands' copies `raw_depth - 1` K steps ahead and their
@@ -264,22 +270,22 @@ class HopperGemm:
         with (tiles := self.scheduler.loop([0])) as (unit, (it,)):
             m0, n0, layer = self.tile_origin(unit)
             origins = {"a": m0, "b": n0}
-            first_step = self.scheduler.layer(unit) * self.k_tiles if self.config.split_k else 0
+            first_step, steps = self.k_range(unit)
             rows = {x: loads.tile_rows(loads.operands[x], origins[x]) for x in self.realigned}
             kb.sync.warp()  # the last tile's slots all read (a warp's rows are its own: realigned_loads.py)
             for ahead in range(depth - 1):
-                self.copy_ahead(loads, rows, ahead, first_step)
-            with (k_loop := kb.for_range(0, self.k_tiles, 1, [it])) as (kt, (it_k,)):
+                self.copy_ahead(loads, rows, ahead, first_step, steps)
+            with (k_loop := kb.for_range(0, steps, 1, [it])) as (kt, (it_k,)):
                 kb.cp_async.wait_group(depth - 2)  # this thread's copies of step kt landed; the sync: its warp's
                 kb.sync.warp()
-                self.copy_ahead(loads, rows, kt + depth - 1, first_step)
+                self.copy_ahead(loads, rows, kt + depth - 1, first_step, steps)
                 self.fill(loads, rows, it_k, kt, first_step, origins, layer)
                 k_loop.yield_(it_k + 1)
             tiles.yield_(k_loop.results[0])
 
-    def copy_ahead(self, loads: RealignedLoads, rows: dict, step, first_step) -> None:
-        """The copies of the tile's K step `step` (none past its last) and their group."""
-        with self.kb.if_(step < self.k_tiles):
+    def copy_ahead(self, loads: RealignedLoads, rows: dict, step, first_step, steps) -> None:
+        """The copies of the tile's K step `step` (none past its `steps`) and their group."""
+        with self.kb.if_(step < steps):
             loads.issue(rows, step, (step + first_step) * self.bk)
         self.kb.cp_async.commit_group()
 
@@ -336,8 +342,10 @@ class HopperGemm:
         kb.sync.setmaxnreg("increase", REALIGNING_REGISTERS["consumer"] if self.realigned else CONSUMER_REGISTERS)
         warpgroup = kb.warpgroup_id() - self.producer_warpgroups  # 0 or 1
         self._consumer_state(warpgroup)
-        # ping-pong: warpgroup w takes this CTA's tiles w, w + 2, ...: its ring iterations start at w * k_tiles
-        tiles = self.scheduler.loop([warpgroup * self.k_tiles], first=warpgroup, every=2) if pingpong else \
+        # ping-pong: warpgroup w takes this CTA's tiles w, w + 2, ...: warpgroup 1's ring iterations start past
+        # the CTA's first tile's
+        tiles = self.scheduler.loop([warpgroup * self.k_range(self.scheduler.first())[1]], first=warpgroup, every=2) \
+            if pingpong else \
             self.tile_loop()
         with tiles as (unit, (it,)):
             unit = self.unit_tile(unit)
@@ -349,8 +357,8 @@ class HopperGemm:
                 self.pass_turn(unit, warpgroup)
             self.drain(it_next)
             self.tile_epilogue(acc, unit, origin, warpgroup)
-            # ping-pong: skip the other warpgroup's tile's ring iterations
-            tiles.yield_(it_next + self.k_tiles if pingpong else it_next)
+            # ping-pong: skip the other warpgroup's tile's ring iterations (the CTA's next tile)
+            tiles.yield_(it_next + self.k_range(unit + self.scheduler.step())[1] if pingpong else it_next)
         with kb.if_(self.issuer):
             kb.tma.wait_group(0)
 
@@ -449,11 +457,13 @@ class HopperGemm:
     # -- epilogue ------------------------------------------------------------------------------------------------
 
     def split_epilogue(self, acc, unit, origin: tuple, warpgroup) -> None:
-        """Split-K: this slice's partial sums to the workspace; the tile's last slice to finish adds up all of them
-        and stores the tile (split_sums.py)."""
+        """Split-K: this slice's partial sums to the workspace; the tile's last slice to count adds up all of them
+        and stores the tile -- most often its last layer's, which walks the most K steps and asks first whether
+        the others counted (split_sums.py)."""
         row_tile, col_tile = self.scheduler.coords(unit)
-        tile, splits = row_tile * self.scheduler.tiles_n + col_tile, self.kb.param("splits")
-        with self.kb.if_(self.sums.publish(acc, tile, tile * splits + self.scheduler.layer(unit), splits)):
+        tile, splits, layer = row_tile * self.scheduler.tiles_n + col_tile, self.kb.param("splits"), \
+            self.scheduler.layer(unit)
+        with self.kb.if_(self.sums.publish(acc, tile, tile * splits + layer, splits, ask_first=layer == splits - 1)):
             self.epilogue(self.sums.total(splits, lambda s: tile * splits + s), origin, warpgroup)
 
     def cluster_k_epilogue(self, acc, unit, origin: tuple, warpgroup) -> None:
@@ -587,7 +597,7 @@ def build_gemm(dtype: str = "bf16", target: str = "sm_90a", config: GemmConfig =
                direct_d: bool = False, realigned: tuple = ()) -> tuple[object, mmatom.LaunchConfig]:
     """The GEMM kernel's module (every shape: m, n, k are arguments) and its launch config; `b_major="n"`: B is
     read as the K x N tensor `a @ b` hands over, `a_major="m"`: A as a K x M tensor (16-bit types), wgmma reading
-    their MN-major tiles transposed. A split-K config takes `splits` after k, then its workspace: `partials`
+    their MN-major tiles transposed. A split-K config takes `splits` and `slice_steps` (the K steps of a slice but a tile's last) after k, then its workspace: `partials`
     (splits x tiles x block_m x block_n f32) and `counters` (a zeroed i32 per tile; split_sums.py); `batched`: A, B
     and D are L x (their matrix) (3-d tensor maps), L the `batch` argument after k. `rowwise` (fp8): the scale
     pointers are of M and N floats, D[i, j] scaled by scale_a[i] * scale_b[j] (else each a single float).

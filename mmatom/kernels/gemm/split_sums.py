@@ -9,7 +9,13 @@ chunk-major over the tile's threads, so a warp's chunk is 512 contiguous bytes. 
 the CUDA way (last_to_arrive): a barrier (every thread's partial sums written), then one thread's gpu-scope fence
 and atomic increment; the thread that sees the count reach `splits - 1` fences again, and a reducing barrier
 (bar.red.or: no SMEM word, which the bulk-store verifier could not tell from a staging box) hands the others that
-finding and what it acquired. That thread also sets the counter back to 0 for the next launch (which the stream
+finding and what it acquired.
+
+Split-K's last slice of a tile (its last layer of units) walks more K steps than the others (choices.slice_steps:
+about what their publishing takes -- the 2.4-3.8 us fix-up records/gemm-2026-12-07-s37's probe_split_fixup
+measured on H200 decode rows, writes, fence and atomic) and asks first (last_to_arrive's `ask_first`): when the
+others counted while it walked, it is last without fencing or counting and only reads their sums back. When they
+did not, it counts like them. No slice waits for another, so any grid is safe. That thread also sets the counter back to 0 for the next launch (which the stream
 orders after this one: the workspace is the stream's own, kernels/split_workspace.py).
 """
 
@@ -51,15 +57,17 @@ class SliceSums:
         first = kb.int_cast(slot * self.chunks, "i64")  # 2^31 bytes and more: in i64
         return self.partials + (first * self.threads + (chunk * self.threads + self.thread)) * 16
 
-    def publish(self, acc, tile, slot, slices):
+    def publish(self, acc, tile, slot, slices, ask_first=None):
         """Write this slice's partial sums to workspace slot `slot` and count it on the tile's counter, which
         `slices` slices count: an i1, true in every thread of the tile if this slice was the last to count (it then
-        adds them all up: total)."""
+        adds them all up: total). `ask_first` (an i1): a slice expected to finish last first asks whether the
+        others counted, and if so is last without its fences and count (kb.sync.last_to_arrive)."""
         kb = self.kb
         for c in range(self.chunks):
             words = [kb.bitcast(kb.extract(acc, 4 * c + i), "i32") for i in range(4)]
             kb.store_chunk(words, self._chunk(slot, c))
-        return kb.sync.last_to_arrive(self.counters, tile, slices, *self.barrier, leader=self.thread == 0)
+        return kb.sync.last_to_arrive(self.counters, tile, slices, *self.barrier, leader=self.thread == 0,
+                                      ask_first=ask_first)
 
     def total(self, slices, slot_of):
         """Every slice's partial sums added up in slice order, slice s's in workspace slot `slot_of(s)` (the last

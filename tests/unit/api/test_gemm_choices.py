@@ -189,6 +189,36 @@ def test_slices_stop_one_past_a_wave_and_one_slice_is_never_chosen(h100):
         assert not choose_config(m, n, k, "bf16").split_k
 
 
+@pytest.mark.parametrize("m, n, k, dtype", [(8, 4096, 14336, "bf16"), (64, 4096, 14336, "e4m3"),
+                                             (1, 4096, 4096, "bf16"), (48, 1000, 4096, "bf16"), (8, 4608, 3584, "bf16"),
+                                             (64, 4096, 192, "bf16"), (3, 640, 200, "e4m3")])
+def test_a_split_tiles_last_slice_leads_the_others_by_about_their_publishing(h100, m, n, k, dtype):
+    """slice_steps: the slices but the last walk even shares of K less the last's lead (no more than even shares);
+    the last walks the rest (the others' publishing under its K loop), never fewer steps than they do wherever
+    there are as many steps as slices; without a publishing time to cover, the slices are even (the last takes
+    the remainder)."""
+    config = gemm_choices.prior_config(m, n, k, dtype)
+    config = config if config.split_k else replace(config, split_k=True)
+    steps = -(-k // config.block_k(dtype))
+    for slices in range(1, 5):
+        each = gemm_choices.slice_steps(config, m, n, k, dtype, 132, slices)
+        last = steps - (slices - 1) * each
+        if slices == 1:
+            assert each == steps
+            continue
+        assert 1 <= each <= -(-steps // slices) and (last >= each or steps < slices)
+    each = gemm_choices.slice_steps(config, m, n, k, dtype, 132, 2)
+    lead_us = gemm_choices.SPLIT_HANDOVER_US
+    gemm_choices.SPLIT_HANDOVER_US = 0.0
+    try:
+        assert gemm_choices.slice_steps(config, m, n, k, dtype, 132, 2) == max(1, min(steps // 2, steps - 1))
+    finally:
+        gemm_choices.SPLIT_HANDOVER_US = lead_us
+    assert each <= -(-steps // 2)
+    # a realigning kernel's steps are slower (REALIGN_STEP_US): its lead is fewer steps, never more
+    assert each <= gemm_choices.slice_steps(config, m, n, k, dtype, 132, 2, realigning=True) <= -(-steps // 2)
+
+
 # small odd-K rows (session 34, H100 kernel durations, records/gemm-2026-12-07-s34/): the realigning split variant
 # 64x128x8w1ps against its operands copied first
 SMALL_ODD = [(146, 367, 1274), (28, 660, 1391), (8, 1027, 906)]

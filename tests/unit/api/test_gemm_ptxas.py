@@ -319,30 +319,37 @@ def test_swapped_configs_read_a_at_b_layouts_clean():
 
 def test_split_k_assembles_clean():
     """The split-K configs -- the shipped ones and each swapped-operand config's split variant -- 16-bit and fp8,
-    into bf16 and f32, and with D stored through its pointer: 0 spills, no warning; each takes `splits`, then the
-    workspace's two pointers (split_sums.py). The epilogue publishes the partial sums with one gpu-scope fence and
-    one relaxed atomic add per tile, the last slice fences to acquire them and hands the finding on with bar.red.or;
-    D is stored once, plainly (no reduce-add left)."""
+    into bf16 and f32, and with D stored through its pointer: 0 spills, no warning; each takes `splits` and
+    `slice_steps`, then the workspace's two pointers (split_sums.py). The epilogue publishes the partial sums with
+    one gpu-scope fence and one relaxed atomic add per tile, the tile's last slice first asking with an acquire
+    atomic whether the others counted; the last to count fences to acquire them and hands the finding on with
+    bar.red.or; D is stored once, plainly (no reduce-add left). Both operands realigned (odd K) with D stored through
+    its pointer (odd N), the tightest registers, spill nothing either."""
     from dataclasses import replace
 
     from mmatom.kernels.gemm import SPLIT_K_CONFIGS, SWAP_AB_CONFIGS
-    cases = [(c, t, out, False) for c in SPLIT_K_CONFIGS for t in ("bf16", "e4m3") for out in ("bf16", "f32")] + \
-        [(replace(c, split_k=True), t, "bf16", False) for c in SWAP_AB_CONFIGS for t in ("bf16", "e4m3")] + \
-        [(SPLIT_K_CONFIGS[1], "bf16", "bf16", True)]
+    cases = [(c, t, out, False, ()) for c in SPLIT_K_CONFIGS for t in ("bf16", "e4m3") for out in ("bf16", "f32")] + \
+        [(replace(c, split_k=True), t, "bf16", False, ()) for c in SWAP_AB_CONFIGS for t in ("bf16", "e4m3")] + \
+        [(SPLIT_K_CONFIGS[1], "bf16", "bf16", True, ())] + \
+        [(c, "bf16", "bf16", True, ("a", "b")) for c in (SPLIT_K_CONFIGS[1], SPLIT_K_CONFIGS[2],
+                                                         replace(SWAP_AB_CONFIGS[-1], split_k=True))]
 
     with compile_pool() as pool:
-        kernels = list(pool.map(_compiled, [dict(dtype=t, config=c, out_dtype=out, direct_d=direct)
-                                            for c, t, out, direct in cases]))
-    for (config, dtype, out, direct), kernel in zip(cases, kernels):
-        what = f"{config.name} {dtype} -> {out}{' direct' * direct}"
+        kernels = list(pool.map(_compiled, [dict(dtype=t, config=c, out_dtype=out, direct_d=direct, realigned=realigned)
+                                            for c, t, out, direct, realigned in cases]))
+    for (config, dtype, out, direct, realigned), kernel in zip(cases, kernels):
+        what = f"{config.name} {dtype} -> {out}{' direct' * direct}{' realigned' * bool(realigned)}"
         assert kernel.metadata.spill_bytes == 0 and kernel.metadata.warnings == (), what
         assert "cp.reduce.async.bulk" not in kernel.ptx, what
         assert kernel.ptx.count("atom.relaxed.gpu.global.add.u32") == 1, what
+        assert kernel.ptx.count("atom.acquire.gpu.global.add.u32") == 1, what
         assert kernel.ptx.count("fence.acq_rel.gpu;") == 2, what
         assert kernel.ptx.count("bar.red.or.pred") == 1, what
-        # the tensor maps, m, n, k (D's pitch and alignment), splits; the workspace; fp8's two scale pointers
+        if realigned:
+            continue
+        # the tensor maps, m, n, k (D's pitch and alignment), splits, slice_steps; the workspace; fp8's scales
         params = kernel.ptx.split(")")[0]
-        assert params.count(".param .u32 gemm_param_") == 4 + direct, what
+        assert params.count(".param .u32 gemm_param_") == 5 + direct, what
         assert params.count(".param .u64 gemm_param_") == 2 + direct * 2 + (2 if dtype == "e4m3" else 0), what
 
 
