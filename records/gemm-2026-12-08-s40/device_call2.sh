@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Session 40, the second call: the bench at the commit that took split_handin.patch (session 38's device_call2.sh:
-# the split and swapped GPU tests, then the sweep and decode sets, bf16 and e4m3, against cuBLAS in one process), then
+# the split and swapped GPU tests, then the sweep and decode sets, bf16 and e4m3, against cuBLAS in one process), the
+# wave-tail probe (probe_wave_tail.py), then
 # session 37's cluster experiments, never run: the cluster tests (the odd-K copy test among them) and split-K in a
 # cluster with the CTA-scope byte post (expect_tx_cta_scope.patch), then with the ready signal before the K loop too.
-#   run: . .whl/env.sh && bash records/gemm-2026-12-08-s40/device_call2.sh   (carry [".whl"], ~450 s)
+#   run: . .whl/env.sh && bash records/gemm-2026-12-08-s40/device_call2.sh   (carry [".whl"], ~520 s)
 set -u
 export PYTHONUNBUFFERED=1
 S37=records/gemm-2026-12-07-s37; S38=records/gemm-2026-12-07-s38
 quiet() { grep -v "UserWarning\|_warn_once"; }
 bash $S38/device_call2.sh
+echo "== wave tails"
+timeout 100 python records/gemm-2026-12-08-s40/probe_wave_tail.py 2>&1 | quiet | tee $OUT/wave_tail.txt
 echo "== cluster tests"
 timeout 90 python -P -m pytest -m gpu -q tests/gpu/test_gemm_cluster_k_gpu.py 2>&1 | tail -3 | tee $OUT/cluster_tests.txt
 echo "== cluster, as committed"
