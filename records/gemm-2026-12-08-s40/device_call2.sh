@@ -11,7 +11,7 @@ S37=records/gemm-2026-12-07-s37; S38=records/gemm-2026-12-07-s38
 quiet() { grep -v "UserWarning\|_warn_once"; }
 bash $S38/device_call2.sh
 echo "== wave tails"
-timeout 100 python records/gemm-2026-12-08-s40/probe_wave_tail.py 2>&1 | quiet | tee $OUT/wave_tail.txt
+timeout 130 python records/gemm-2026-12-08-s40/probe_wave_tail.py 2>&1 | quiet | tee $OUT/wave_tail.txt
 echo "== cluster tests"
 timeout 90 python -P -m pytest -m gpu -q tests/gpu/test_gemm_cluster_k_gpu.py 2>&1 | tail -3 | tee $OUT/cluster_tests.txt
 echo "== cluster, as committed"
