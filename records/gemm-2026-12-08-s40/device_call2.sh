@@ -4,11 +4,14 @@
 # wave-tail probe (probe_wave_tail.py), then
 # session 37's cluster experiments, never run: the cluster tests (the odd-K copy test among them) and split-K in a
 # cluster with the CTA-scope byte post (expect_tx_cta_scope.patch), then with the ready signal before the K loop too.
+# The bench runs with cta_stream_75.patch applied (CTA_STREAM_BYTES_PER_US 67 -> 75 KB/us: four e4m3 decode rows whole
+# rather than split on an H100); the probe times both choices directly.
 #   run: . .whl/env.sh && bash records/gemm-2026-12-08-s40/device_call2.sh   (carry [".whl"], ~520 s)
 set -u
 export PYTHONUNBUFFERED=1
 S37=records/gemm-2026-12-07-s37; S38=records/gemm-2026-12-07-s38
 quiet() { grep -v "UserWarning\|_warn_once"; }
+git apply records/gemm-2026-12-08-s40/cta_stream_75.patch && echo "cta_stream_75.patch applied"
 bash $S38/device_call2.sh
 echo "== wave tails"
 timeout 130 python records/gemm-2026-12-08-s40/probe_wave_tail.py 2>&1 | quiet | tee $OUT/wave_tail.txt
