@@ -12,9 +12,9 @@ export PYTHONUNBUFFERED=1
 S37=records/gemm-2026-12-07-s37; S38=records/gemm-2026-12-07-s38
 quiet() { grep -v "UserWarning\|_warn_once"; }
 git apply records/gemm-2026-12-08-s40/cta_stream_75.patch && echo "cta_stream_75.patch applied"
-bash $S38/device_call2.sh
 echo "== wave tails"
 timeout 130 python records/gemm-2026-12-08-s40/probe_wave_tail.py 2>&1 | quiet | tee $OUT/wave_tail.txt
+bash $S38/device_call2.sh
 echo "== cluster tests"
 timeout 90 python -P -m pytest -m gpu -q tests/gpu/test_gemm_cluster_k_gpu.py 2>&1 | tail -3 | tee $OUT/cluster_tests.txt
 echo "== cluster, as committed"
