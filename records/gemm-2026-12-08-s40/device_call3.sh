@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 40, device_call2.sh cut to the budget left after nine failed starts: cta_stream_75.patch applied, the probe
+# Session 40, device_call2.sh cut to the budget left after eleven failed starts: cta_stream_75.patch applied, the probe
 # (whole against split on four one-partial-wave rows, the wave-tail rows), then the bench's sweep and decode sets
 # (bf16, e4m3) against cuBLAS -- no GPU tests (call 1 ran the split ones) and no cluster experiments.
 #   run: . .whl/env.sh && bash records/gemm-2026-12-08-s40/device_call3.sh   (carry [".whl"], ~350 s)
