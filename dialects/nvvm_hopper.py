@@ -1,7 +1,7 @@
 """The Hopper data path of upstream MLIR's NVVM dialect, in upstream's op names and syntax: TMA (bulk tensor
 copies global <-> SMEM with mbarrier completion, bulk groups, tensor-map prefetch), mbarriers (arrive,
-arrive.expect_tx, the init fence), register reallocation between warpgroups (setmaxregister), elect.sync
-and stmatrix. Registered in the nvvm dialect by `dialects/nvvm.py`.
+arrive.expect_tx, the init fence), register reallocation between warpgroups (setmaxregister), elect.sync,
+stmatrix, and programmatic dependent launch's griddepcontrol. Registered in the nvvm dialect by `dialects/nvvm.py`.
 
   nvvm.mbarrier.arrive.expect_tx %bar, %bytes : !llvm.ptr<3>, i32
   nvvm.cp.async.bulk.tensor.shared.cluster.global %dst, %map, %bar, box[%k, %m] : !llvm.ptr<3>, !llvm.ptr
@@ -11,6 +11,8 @@ and stmatrix. Registered in the nvvm dialect by `dialects/nvvm.py`.
   nvvm.cp.async.bulk.wait_group 1 {read}
   nvvm.setmaxregister increase 232
   %p = nvvm.elect.sync -> i1
+  nvvm.griddepcontrol.wait
+  nvvm.griddepcontrol.launch.dependents
   nvvm.stmatrix %ptr, %r0, %r1, %r2, %r3 {layout = #nvvm.mma_layout<row>} : !llvm.ptr<3>, i32, i32, i32, i32
 
 A tensor map operand is upstream's `!llvm.ptr`: the generic address of the map, a kernel parameter passed by
@@ -37,15 +39,19 @@ from xdsl.irdl import (
     opt_prop_def,
     prop_def,
     result_def,
+    traits_def,
     var_operand_def,
 )
 from xdsl.irdl.constraints import AttrConstraint, InferenceContext
 from xdsl.parser import Parser
 from xdsl.printer import Printer
+from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
+from mmatom.atoms.chips import chip
 from mmatom.atoms.tma import TMA_REDUCTIONS
 
+from .mma_types import module_target
 from .words import WordAttr, word_enum
 
 
@@ -430,6 +436,45 @@ class ElectSyncOp(IRDLOperation):
         expect_type(self, self.pred, i1, "the result", " (true in the elected lane)")
 
 
+@irdl_op_definition
+class GriddepcontrolWaitOp(IRDLOperation):
+    """`nvvm.griddepcontrol.wait`: until every prerequisite grid of this grid's programmatic dependent launch has
+    completed and its memory operations are visible to this thread (sm_90; returns at once in a grid launched
+    without one). A grid so launched reads what those grids write, and writes what they read, only after it."""
+
+    name = "nvvm.griddepcontrol.wait"
+    assembly_format = "attr-dict"
+    traits = traits_def(MemoryReadEffect(), MemoryWriteEffect())  # memory accesses do not cross it
+
+    def verify_(self) -> None:
+        _needs_sm90(self)
+
+
+@irdl_op_definition
+class GriddepcontrolLaunchDependentsOp(IRDLOperation):
+    """`nvvm.griddepcontrol.launch.dependents`: this CTA lets the grids launched as this grid's programmatic
+    dependents start (once every CTA has done so or exited): their setup may then run beside this grid's rest
+    (sm_90; no effect on a grid without such dependents, and none after the CTA's first)."""
+
+    name = "nvvm.griddepcontrol.launch.dependents"
+    assembly_format = "attr-dict"
+    traits = traits_def(MemoryWriteEffect())  # an effect on the launch: kept, not reordered with stores
+
+    def verify_(self) -> None:
+        _needs_sm90(self)
+
+
+GRIDDEPCONTROL_MIN_SM = 90
+
+
+def _needs_sm90(op: IRDLOperation) -> None:
+    """Programmatic dependent launch is sm_90's: refused in a module for an older chip (none named: not checked)."""
+    target = module_target(op)
+    if target is not None and chip(target).arch < GRIDDEPCONTROL_MIN_SM:
+        raise VerifyException(f"{op.name}: programmatic dependent launch (griddepcontrol) needs sm_90 or later; "
+                              f"the module targets {target}")
+
+
 STMATRIX_COUNTS = (1, 2, 4)
 MMA_LAYOUT = "nvvm.mma_layout"  # #nvvm.mma_layout<row|col> (nvvm.MMALayoutAttr)
 
@@ -546,7 +591,7 @@ HOPPER_OPS = (MBarrierArriveOp, MBarrierArriveExpectTxOp, FenceMbarrierInitOp, C
               CpAsyncBulkSharedClusterGlobalOp,
               CpAsyncBulkTensorGlobalSharedCtaOp, CpAsyncBulkTensorReduceOp, CpAsyncBulkCommitGroupOp,
               CpAsyncBulkWaitGroupOp, PrefetchTensormapOp, SetMaxRegisterOp, ElectSyncOp, StMatrixOp, MapaOp,
-              ClusterArriveOp, ClusterWaitOp, StAsyncOp)
+              ClusterArriveOp, ClusterWaitOp, StAsyncOp, GriddepcontrolWaitOp, GriddepcontrolLaunchDependentsOp)
 
 HOPPER_ATTRS = (MemScopeAttr, TMAReduxKindAttr)
 

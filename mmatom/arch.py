@@ -6,6 +6,7 @@
     kb.wgmma.fence / commit_group / wait_group                           wgmma.fence, wgmma.commit_group, wait_group
     kb.sync.barrier / named_barrier / named_barrier_any / _arrive         bar.sync 0, bar.sync id, bar.red.or, bar.arrive
     kb.sync.fence_proxy_async / fence / elect / setmaxnreg               fence.proxy.async, fence.acq_rel, elect.sync, setmaxnreg
+    kb.sync.wait_prior_grids / launch_dependents                          griddepcontrol.wait / .launch_dependents
     kb.atomic.add / exchange                                             atom.global.add / exch (the old value)
     kb.cluster.rank / id / count / sync / map_shared                     %cluster_ctarank, %clusterid, barrier.cluster, mapa
 
@@ -179,7 +180,8 @@ class Wgmma(_Unit):
 
 
 class Sync(_Unit):
-    """Barriers, fences and warp roles: bar.sync / bar.arrive, fence.proxy.async, elect.sync, setmaxnreg."""
+    """Barriers, fences and warp roles: bar.sync / bar.arrive, fence.proxy.async, elect.sync, setmaxnreg, and a
+    programmatic dependent launch's griddepcontrol."""
 
     def barrier(self) -> None:
         """bar.sync 0: every thread of the CTA."""
@@ -280,6 +282,20 @@ class Sync(_Unit):
     def elect(self) -> Value:
         """elect.sync: an i1, true in one lane of the warp."""
         return self.kb.wrap(self._insert(nvvm_hopper.ElectSyncOp()).pred)
+
+    def wait_prior_grids(self) -> None:
+        """griddepcontrol.wait: until the grids this one was launched dependent on (a programmatic dependent
+        launch) have completed and their writes are visible; at once in a grid launched without such a dependence.
+        In a kernel launched so, every read of what an earlier kernel writes, and every write of what it reads,
+        comes after it: what goes before is set-up (barriers, SMEM, tensor-map prefetches) that then runs while the
+        earlier grid finishes."""
+        self._insert(nvvm_hopper.GriddepcontrolWaitOp())
+
+    def launch_dependents(self) -> None:
+        """griddepcontrol.launch_dependents: this CTA lets the grid launched dependent on this one start (once every
+        CTA has said so or exited); that grid still waits for this one's completion at its wait_prior_grids. Its
+        CTAs take SMs as this grid's leave them."""
+        self._insert(nvvm_hopper.GriddepcontrolLaunchDependentsOp())
 
     def setmaxnreg(self, action: str, count: int) -> None:
         """setmaxnreg: this warpgroup's registers per thread become `count` (`"increase"` or `"decrease"`; a

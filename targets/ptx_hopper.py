@@ -1,5 +1,5 @@
 """PTX for the Hopper data path (nvvm_hopper ops): TMA loads and stores, bulk groups, mbarrier arrivals,
-setmaxnreg, elect.sync, stmatrix, cluster barriers and mapa, and SM80's cp.async -- each the form ../shared/reference/gemm-sm90.md assembled and ran."""
+setmaxnreg, elect.sync, stmatrix, cluster barriers and mapa, griddepcontrol, and SM80's cp.async -- each the form ../shared/reference/gemm-sm90.md assembled and ran."""
 
 from __future__ import annotations
 
@@ -109,6 +109,16 @@ def setmaxnreg(fn: PTXFunction, op: hop.SetMaxRegisterOp) -> None:
 @emits(hop.ElectSyncOp)
 def elect_sync(fn: PTXFunction, op: hop.ElectSyncOp) -> None:
     fn.emit(f"elect.sync _|{fn.define(op.pred)}, 0xffffffff;")
+
+
+@emits(hop.GriddepcontrolWaitOp)
+def griddepcontrol_wait(fn: PTXFunction, op: hop.GriddepcontrolWaitOp) -> None:
+    fn.emit("griddepcontrol.wait;")
+
+
+@emits(hop.GriddepcontrolLaunchDependentsOp)
+def griddepcontrol_launch_dependents(fn: PTXFunction, op: hop.GriddepcontrolLaunchDependentsOp) -> None:
+    fn.emit("griddepcontrol.launch_dependents;")
 
 
 @emits(hop.StMatrixOp)

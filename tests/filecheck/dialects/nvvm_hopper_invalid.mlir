@@ -203,6 +203,28 @@ llvm.func @elect_result(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i:
 
 // -----
 
+// griddepcontrol (programmatic dependent launch) on a chip before sm_90
+
+builtin.module attributes {mma.target = #mma.target<sm_80>} {
+  llvm.func @griddepcontrol_on_sm80() {
+    // expected-error@+1 {{'nvvm.griddepcontrol.wait' op nvvm.griddepcontrol.wait: programmatic dependent launch (griddepcontrol) needs sm_90 or later; the module targets sm_80}}
+    nvvm.griddepcontrol.wait
+    llvm.return
+  }
+}
+
+// -----
+
+builtin.module attributes {mma.target = #mma.target<sm_89>} {
+  llvm.func @launch_dependents_on_sm89() {
+    // expected-error@+1 {{'nvvm.griddepcontrol.launch.dependents' op nvvm.griddepcontrol.launch.dependents: programmatic dependent launch (griddepcontrol) needs sm_90 or later; the module targets sm_89}}
+    nvvm.griddepcontrol.launch.dependents
+    llvm.return
+  }
+}
+
+// -----
+
 // stmatrix
 
 llvm.func @stmatrix_not_shared(%map: !llvm.ptr, %g: !llvm.ptr<1>, %s: !llvm.ptr<3>, %i: i32, %l: i64, %h: i16) {
