@@ -1,5 +1,6 @@
 """PTX for the Hopper data path (nvvm_hopper ops): TMA loads and stores, bulk groups, mbarrier arrivals,
-setmaxnreg, elect.sync, stmatrix, cluster barriers and mapa, griddepcontrol, and SM80's cp.async -- each the form ../shared/reference/gemm-sm90.md assembled and ran."""
+setmaxnreg, elect.sync, stmatrix, cluster barriers and mapa, griddepcontrol, and SM80's cp.async -- each the form
+../shared/reference/gemm-sm90.md assembled and ran."""
 
 from __future__ import annotations
 
