@@ -36,14 +36,13 @@ from xdsl.irdl import (
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xdsl.utils.exceptions import VerifyException
 
-from mmatom.atoms.chips import UnknownChip, chip
 from mmatom.atoms.limits import LimitError, check_smem_tile
 from mmatom.atoms.tma import MAP_BYTES, TmaError, check_smem_layout, reduce_type_error
 
 from mmatom.atoms.catalogue.fragments import wgmma_accumulator_layout, wgmma_accumulator_tile
 
 from .launch_bounds import KERNEL
-from .mma_types import (FragmentType, OptionalBareWord, SmemDescType, TensorMapType, TmaReduceAttr, module_target,
+from .mma_types import (FragmentType, OptionalBareWord, SmemDescType, TensorMapType, TmaReduceAttr, require_chip,
                          smem_operand)
 from .nvvm_hopper import ImpliedType, expect_type
 
@@ -53,15 +52,7 @@ GENERIC = LLVMPointerType()
 
 
 def _check_target(op: IRDLOperation, needs: str = "the tensor memory accelerator") -> None:
-    target = module_target(op)  # a chip it has checked: `mma.target` names a known one or is an error itself
-    if target is None:
-        return
-    try:
-        sm = chip(target).arch
-    except UnknownChip as err:  # defensive: module_target only returns names chip() knows
-        raise VerifyException(f"{op.name}: {err}") from None
-    if sm < TMA_MIN_SM:
-        raise VerifyException(f"{op.name}: {needs} needs sm_90 or later; the module targets {target}")
+    require_chip(op, TMA_MIN_SM, needs)
 
 
 def _shared(op: IRDLOperation, value: SSAValue, what: str) -> None:

@@ -596,3 +596,17 @@ def module_target(op: Operation) -> str | None:
     return None
 
 
+def require_chip(op: Operation, min_sm: int, needs: str) -> None:
+    """Refuse `op` (a VerifyException naming it) where its module targets a chip older than sm_`min_sm`, which
+    `needs` -- what the op uses -- requires; a module naming no chip is not checked."""
+    target = module_target(op)  # a chip it has checked: `mma.target` names a known one or is an error itself
+    if target is None:
+        return
+    try:
+        sm = chip(target).arch
+    except UnknownChip as err:  # defensive: module_target only returns names chip() knows
+        raise VerifyException(f"{op.name}: {err}") from None
+    if sm < min_sm:
+        raise VerifyException(f"{op.name}: {needs} needs sm_{min_sm} or later; the module targets {target}")
+
+

@@ -48,10 +48,9 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect
 from xdsl.utils.exceptions import VerifyException
 
-from mmatom.atoms.chips import chip
 from mmatom.atoms.tma import TMA_REDUCTIONS
 
-from .mma_types import module_target
+from .mma_types import require_chip
 from .words import WordAttr, word_enum
 
 
@@ -469,10 +468,7 @@ GRIDDEPCONTROL_MIN_SM = 90
 
 def _needs_sm90(op: IRDLOperation) -> None:
     """Programmatic dependent launch is sm_90's: refused in a module for an older chip (none named: not checked)."""
-    target = module_target(op)
-    if target is not None and chip(target).arch < GRIDDEPCONTROL_MIN_SM:
-        raise VerifyException(f"{op.name}: programmatic dependent launch (griddepcontrol) needs sm_90 or later; "
-                              f"the module targets {target}")
+    require_chip(op, GRIDDEPCONTROL_MIN_SM, "programmatic dependent launch (griddepcontrol)")
 
 
 STMATRIX_COUNTS = (1, 2, 4)
